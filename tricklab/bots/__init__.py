@@ -1,0 +1,72 @@
+"""Bots: players that choose an action from what their seat can see.
+
+A bot implements ``choose(view, legal_actions) -> action``. It never sees a state,
+only its seat's view. Each game provides a heuristic bot; :class:`RandomBot` works
+for every game.
+"""
+
+from __future__ import annotations
+
+import importlib
+import random
+from collections.abc import Sequence
+from typing import Any, Protocol, runtime_checkable
+
+from ..actions import Action
+from ..errors import InvalidOption
+from ..games.base import Rules
+
+
+@runtime_checkable
+class Bot(Protocol):
+    def choose(self, view: Any, legal_actions: Sequence[Action]) -> Action: ...
+
+
+class RandomBot:
+    """Chooses uniformly among the legal actions; seeded, so matches repeat."""
+
+    def __init__(self, seed: int | str = 0) -> None:
+        self._rng = random.Random(seed)
+
+    def choose(self, view: Any, legal_actions: Sequence[Action]) -> Action:
+        return legal_actions[self._rng.randrange(len(legal_actions))]
+
+    def __repr__(self) -> str:
+        return "RandomBot()"
+
+
+# game name -> module of tricklab.bots defining ``HeuristicBot(rules, seat, seed)``
+HEURISTICS = {
+    "tricks-and-stones": "tricks_and_stones",
+    "band-of-tricks": "band_of_tricks",
+    "jewel-vault": "jewel_vault",
+}
+
+
+def heuristic_bot(rules: Rules[Any], seat: int, seed: int | str = 0) -> Bot:
+    """The game's heuristic bot for ``seat``."""
+    module = importlib.import_module(f"{__name__}.{HEURISTICS[rules.name]}")
+    bot: Bot = module.HeuristicBot(rules, seat, seed)
+    return bot
+
+
+BOT_NAMES = ("random", "heuristic")
+
+
+def make_bots(rules: Rules[Any], bots: str | Sequence[str | Bot], seed: int) -> list[Bot]:
+    """One bot per seat from a name (``"random"``/``"heuristic"``) or a list of names/bots."""
+    specs: list[str | Bot] = [bots] * rules.players if isinstance(bots, str) else list(bots)
+    if len(specs) != rules.players:
+        raise InvalidOption(f"give one bot per seat: {rules.players} seats, {len(specs)} bots")
+    players: list[Bot] = []
+    for seat, spec in enumerate(specs):
+        bot_seed = f"{seed}:{seat}"
+        if spec == "random":
+            players.append(RandomBot(bot_seed))
+        elif spec == "heuristic":
+            players.append(heuristic_bot(rules, seat, bot_seed))
+        elif isinstance(spec, Bot):
+            players.append(spec)
+        else:
+            raise InvalidOption(f"unknown bot {spec!r}: use 'random', 'heuristic' or an object with choose()")
+    return players

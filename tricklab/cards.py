@@ -1,0 +1,201 @@
+"""Cards of the two card families tricklab knows.
+
+* :class:`FrenchCard` -- the ordinary deck (Tricks & Stones, Jewel Vault). ``rank`` is the
+  face value with Ace = 1, Jack = 11, Queen = 12, King = 13; each game decides whether the
+  Ace is high or low. Notation: rank then suit letter, ``7S``, ``10H``, ``JD``, ``AS``;
+  ``T`` for ten and the symbols ♠♥♦♣ are accepted on input.
+* :class:`BandCard` -- Band of Tricks: suit letter then number, ``R13``, ``S5``, ``P3``, ``M10``.
+
+Cards are small frozen values: equal cards compare and hash equal, so a card parsed
+twice is the same card. Each game's ``Rules.card`` checks that a card belongs to its deck.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from typing import ClassVar
+
+from .errors import InvalidCard
+
+FRENCH_SUITS = ("S", "H", "D", "C")
+SUIT_SYMBOL = {"S": "♠", "H": "♥", "D": "♦", "C": "♣"}
+SUIT_NAME = {"S": "Spades", "H": "Hearts", "D": "Diamonds", "C": "Clubs"}
+SUIT_SINGULAR = {"S": "spade", "H": "heart", "D": "diamond", "C": "club"}
+_SYMBOL_SUIT = {v: k for k, v in SUIT_SYMBOL.items()}
+_RANK_LETTER = {1: "A", 11: "J", 12: "Q", 13: "K"}
+_LETTER_RANK = {"A": 1, "J": 11, "Q": 12, "K": 13, "T": 10}
+RANK_NAME = {
+    1: "Ace",
+    2: "Two",
+    3: "Three",
+    4: "Four",
+    5: "Five",
+    6: "Six",
+    7: "Seven",
+    8: "Eight",
+    9: "Nine",
+    10: "Ten",
+    11: "Jack",
+    12: "Queen",
+    13: "King",
+}
+
+BAND_SUITS = ("R", "S", "P", "M")
+BAND_SUIT_NAME = {"R": "Rock", "S": "Soul", "P": "Pops", "M": "Metal"}
+BAND_SUIT_KEY = {"R": "rock", "S": "soul", "P": "pops", "M": "metal"}
+
+
+class Card:
+    """Common base of the card families; use :class:`FrenchCard` or :class:`BandCard`."""
+
+    __slots__ = ()
+    suit: str
+    rank: int
+
+    @property
+    def name(self) -> str:
+        """A spoken name, e.g. ``"Queen of Hearts"`` or ``"Rock 13"`` (used for ARIA labels)."""
+        raise NotImplementedError
+
+    @property
+    def suit_name(self) -> str:
+        raise NotImplementedError
+
+    @property
+    def symbol(self) -> str:
+        """The suit's symbol or letter as drawn on the card."""
+        raise NotImplementedError
+
+
+@dataclass(frozen=True, slots=True, repr=False)
+class FrenchCard(Card):
+    suit: str
+    rank: int
+
+    _PATTERN: ClassVar[re.Pattern[str]] = re.compile(r"^(10|[2-9TJQKA])([SHDC♠♥♦♣])$")
+
+    def __str__(self) -> str:
+        return f"{_RANK_LETTER.get(self.rank, str(self.rank))}{self.suit}"
+
+    def __repr__(self) -> str:
+        return f"FrenchCard('{self}')"
+
+    @property
+    def pretty(self) -> str:
+        """``"Q♥"``: the rank with the suit symbol."""
+        return f"{_RANK_LETTER.get(self.rank, str(self.rank))}{SUIT_SYMBOL[self.suit]}"
+
+    @property
+    def name(self) -> str:
+        return f"{RANK_NAME[self.rank]} of {SUIT_NAME[self.suit]}"
+
+    @property
+    def suit_name(self) -> str:
+        return SUIT_NAME[self.suit]
+
+    @property
+    def symbol(self) -> str:
+        return SUIT_SYMBOL[self.suit]
+
+    @classmethod
+    def parse(cls, text: str) -> FrenchCard:
+        """Parse ``"QH"``, ``"10h"``, ``"T♥"``...; checks the notation only, not a deck."""
+        if not isinstance(text, str):
+            raise InvalidCard(f"a card must be given as text like 'QH', not {text!r}")
+        match = cls._PATTERN.match(text.strip().upper())
+        if match is None:
+            raise InvalidCard(
+                f"{text!r} is not a card: write the rank then the suit letter, for example 7S, 10H, JD, QC, KH or AS"
+            )
+        rank_text, suit_text = match.groups()
+        rank = _LETTER_RANK.get(rank_text) or int(rank_text)
+        return cls(_SYMBOL_SUIT.get(suit_text, suit_text), rank)
+
+
+@dataclass(frozen=True, slots=True, repr=False)
+class BandCard(Card):
+    suit: str
+    rank: int
+
+    _PATTERN: ClassVar[re.Pattern[str]] = re.compile(r"^([RSPM])(\d{1,2})$")
+
+    def __str__(self) -> str:
+        return f"{self.suit}{self.rank}"
+
+    def __repr__(self) -> str:
+        return f"BandCard('{self}')"
+
+    @property
+    def pretty(self) -> str:
+        return str(self)
+
+    @property
+    def name(self) -> str:
+        return f"{BAND_SUIT_NAME[self.suit]} {self.rank}"
+
+    @property
+    def suit_name(self) -> str:
+        return BAND_SUIT_NAME[self.suit]
+
+    @property
+    def symbol(self) -> str:
+        return self.suit
+
+    @classmethod
+    def parse(cls, text: str) -> BandCard:
+        """Parse ``"R13"``, ``"s5"``...; checks the notation only, not a deck."""
+        if not isinstance(text, str):
+            raise InvalidCard(f"a card must be given as text like 'R13', not {text!r}")
+        match = cls._PATTERN.match(text.strip().upper())
+        if match is None:
+            raise InvalidCard(
+                f"{text!r} is not a Band of Tricks card: write the suit letter "
+                "(R Rock, S Soul, P Pops, M Metal) then the number, for example R13 or M10"
+            )
+        return cls(match.group(1), int(match.group(2)))
+
+
+class Deck:
+    """A game's deck: an ordered tuple of cards with fast parsing and membership.
+
+    Parsing goes through a table of every accepted spelling, so a known card costs one
+    dictionary look-up; anything else falls back to the family's parser for the message.
+    """
+
+    __slots__ = ("_by_text", "card_type", "cards", "game")
+
+    def __init__(self, game: str, card_type: type[FrenchCard] | type[BandCard], cards: tuple[Card, ...]):
+        self.game = game
+        self.card_type = card_type
+        self.cards = cards
+        self._by_text: dict[object, Card] = {}
+        for card in cards:
+            self._by_text[card] = card
+            self._by_text[str(card)] = card
+            self._by_text[str(card).lower()] = card
+            if isinstance(card, FrenchCard):
+                self._by_text[card.pretty] = card
+                if card.rank == 10:
+                    self._by_text["T" + card.suit] = card
+
+    def __len__(self) -> int:
+        return len(self.cards)
+
+    def __contains__(self, card: object) -> bool:
+        return card in self._by_text and not isinstance(card, str)
+
+    def card(self, value: str | Card) -> Card:
+        """The deck's card for ``value`` (text or card); :class:`InvalidCard` otherwise."""
+        try:
+            found = self._by_text.get(value)
+        except TypeError:
+            found = None
+        if found is not None:
+            return found
+        if isinstance(value, Card):
+            raise InvalidCard(f"{value} is not a card of {self.game}")
+        parsed = self.card_type.parse(value)  # raises on bad notation
+        if parsed in self._by_text:
+            return self._by_text[parsed]
+        raise InvalidCard(f"{value!r} is not a card of {self.game}: its deck has no {parsed}")

@@ -1,0 +1,83 @@
+"""Explanations as data: rule clauses, a rulebook per game, and reasons that cite them.
+
+A :class:`Reason` says *why* something happened (a card beat another, an action was
+taken, a score came out) and cites the id of a :class:`Clause` of the game's
+:class:`Rulebook`. Widgets render reasons; tests assert on rule ids, not on prose.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Iterator, Mapping
+from dataclasses import dataclass, field
+
+from .cards import Card
+
+
+@dataclass(frozen=True, slots=True)
+class Clause:
+    """One rule clause: a stable id, a short title and the rule in plain words.
+
+    ``ruling`` names the ruling it implements where the source text was silent or
+    ambiguous (for example ``"TS-3"``), and ``option`` the keyword that changes it.
+    """
+
+    id: str
+    title: str
+    text: str
+    ruling: str | None = None
+    option: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Reason:
+    """An explanation step: ``text`` for people, ``rule_id`` for programs and tests."""
+
+    rule_id: str
+    text: str
+    cards: tuple[Card, ...] = field(default=())
+
+    def __str__(self) -> str:
+        return self.text
+
+
+class Rulebook(Mapping[str, Clause]):
+    """The ordered table of a game's rule clauses, looked up by id."""
+
+    def __init__(self, game: str, clauses: Iterable[Clause]) -> None:
+        self.game = game
+        self._clauses: dict[str, Clause] = {}
+        for clause in clauses:
+            if clause.id in self._clauses:
+                raise ValueError(f"duplicate rule id {clause.id}")
+            self._clauses[clause.id] = clause
+
+    def __getitem__(self, rule_id: str) -> Clause:
+        return self._clauses[rule_id]
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._clauses)
+
+    def __len__(self) -> int:
+        return len(self._clauses)
+
+    def __repr__(self) -> str:
+        return f"<Rulebook {self.game}: {len(self)} clauses>"
+
+    def to_text(self) -> str:
+        """The whole rulebook as plain text, one clause a paragraph."""
+        lines = []
+        for clause in self._clauses.values():
+            note = f" [ruling {clause.ruling}]" if clause.ruling else ""
+            if clause.option:
+                note += f" (option: {clause.option})"
+            lines.append(f"{clause.id} — {clause.title}{note}\n    {clause.text}")
+        return "\n".join(lines)
+
+    def _repr_markdown_(self) -> str:
+        rows = ["| id | rule | |", "| --- | --- | --- |"]
+        for clause in self._clauses.values():
+            note = f"ruling {clause.ruling}" if clause.ruling else ""
+            if clause.option:
+                note += f"; option `{clause.option}`"
+            rows.append(f"| `{clause.id}` | **{clause.title}**: {clause.text} | {note} |")
+        return "\n".join(rows)

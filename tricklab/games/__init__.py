@@ -1,0 +1,22 @@
+"""The registry of games: name (or alias) -> Rules class."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ..errors import UnknownGame
+from .base import Rules
+from .tricks_and_stones import TricksAndStones
+
+GAMES: dict[str, type[Rules[Any]]] = {cls.name: cls for cls in (TricksAndStones,)}
+_ALIASES: dict[str, str] = {
+    alias: cls.name for cls in GAMES.values() for alias in (cls.name, cls.title.lower(), *cls.aliases)
+}
+
+
+def find_game(name: object) -> type[Rules[Any]]:
+    """The Rules class for a game name or alias (case-insensitive)."""
+    key = name.strip().lower() if isinstance(name, str) else None
+    if key is None or key not in _ALIASES:
+        raise UnknownGame(f"there is no game {name!r}; the games are {', '.join(GAMES)}")
+    return GAMES[_ALIASES[key]]

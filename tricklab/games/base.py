@@ -1,0 +1,374 @@
+"""What every game shares: rules objects, trick outcomes, scores, events and results.
+
+A game module subclasses :class:`Rules` and implements the rule-specific parts
+(ranking a trick, legal plays, the phase-by-phase ``legal_actions``/``apply`` of its
+state). Everything generic -- argument checking of tricks, seeds, the registry,
+matches, records -- lives here or in :mod:`tricklab.match`, once for all games.
+"""
+
+from __future__ import annotations
+
+import random
+from abc import ABC, abstractmethod
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass, field, fields, replace
+from typing import TYPE_CHECKING, Any, ClassVar, Generic, Self, TypeVar
+
+from ..actions import Action, parse_action
+from ..cards import Card, Deck
+from ..errors import IllegalAction, InvalidOption, InvalidTrick
+from ..explain import Reason, Rulebook
+
+if TYPE_CHECKING:
+    from ..bots import Bot
+    from ..match import Match
+
+CardLike = str | Card
+
+
+class TrickOutcome:
+    """The result of ranking a (possibly partial) trick.
+
+    ``winner`` and ``ranking`` are indices into ``cards`` (play order, first = led);
+    ``ranking[0] == winner``. ``reasons`` are built on first access.
+    """
+
+    __slots__ = ("_explain", "_reasons", "cards", "context", "game", "ranking", "winner")
+
+    def __init__(
+        self,
+        game: str,
+        cards: tuple[Card, ...],
+        ranking: tuple[int, ...],
+        explain: Callable[[TrickOutcome], tuple[Reason, ...]],
+        context: Mapping[str, object] | None = None,
+    ) -> None:
+        self.game = game
+        self.cards = cards
+        self.ranking = ranking
+        self.winner = ranking[0] if ranking else -1
+        self.context: Mapping[str, object] = context or {}
+        self._explain = explain
+        self._reasons: tuple[Reason, ...] | None = None
+
+    @property
+    def reasons(self) -> tuple[Reason, ...]:
+        if self._reasons is None:
+            self._reasons = self._explain(self)
+        return self._reasons
+
+    @property
+    def winning_card(self) -> Card:
+        return self.cards[self.winner]
+
+    @property
+    def ranked_cards(self) -> tuple[Card, ...]:
+        return tuple(self.cards[i] for i in self.ranking)
+
+    def __repr__(self) -> str:
+        cards = " ".join(str(c) for c in self.cards)
+        ranked = " ".join(str(c) for c in self.ranked_cards)
+        return f"<TrickOutcome {self.game} [{cards}] winner={self.winner} ({self.winning_card}) ranking: {ranked}>"
+
+
+@dataclass(frozen=True, slots=True)
+class ScoreLine:
+    """One line of a score breakdown. ``status`` is a short word such as ``"success"``."""
+
+    key: str
+    label: str
+    points: int
+    status: str = ""
+    detail: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class Score:
+    """A score with its breakdown: ``total == sum(line.points for line in lines)``."""
+
+    total: int
+    lines: tuple[ScoreLine, ...]
+    reasons: tuple[Reason, ...] = ()
+
+    @property
+    def breakdown(self) -> dict[str, int]:
+        return {line.key: line.points for line in self.lines}
+
+    def __getitem__(self, key: str) -> ScoreLine:
+        for line in self.lines:
+            if line.key == key:
+                return line
+        raise KeyError(key)
+
+    def __str__(self) -> str:
+        parts = ", ".join(f"{line.label} {line.points:+d}" for line in self.lines)
+        return f"{self.total} ({parts})"
+
+
+@dataclass(frozen=True, slots=True)
+class MatchResult:
+    """Final totals, the winning seat(s) and the tie-break that decided, if any."""
+
+    totals: tuple[int, ...]
+    winners: tuple[int, ...]
+    tie_break: str | None
+    reasons: tuple[Reason, ...]
+
+    @property
+    def shared(self) -> bool:
+        return len(self.winners) > 1
+
+
+@dataclass(frozen=True, slots=True)
+class Event:
+    """Something that happened: a decision or an automatic step of the rules.
+
+    ``kind`` is a short stable word (``deal``, ``predict``, ``play``, ``trick``, ...),
+    ``seat`` who did it (``None`` for the table), ``text`` a one-line caption and
+    ``reasons`` why, citing rule ids. ``data`` holds the facts a view needs to draw it.
+    """
+
+    kind: str
+    seat: int | None
+    text: str
+    reasons: tuple[Reason, ...] = ()
+    data: Mapping[str, Any] = field(default_factory=dict)
+
+
+S = TypeVar("S")
+Log = list[tuple[Event, Any]] | None
+
+
+class Options:
+    """Mixin for frozen option dataclasses: checked construction from keywords."""
+
+    @classmethod
+    def from_keywords(cls, game: str, keywords: Mapping[str, object]) -> Self:
+        known = {f.name for f in fields(cls)}  # type: ignore[arg-type]
+        unknown = sorted(set(keywords) - known)
+        if unknown:
+            raise InvalidOption(
+                f"{game} has no option {', '.join(map(repr, unknown))}; "
+                f"its options are {', '.join(sorted(known)) or 'none'}"
+            )
+        return cls(**keywords)
+
+    def as_dict(self) -> dict[str, object]:
+        return {f.name: getattr(self, f.name) for f in fields(self)}  # type: ignore[arg-type]
+
+
+def check_choice(game: str, name: str, value: object, allowed: Sequence[object]) -> None:
+    if value not in allowed or isinstance(value, bool) != any(isinstance(a, bool) for a in allowed):
+        raise InvalidOption(
+            f"{game}: {name}={value!r} is not allowed; choose one of " + ", ".join(repr(a) for a in allowed)
+        )
+
+
+def check_seed(seed: object) -> int:
+    if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed < 2**63:
+        raise InvalidOption(f"a seed must be a whole number from 0 to 2**63 - 1, not {seed!r}")
+    return seed
+
+
+class Rules(ABC, Generic[S]):
+    """A game's rules for a given player count and options.
+
+    Subclasses set the class attributes and implement the abstract methods. The public
+    contract (``card``, ``deck``, ``resolve_trick``, ``legal_plays``, ``new_match``,
+    ``play``) is documented in the project's design notes and README.
+    """
+
+    name: ClassVar[str]
+    title: ClassVar[str]
+    aliases: ClassVar[tuple[str, ...]] = ()
+    player_counts: ClassVar[tuple[int, ...]]
+    rulebook: ClassVar[Rulebook]
+    options_type: ClassVar[type[Options]]
+
+    def __init__(self, players: int, options: Options) -> None:
+        self.players = players
+        self.options = options
+        self._deck = self._build_deck()
+
+    # --- construction -----------------------------------------------------------------
+
+    @classmethod
+    def create(cls, players: object, **options: object) -> Self:
+        if isinstance(players, bool) or not isinstance(players, int) or players not in cls.player_counts:
+            counts = cls.player_counts
+            raise InvalidOption(
+                f"{cls.title} is for {counts[0]} to {counts[-1]} players, not {players!r}",
+                rule_id=f"{cls.rulebook_prefix()}.players",
+            )
+        opts = cls.options_type.from_keywords(cls.title, options)
+        rules = cls(players, opts)
+        rules._check_options()
+        return rules
+
+    @classmethod
+    def rulebook_prefix(cls) -> str:
+        return next(iter(cls.rulebook)).split(".")[0]
+
+    def _check_options(self) -> None:
+        """Raise :class:`InvalidOption` for a combination the game does not define."""
+
+    def with_options(self, **options: object) -> Self:
+        if not options:
+            return self
+        merged = {**self.options.as_dict(), **options}
+        return type(self).create(self.players, **merged)
+
+    @abstractmethod
+    def _build_deck(self) -> Deck: ...
+
+    def __repr__(self) -> str:
+        opts = ", ".join(f"{k}={v!r}" for k, v in self.options.as_dict().items())
+        sep = ", " if opts else ""
+        return f"tricklab.get_rules({self.name!r}, players={self.players}{sep}{opts})"
+
+    def __eq__(self, other: object) -> bool:
+        return (
+            type(other) is type(self)
+            and isinstance(other, Rules)
+            and (other.players, other.options) == (self.players, self.options)
+        )
+
+    def __hash__(self) -> int:
+        return hash((self.name, self.players, self.options))
+
+    # --- cards and tricks ---------------------------------------------------------------
+
+    def card(self, value: CardLike) -> Card:
+        """Parse one card in the game's notation (or check a Card belongs to the deck)."""
+        return self._deck.card(value)
+
+    def deck(self) -> tuple[Card, ...]:
+        """The cards this game uses with this many players and these options."""
+        return self._deck.cards
+
+    @property
+    def trick_size(self) -> int:
+        """How many cards a full trick holds."""
+        return self.players
+
+    def cards(self, values: Iterable[CardLike] | str) -> tuple[Card, ...]:
+        """Parse several cards; a string is split on spaces and commas."""
+        if isinstance(values, str):
+            values = values.replace(",", " ").split()
+        return tuple(self._deck.card(v) for v in values)
+
+    def _trick(self, cards: Iterable[CardLike] | str) -> tuple[Card, ...]:
+        trick = self.cards(cards)
+        if len(set(trick)) != len(trick):
+            twice = next(c for c in trick if trick.count(c) > 1)
+            raise InvalidTrick(
+                f"{twice} is in the trick twice; each card exists once",
+                rule_id=f"{self.rulebook_prefix()}.deck",
+            )
+        if len(trick) > self.trick_size:
+            raise InvalidTrick(
+                f"a trick of {self.title} with {self.players} players holds at most "
+                f"{self.trick_size} cards, not {len(trick)}",
+                rule_id=f"{self.rulebook_prefix()}.trick",
+            )
+        return trick
+
+    @abstractmethod
+    def resolve_trick(self, cards: Iterable[CardLike] | str, **context: Any) -> TrickOutcome: ...
+
+    @abstractmethod
+    def legal_plays(
+        self, hand: Iterable[CardLike] | str, trick: Iterable[CardLike] | str = (), **context: Any
+    ) -> tuple[Card, ...]: ...
+
+    def _hand_and_trick(
+        self, hand: Iterable[CardLike] | str, trick: Iterable[CardLike] | str
+    ) -> tuple[tuple[Card, ...], tuple[Card, ...]]:
+        cards = self.cards(hand)
+        if len(set(cards)) != len(cards):
+            twice = next(c for c in cards if cards.count(c) > 1)
+            raise InvalidTrick(f"{twice} is in the hand twice; each card exists once")
+        played = self._trick(trick)
+        if len(played) >= self.trick_size:
+            raise InvalidTrick(f"the trick is already complete ({len(played)} cards): nobody plays to it")
+        both = set(cards) & set(played)
+        if both:
+            raise InvalidTrick(f"{min(both, key=str)} cannot be both in the hand and in the trick")
+        return cards, played
+
+    # --- matches --------------------------------------------------------------------------
+
+    @abstractmethod
+    def initial_state(self, seed: int, log: Log = None, **match_options: Any) -> S: ...
+
+    @abstractmethod
+    def legal_actions(self, state: S) -> list[Action]: ...
+
+    @abstractmethod
+    def apply(self, state: S, action: Action, log: Log = None) -> S:
+        """Check ``action`` against the rules and return the next state.
+
+        Raises :class:`IllegalAction` naming the rule; the given state is never changed.
+        With ``log``, append ``(event, state_after)`` for every step, automatic ones too.
+        """
+
+    @abstractmethod
+    def view(self, state: S, seat: int | None) -> Any:
+        """What ``seat`` may see (``None``: the teacher's view, everything)."""
+
+    @abstractmethod
+    def result(self, state: S) -> MatchResult | None: ...
+
+    def parse_action(self, text: str | Action) -> Action:
+        return parse_action(text, self.card)
+
+    def seat_name(self, seat: int) -> str:
+        return f"Player {seat + 1}"
+
+    def new_match(self, seed: int = 0, **options: Any) -> Match:
+        """A new match. Keywords are match options (e.g. ``first_dealer``) or rules options."""
+        from ..match import Match
+
+        match_keys = set(self.match_option_names)
+        rules_options = {k: v for k, v in options.items() if k not in match_keys}
+        match_options = {k: v for k, v in options.items() if k in match_keys}
+        return Match(self.with_options(**rules_options), seed, match_options=match_options)
+
+    match_option_names: ClassVar[tuple[str, ...]] = ("first_dealer",)
+
+    def play(
+        self,
+        seed: int = 0,
+        bots: str | Sequence[str | Bot] = "heuristic",
+        **options: Any,
+    ) -> Match:
+        """A whole match played by bots (one name for all seats, or one bot per seat)."""
+        from ..bots import make_bots
+
+        match = self.new_match(seed, **options)
+        players = make_bots(self, bots, seed)
+        while not match.is_over:
+            seat = match.to_play
+            assert seat is not None
+            legal = match.legal_actions()
+            match.apply(players[seat].choose(match.view(seat), legal))
+        return match
+
+    def deal_rng(self, seed: int, round_index: int) -> random.Random:
+        """The random source of one round's deal: fixed by the seed and the round."""
+        return random.Random(f"tricklab:{self.name}:{seed}:{round_index}")
+
+    def first_dealer(self, seed: int, first_dealer: object | None) -> int:
+        if first_dealer is None:
+            return random.Random(f"tricklab:{self.name}:{seed}:dealer").randrange(self.players)
+        if isinstance(first_dealer, bool) or not isinstance(first_dealer, int) or not 0 <= first_dealer < self.players:
+            raise InvalidOption(f"first_dealer must be a seat from 0 to {self.players - 1}, not {first_dealer!r}")
+        return first_dealer
+
+
+def illegal(rule_id: str, message: str) -> IllegalAction:
+    return IllegalAction(message, rule_id=rule_id)
+
+
+def with_changes(state: S, **changes: Any) -> S:
+    return replace(state, **changes)  # type: ignore[type-var]

@@ -1,0 +1,241 @@
+"""Matches: a seed plus a list of actions, every state derived by replaying them.
+
+:class:`Match` is the one mechanism behind step-through, undo, saving, sharing and
+replay tests. It holds frozen states, one per decision; the game's ``Rules.apply``
+checks each action and never changes a state in place.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from .actions import Action
+from .errors import IllegalAction, RecordError, TricklabError
+from .games.base import Event, MatchResult, Rules, check_seed
+
+RECORD_FORMAT = "tricklab-match"
+RECORD_VERSION = 1
+
+
+@dataclass(frozen=True, slots=True)
+class Step:
+    """One step of a match's timeline: the event and the state right after it.
+
+    ``decisions`` is how many actions had been applied when the step happened.
+    """
+
+    index: int
+    event: Event
+    state: Any
+    decisions: int
+
+    @property
+    def text(self) -> str:
+        return self.event.text
+
+
+class Match:
+    """A match of one game: ``rules``, ``seed``, match options and the actions so far."""
+
+    def __init__(
+        self,
+        rules: Rules[Any],
+        seed: int = 0,
+        *,
+        match_options: Mapping[str, Any] | None = None,
+        actions: tuple[Action | str, ...] = (),
+    ) -> None:
+        self.rules = rules
+        self.seed = check_seed(seed)
+        self.match_options: dict[str, Any] = dict(match_options or {})
+        self._states: list[Any] = [rules.initial_state(self.seed, **self.match_options)]
+        self._actions: list[Action] = []
+        self._timeline: list[Step] | None = None
+        for action in actions:
+            self.apply(action)
+
+    # --- state ------------------------------------------------------------------------------
+
+    @property
+    def state(self) -> Any:
+        return self._states[-1]
+
+    @property
+    def states(self) -> tuple[Any, ...]:
+        """The state before any decision, then the state after each decision."""
+        return tuple(self._states)
+
+    @property
+    def actions(self) -> tuple[Action, ...]:
+        return tuple(self._actions)
+
+    @property
+    def phase(self) -> str:
+        return str(self.state.phase)
+
+    @property
+    def to_play(self) -> int | None:
+        seat: int | None = self.state.to_play
+        return seat
+
+    @property
+    def is_over(self) -> bool:
+        return self.to_play is None
+
+    @property
+    def result(self) -> MatchResult | None:
+        return self.rules.result(self.state)
+
+    def legal_actions(self) -> list[Action]:
+        return self.rules.legal_actions(self.state)
+
+    def view(self, seat: int | None = None) -> Any:
+        """What ``seat`` may see; ``None`` gives the teacher's view (every hand)."""
+        return self.rules.view(self.state, seat)
+
+    # --- changes ------------------------------------------------------------------------------
+
+    def apply(self, action: Action | str) -> None:
+        """Apply one checked action (an Action or its text form, like ``"play QS"``).
+
+        Raises :class:`IllegalAction` naming the rule; then nothing changed.
+        """
+        parsed = self.rules.parse_action(action)
+        new_state = self.rules.apply(self.state, parsed)
+        self._states.append(new_state)
+        self._actions.append(parsed)
+        self._timeline = None
+
+    def undo(self) -> Action:
+        """Take back the last decision (and the automatic steps that followed it)."""
+        if not self._actions:
+            raise IllegalAction("there is nothing to undo: no decision has been made yet")
+        self._states.pop()
+        self._timeline = None
+        return self._actions.pop()
+
+    def copy(self) -> Match:
+        other = Match.__new__(Match)
+        other.rules = self.rules
+        other.seed = self.seed
+        other.match_options = dict(self.match_options)
+        other._states = list(self._states)
+        other._actions = list(self._actions)
+        other._timeline = self._timeline
+        return other
+
+    def timeline(self) -> list[Step]:
+        """Every step from the deal on: decisions and the automatic steps of the rules."""
+        if self._timeline is None:
+            log: list[tuple[Event, Any]] = []
+            state = self.rules.initial_state(self.seed, log, **self.match_options)
+            steps = [Step(i, event, st, 0) for i, (event, st) in enumerate(log)]
+            for n, action in enumerate(self._actions, start=1):
+                log = []
+                state = self.rules.apply(state, action, log)
+                steps.extend(Step(len(steps) + i, e, st, n) for i, (e, st) in enumerate(log))
+            self._timeline = steps
+        return list(self._timeline)
+
+    # --- records ------------------------------------------------------------------------------
+
+    def record(self) -> dict[str, Any]:
+        """The match as plain data: what ``to_json`` writes."""
+        body: dict[str, Any] = {
+            "format": RECORD_FORMAT,
+            "version": RECORD_VERSION,
+            "game": self.rules.name,
+            "players": self.rules.players,
+            "options": self.rules.options.as_dict(),
+            "match_options": dict(self.match_options),
+            "seed": self.seed,
+            "actions": [str(a) for a in self._actions],
+        }
+        body["digest"] = _digest(body)
+        return body
+
+    def to_json(self, indent: int | None = None) -> str:
+        return json.dumps(self.record(), indent=indent, ensure_ascii=False)
+
+    @classmethod
+    def from_record(cls, record: object) -> Match:
+        if not isinstance(record, dict):
+            raise RecordError("a match record must be a JSON object")
+        if record.get("format") != RECORD_FORMAT:
+            raise RecordError(f"not a tricklab match record (format is {record.get('format')!r})")
+        if record.get("version") != RECORD_VERSION:
+            raise RecordError(
+                f"record version {record.get('version')!r} is not supported "
+                f"(this tricklab reads version {RECORD_VERSION})"
+            )
+        expected = {
+            "format",
+            "version",
+            "game",
+            "players",
+            "options",
+            "match_options",
+            "seed",
+            "actions",
+            "digest",
+        }
+        missing = sorted(expected - set(record))
+        extra = sorted(set(record) - expected)
+        if missing or extra:
+            raise RecordError(
+                "the record's fields are wrong: "
+                + "; ".join(
+                    part
+                    for part in (
+                        f"missing {', '.join(missing)}" if missing else "",
+                        f"unexpected {', '.join(extra)}" if extra else "",
+                    )
+                    if part
+                )
+            )
+        body = {k: v for k, v in record.items() if k != "digest"}
+        if record["digest"] != _digest(body):
+            raise RecordError("the record was changed after it was saved: its digest does not match")
+        actions = record["actions"]
+        if not isinstance(actions, list) or not all(isinstance(a, str) for a in actions):
+            raise RecordError("the record's actions must be a list of action texts")
+        if not isinstance(record["options"], dict) or not isinstance(record["match_options"], dict):
+            raise RecordError("the record's options must be JSON objects")
+        from . import get_rules
+
+        try:
+            rules = get_rules(record["game"], players=record["players"], **record["options"])
+            match = cls(rules, record["seed"], match_options=record["match_options"])
+        except TricklabError as exc:
+            raise RecordError(f"the record's game settings are invalid: {exc}") from None
+        for number, text in enumerate(actions, start=1):
+            try:
+                match.apply(text)
+            except TricklabError as exc:
+                raise RecordError(f"action {number} of the record, {text!r}, cannot be replayed: {exc}") from None
+        return match
+
+    @classmethod
+    def from_json(cls, text: str | bytes) -> Match:
+        """Load a record written by :meth:`to_json`; a bad record raises :class:`RecordError`."""
+        try:
+            record = json.loads(text)
+        except (TypeError, ValueError) as exc:
+            raise RecordError(f"the record is not valid JSON: {exc}") from None
+        return cls.from_record(record)
+
+    def __repr__(self) -> str:
+        status = "over" if self.is_over else f"{self.phase}, {self.rules.seat_name(self.to_play or 0)} to play"
+        return (
+            f"<Match {self.rules.name} players={self.rules.players} seed={self.seed} "
+            f"actions={len(self._actions)} ({status})>"
+        )
+
+
+def _digest(body: Mapping[str, Any]) -> str:
+    canonical = json.dumps(body, sort_keys=True, ensure_ascii=True, separators=(",", ":"))
+    return "sha256:" + hashlib.sha256(canonical.encode()).hexdigest()
