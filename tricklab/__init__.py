@@ -92,6 +92,7 @@ __all__ = [
     "TrickOutcome",
     "TricklabError",
     "UnknownGame",
+    "find_game",
     "games",
     "get_rules",
 ]

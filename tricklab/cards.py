@@ -6,15 +6,14 @@
   ``T`` for ten and the symbols ♠♥♦♣ are accepted on input.
 * :class:`BandCard` -- Band of Tricks: suit letter then number, ``R13``, ``S5``, ``P3``, ``M10``.
 
-Cards are small frozen values: equal cards compare and hash equal, so a card parsed
-twice is the same card. Each game's ``Rules.card`` checks that a card belongs to its deck.
+Cards are small immutable values, interned: a card parsed twice is the same object.
+Each game's ``Rules.card`` checks that a card belongs to its deck.
 """
 
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
-from typing import ClassVar
+from typing import ClassVar, Self
 
 from .errors import InvalidCard
 
@@ -47,11 +46,39 @@ BAND_SUIT_KEY = {"R": "rock", "S": "soul", "P": "pops", "M": "metal"}
 
 
 class Card:
-    """Common base of the card families; use :class:`FrenchCard` or :class:`BandCard`."""
+    """Common base of the card families; use :class:`FrenchCard` or :class:`BandCard`.
 
-    __slots__ = ()
+    Cards are interned flyweights: ``FrenchCard("H", 12)`` always returns the same
+    object, so equality and hashing are identity (fast, and exact), and a card is
+    immutable. Pickling and copying keep the identity.
+    """
+
+    __slots__ = ("rank", "suit")
     suit: str
     rank: int
+    _interned: ClassVar[dict[tuple[type[Card], str, int], Card]] = {}
+
+    def __new__(cls, suit: str, rank: int) -> Self:
+        key = (cls, suit, rank)
+        card = Card._interned.get(key)
+        if card is None:
+            card = object.__new__(cls)
+            object.__setattr__(card, "suit", suit)
+            object.__setattr__(card, "rank", rank)
+            Card._interned[key] = card
+        return card  # type: ignore[return-value]
+
+    def __setattr__(self, name: str, value: object) -> None:
+        raise AttributeError(f"cards are immutable: cannot set {name}")
+
+    def __reduce__(self) -> tuple[type[Card], tuple[str, int]]:
+        return (type(self), (self.suit, self.rank))
+
+    def __copy__(self) -> Self:
+        return self
+
+    def __deepcopy__(self, memo: object) -> Self:
+        return self
 
     @property
     def name(self) -> str:
@@ -67,11 +94,14 @@ class Card:
         """The suit's symbol or letter as drawn on the card."""
         raise NotImplementedError
 
+    @property
+    def pretty(self) -> str:
+        """The card for prose: ``"Q♥"`` for French cards, ``"R13"`` for Band of Tricks."""
+        raise NotImplementedError
 
-@dataclass(frozen=True, slots=True, repr=False)
+
 class FrenchCard(Card):
-    suit: str
-    rank: int
+    __slots__ = ()
 
     _PATTERN: ClassVar[re.Pattern[str]] = re.compile(r"^(10|[2-9TJQKA])([SHDC♠♥♦♣])$")
 
@@ -113,10 +143,8 @@ class FrenchCard(Card):
         return cls(_SYMBOL_SUIT.get(suit_text, suit_text), rank)
 
 
-@dataclass(frozen=True, slots=True, repr=False)
 class BandCard(Card):
-    suit: str
-    rank: int
+    __slots__ = ()
 
     _PATTERN: ClassVar[re.Pattern[str]] = re.compile(r"^([RSPM])(\d{1,2})$")
 

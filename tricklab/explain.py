@@ -73,7 +73,8 @@ class Rulebook(Mapping[str, Clause]):
             lines.append(f"{clause.id} — {clause.title}{note}\n    {clause.text}")
         return "\n".join(lines)
 
-    def _repr_markdown_(self) -> str:
+    def to_markdown(self) -> str:
+        """The rulebook as a Markdown table (what a notebook shows)."""
         rows = ["| id | rule | |", "| --- | --- | --- |"]
         for clause in self._clauses.values():
             note = f"ruling {clause.ruling}" if clause.ruling else ""
@@ -81,3 +82,6 @@ class Rulebook(Mapping[str, Clause]):
                 note += f"; option `{clause.option}`"
             rows.append(f"| `{clause.id}` | **{clause.title}**: {clause.text} | {note} |")
         return "\n".join(rows)
+
+    def _repr_markdown_(self) -> str:
+        return self.to_markdown()

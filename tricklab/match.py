@@ -137,7 +137,8 @@ class Match:
             for n, action in enumerate(self._actions, start=1):
                 log = []
                 state = self.rules.apply(state, action, log)
-                steps.extend(Step(len(steps) + i, e, st, n) for i, (e, st) in enumerate(log))
+                base = len(steps)
+                steps.extend(Step(base + i, e, st, n) for i, (e, st) in enumerate(log))
             self._timeline = steps
         return list(self._timeline)
 
