@@ -33,6 +33,17 @@ def random_round(rules: Any, seed: int) -> TricksAndStonesState:
     return state
 
 
+def random_deal(rules: Any, seed: int) -> Any:
+    """Band of Tricks: one complete deal (bids, every trick, every Metal choice) with random
+    actions, through ``legal_actions`` then ``apply``, until the deal is scored."""
+    rng = random.Random(seed)
+    state = rules.initial_state(seed)
+    while not state.deal_scores and state.to_play is not None:
+        legal = rules.legal_actions(state)
+        state = rules.apply(state, legal[rng.randrange(len(legal))])
+    return state
+
+
 def rate(fn: Callable[[int], object], seconds: float) -> float:
     """Calls per second of ``fn(i)`` over about ``seconds``."""
     count = 0
@@ -79,6 +90,10 @@ def main() -> None:
     trick = ["7H", "AH", "8S", "KD"]
     parsed = ts.cards(trick)
     spiel = open_spiel_game()
+    bt = tricklab.get_rules("band-of-tricks", players=4)
+    bt_trick = ["P3", "S5", "R13", "M13"]
+    bt_parsed = bt.cards(bt_trick)
+    bt_deals, bt_text, bt_cards, bt_reasons = [], [], [], []
 
     rounds, tricks_text, tricks_cards, reasons, spiel_rates = [], [], [], [], []
     for _ in range(args.repeats):
@@ -86,6 +101,10 @@ def main() -> None:
         tricks_text.append(rate(lambda i: ts.resolve_trick(trick, trump="S"), args.seconds / 2))
         tricks_cards.append(rate(lambda i: ts.resolve_trick(parsed, trump="S"), args.seconds / 2))
         reasons.append(rate(lambda i: ts.resolve_trick(parsed, trump="S").reasons, args.seconds / 2))
+        bt_deals.append(rate(lambda i: random_deal(bt, i), args.seconds))
+        bt_text.append(rate(lambda i: bt.resolve_trick(bt_trick), args.seconds / 2))
+        bt_cards.append(rate(lambda i: bt.resolve_trick(bt_parsed), args.seconds / 2))
+        bt_reasons.append(rate(lambda i: bt.resolve_trick(bt_parsed).reasons, args.seconds / 2))
         if spiel is not None:
             spiel_rates.append(rate(spiel, args.seconds))
 
@@ -98,6 +117,13 @@ def main() -> None:
     print(f"  resolve_trick, 4 cards as text:   {1e6 / med(tricks_text):.2f} µs (floor 20 µs)")
     print(f"  resolve_trick, 4 Card objects:    {1e6 / med(tricks_cards):.2f} µs")
     print(f"  resolve_trick + all its reasons:  {1e6 / med(reasons):.2f} µs")
+    print(
+        f"  Band of Tricks, 4 players: {med(bt_deals):,.0f} complete random deals/s "
+        f"({1e6 / med(bt_deals):,.0f} µs per deal; floor 2,000/s)"
+    )
+    print(f"    BT resolve_trick, 4 cards as text:   {1e6 / med(bt_text):.2f} µs (floor 20 µs)")
+    print(f"    BT resolve_trick, 4 Card objects:    {1e6 / med(bt_cards):.2f} µs")
+    print(f"    BT resolve_trick + all its reasons:  {1e6 / med(bt_reasons):.2f} µs")
     if spiel is None:
         print("  OpenSpiel: not installed (pip install -e '.[bench]' to compare side by side)")
     else:
