@@ -5,10 +5,12 @@ from __future__ import annotations
 from typing import Any
 
 from ..errors import UnknownGame
+from .band_of_tricks import BandOfTricks
 from .base import Rules
+from .jewel_vault import JewelVault
 from .tricks_and_stones import TricksAndStones
 
-GAMES: dict[str, type[Rules[Any]]] = {cls.name: cls for cls in (TricksAndStones,)}
+GAMES: dict[str, type[Rules[Any]]] = {cls.name: cls for cls in (TricksAndStones, BandOfTricks, JewelVault)}
 _ALIASES: dict[str, str] = {
     alias: cls.name for cls in GAMES.values() for alias in (cls.name, cls.title.lower(), *cls.aliases)
 }
