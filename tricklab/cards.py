@@ -80,6 +80,11 @@ class Card:
     def __deepcopy__(self, memo: object) -> Self:
         return self
 
+    def _repr_html_(self) -> str:
+        from .display import card_html, wrap
+
+        return wrap(card_html(self), label=self.name)
+
     @property
     def name(self) -> str:
         """A spoken name, e.g. ``"Queen of Hearts"`` or ``"Rock 13"`` (used for ARIA labels)."""

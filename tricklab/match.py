@@ -229,6 +229,11 @@ class Match:
             raise RecordError(f"the record is not valid JSON: {exc}") from None
         return cls.from_record(record)
 
+    def _repr_html_(self) -> str:
+        from .display import match_html
+
+        return match_html(self)
+
     def __repr__(self) -> str:
         status = "over" if self.is_over else f"{self.phase}, {self.rules.seat_name(self.to_play or 0)} to play"
         return (

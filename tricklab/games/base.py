@@ -65,6 +65,11 @@ class TrickOutcome:
     def ranked_cards(self) -> tuple[Card, ...]:
         return tuple(self.cards[i] for i in self.ranking)
 
+    def _repr_html_(self) -> str:
+        from ..display import outcome_html
+
+        return outcome_html(self)
+
     def __repr__(self) -> str:
         cards = " ".join(str(c) for c in self.cards)
         ranked = " ".join(str(c) for c in self.ranked_cards)

@@ -1,0 +1,65 @@
+"""JupyterLab runs the getting-started notebook and the widgets render and take keys."""
+
+from __future__ import annotations
+
+import sys
+import tempfile
+from typing import Any
+
+import pytest
+from playwright.sync_api import expect
+
+from .servers import ARTIFACTS, ROOT, free_port, open_page, running
+
+pytestmark = pytest.mark.browser
+
+NOTEBOOK = "notebooks/00_getting_started.ipynb"
+
+
+@pytest.fixture(scope="module")
+def lab_url() -> Any:
+    port = free_port()
+    with tempfile.TemporaryDirectory() as workspaces:
+        command = [
+            sys.executable,
+            "-m",
+            "jupyterlab",
+            "--no-browser",
+            f"--port={port}",
+            "--ServerApp.ip=127.0.0.1",
+            "--IdentityProvider.token=",
+            "--ServerApp.password=",
+            f"--ServerApp.root_dir={ROOT}",
+            f"--LabApp.workspaces_dir={workspaces}",
+            "--allow-root",
+            "--LabApp.news_url=",
+            "--LabApp.check_for_updates_class=jupyterlab.NeverCheckForUpdate",
+        ]
+        with running(command, f"http://127.0.0.1:{port}/lab", timeout=90) as url:
+            yield url
+
+
+def test_getting_started_runs_in_jupyterlab_and_widgets_render(lab_url: str, browser: Any) -> None:
+    page, log = open_page(browser, f"{lab_url}/tree/{NOTEBOOK}?reset", viewport=(1400, 1000))
+    page.locator(".jp-Notebook").wait_for(timeout=90_000)
+    page.get_by_text("Python 3 (ipykernel) | Idle").wait_for(timeout=90_000)  # the kernel is ready
+    page.get_by_role("menuitem", name="Run").click()
+    page.get_by_role("menuitem", name="Run All Cells", exact=True).click()
+    boards = page.locator(".tricklab-board")
+    expect(boards.nth(1)).to_be_visible(timeout=120_000)
+    # the explainer shows the engine's winner for P3 S5 R13 M13
+    expect(boards.nth(0).locator(".tl-trick .tl-winner")).to_have_attribute("aria-label", "M13, Metal 13, wins")
+    # keys pressed in a widget reach the widget, not JupyterLab's shortcuts
+    stepper = boards.nth(1)
+    stepper.scroll_into_view_if_needed()
+    start = int(stepper.get_attribute("data-step") or "0")
+    stepper.focus()
+    page.keyboard.press("ArrowRight")
+    page.keyboard.press("ArrowRight")
+    expect(stepper).to_have_attribute("data-step", str(start + 2))
+    page.keyboard.press("Home")
+    expect(stepper).to_have_attribute("data-step", "0")
+    ARTIFACTS.mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=str(ARTIFACTS / "jupyterlab-getting-started.png"))
+    page.close()
+    assert not [e for e in log.errors if "tricklab" in e or "anywidget" in e]

@@ -1,0 +1,135 @@
+"""Widgets in Python: what a learner's clicks and keys do, without a browser."""
+
+from __future__ import annotations
+
+import pytest
+
+import tricklab
+from tricklab.widgets import TrickExplainer, TrickStepper
+from tricklab.widgets.apps import explain_trick_app, parse_params, replay_app
+
+
+def test_explainer_shows_the_engines_ranking() -> None:
+    explainer = TrickExplainer("tricks-and-stones", 4, trump="S", cards="7H AH 8S KD")
+    expected = tricklab.get_rules("tricks-and-stones", players=4).resolve_trick(["7H", "AH", "8S", "KD"], trump="S")
+    assert explainer.outcome is not None
+    assert explainer.outcome.ranking == expected.ranking
+    assert explainer.board.scene["winner"] == "8S"
+    for reason in expected.reasons:
+        assert reason.rule_id in explainer.board.scene["html"]
+
+
+@pytest.mark.parametrize(
+    ("bad", "words"),
+    [
+        ("7H 6S", "not a card of Tricks & Stones"),
+        ("7H 7H", "twice"),
+        ("7H 8H 9H 10H JH", "at most 4"),
+        ("hello", "not a card"),
+    ],
+)
+def test_explainer_bad_input_shows_the_engines_message_and_keeps_the_trick(bad: str, words: str) -> None:
+    explainer = TrickExplainer("tricks-and-stones", 4, cards="7H AH")
+    scene = explainer.board.scene
+    assert explainer.type_trick(bad) is False
+    assert words in explainer.message.value.replace("&amp;", "&")
+    assert 'role="alert"' in explainer.message.value
+    assert [str(c) for c in explainer.cards] == ["7H", "AH"]
+    assert explainer.board.scene == scene
+
+
+def test_explainer_deck_clicks_add_cards_and_refuse_a_duplicate() -> None:
+    explainer = TrickExplainer("band-of-tricks", 4)
+    for card in ("P3", "S5", "R13", "M13"):
+        explainer.board.intent("add", card)
+    assert explainer.board.scene["winner"] == "M13"
+    explainer.board.intent("add", "P4")
+    assert "at most 4" in explainer.message.value
+    explainer.back_button.click()
+    assert [str(c) for c in explainer.cards] == ["P3", "S5", "R13"]
+    explainer.board.intent("add", "S5")
+    assert "twice" in explainer.message.value
+
+
+def test_explainer_switching_game_and_trump() -> None:
+    explainer = TrickExplainer("tricks-and-stones", 4, cards="7H 8S")
+    assert explainer.board.scene["winner"] == "8S"
+    explainer.trump_picker.value = "H"
+    assert explainer.board.scene["winner"] == "7H"
+    explainer.set_game("jewel-vault", players=2)
+    assert explainer.rules.name == "jewel-vault" and explainer.rules.players == 2
+    assert explainer.trump_picker.layout.display == "none"
+    assert explainer.type_trick("4D 3D 7H 8D") and explainer.board.scene["winner"] == "8D"
+    assert repr(explainer) == "TrickExplainer(game='jewel-vault', players=2, cards='4D 3D 7H 8D')"
+
+
+def test_stepper_steps_through_the_timeline() -> None:
+    match = tricklab.get_rules("tricks-and-stones", players=4).play(seed=7)
+    stepper = TrickStepper(match)
+    steps = match.timeline()
+    assert stepper.caption == steps[0].event.text
+    stepper.next_button.click()
+    stepper.next_button.click()
+    assert stepper.step == 2 and stepper.board.scene["step"] == 2
+    assert steps[2].event.text in stepper.board.scene["html"]
+    stepper.board.intent("key", "End")
+    assert stepper.step == len(steps) - 1
+    stepper.board.intent("key", "ArrowLeft")
+    assert stepper.step == len(steps) - 2
+    stepper.board.intent("key", "Home")
+    assert stepper.step == 0
+    stepper.go(10_000)
+    assert stepper.step == len(steps) - 1
+    assert (
+        repr(stepper)
+        == f"TrickStepper(game='tricks-and-stones', players=4, seed=7, step={len(steps) - 1}/{len(steps) - 1})"
+    )
+
+
+def test_stepper_from_record_and_seat_view() -> None:
+    match = tricklab.get_rules("jewel-vault", players=3).play(seed=4)
+    stepper = TrickStepper(record=match.to_json(), seat=1, step=3)
+    assert stepper.seat == 1 and stepper.step == 3
+    assert "face-down card" in stepper.board.scene["html"]
+    stepper.view_picker.value = -1
+    assert "face-down card" not in stepper.board.scene["html"]
+    with pytest.raises(TypeError):
+        TrickStepper()
+
+
+@pytest.mark.parametrize(
+    ("query", "game", "players", "seed", "message"),
+    [
+        ("", "tricks-and-stones", 4, 1, None),
+        ("game=band-of-tricks&players=5&seed=42", "band-of-tricks", 5, 42, None),
+        ("game=BT&players=3", "band-of-tricks", 3, 1, None),
+        ("game=chess", "tricks-and-stones", 4, 1, "There is no game"),
+        ("game=jewel-vault&players=7", "jewel-vault", 4, 1, "not possible"),
+        ("game=jewel-vault&players=-1", "jewel-vault", 4, 1, "not possible"),
+        ("players=four", "tricks-and-stones", 4, 1, "not possible"),
+        ("seed=abc", "tricks-and-stones", 4, 1, "whole number"),
+        ("seed=-5", "tricks-and-stones", 4, 1, "whole number"),
+        ("seed=99999999999999999999999", "tricks-and-stones", 4, 1, "whole number"),
+        ("seed=9223372036854775808", "tricks-and-stones", 4, 1, "whole number"),
+        ("seed=1e5", "tricks-and-stones", 4, 1, "whole number"),
+        ("game=" + "x" * 3000, "tricks-and-stones", 4, 1, "too long"),
+        ("game=%3Cimg%20src=x%20onerror=alert(1)%3E", "tricks-and-stones", 4, 1, "There is no game"),
+    ],
+)
+def test_query_parameters_are_checked(query: str, game: str, players: int, seed: int, message: str | None) -> None:
+    params = parse_params(query)
+    assert (params.game, params.players, params.seed) == (game, players, seed)
+    if message is None:
+        assert params.messages == []
+    else:
+        assert any(message in m for m in params.messages)
+
+
+def test_apps_escape_whatever_the_link_says() -> None:
+    app = replay_app("game=%3Cimg%20src=x%20onerror=alert(1)%3E&seat=%3Cb%3E")
+    header = app.children[0].value
+    assert "<img" not in header and "&lt;img" in header
+    assert "<b>" not in header
+    explain = explain_trick_app("game=band-of-tricks&players=4&cards=P3,S5,R13,M13&trump=%3Cx%3E")
+    assert explain.children[1].board.scene["winner"] == "M13"
+    assert "“&lt;X&gt;” is not a trump suit" in explain.children[0].value

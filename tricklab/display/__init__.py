@@ -1,0 +1,324 @@
+"""Pictures of engine objects as HTML with inline SVG: pure functions, no Jupyter.
+
+This is the one renderer of tricklab. Engine objects use it for their rich display
+(``Card._repr_html_``, ``TrickOutcome._repr_html_``, ``Match._repr_html_``), so a trick
+shows itself in any notebook, even without widgets; the widgets send the same markup
+to their front end as part of their scene. Drawing lives here once, in Python, and the
+front end stays a thin shell that forwards clicks and keys (see ``tricklab.widgets``).
+
+Every function takes keyword-only display options and returns a string. Markup uses
+``tl-*`` classes styled by ``static/tricklab.css`` with JupyterLab's ``--jp-*`` theme
+variables, so light and dark themes both work; cards carry ARIA labels.
+"""
+
+from __future__ import annotations
+
+import html
+from collections.abc import Callable, Iterable, Sequence
+from functools import cache
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from ..cards import SUIT_SYMBOL, BandCard, Card, FrenchCard
+from ..explain import Reason
+
+if TYPE_CHECKING:
+    from ..games.base import Rules, TrickOutcome
+    from ..match import Match
+
+STATIC = Path(__file__).resolve().parent / "static"
+
+# Okabe-Ito colours: distinguishable with the common colour-vision deficiencies.
+SEAT_COLOURS = ("#E69F00", "#56B4E9", "#009E73", "#CC79A7", "#0072B2", "#D55E00")
+PLACE_WORDS = ("1st", "2nd", "3rd", "4th", "5th", "6th")
+
+# Seat positions around the table (CSS grid areas), clockwise from the bottom.
+POSITIONS = {
+    2: ("s", "n"),
+    3: ("s", "nw", "ne"),
+    4: ("s", "w", "n", "e"),
+    5: ("s", "w", "nw", "ne", "e"),
+    6: ("s", "w", "nw", "n", "ne", "e"),
+}
+
+_BAND_SHAPES = {
+    # Rock: a mountain; Soul: a flame-like drop; Pops: a star; Metal: a bolt-like diamond.
+    "R": "M12 3 L22 21 L2 21 Z",
+    "S": "M12 2 C18 9 20 13 20 16 A8 8 0 0 1 4 16 C4 13 6 9 12 2 Z",
+    "P": "M12 2 L14.9 8.6 L22 9.3 L16.6 14 L18.2 21 L12 17.3 L5.8 21 L7.4 14 L2 9.3 L9.1 8.6 Z",
+    "M": "M12 1 L22 12 L12 23 L2 12 Z M12 6 L7 12 L12 18 L17 12 Z",
+}
+
+
+def esc(text: object) -> str:
+    return html.escape(str(text), quote=True)
+
+
+@cache
+def css() -> str:
+    """The stylesheet shared by static pictures and the widgets."""
+    return (STATIC / "tricklab.css").read_text(encoding="utf-8")
+
+
+def card_label(card: Card) -> str:
+    """The ARIA label: ``"Queen of Hearts"``, ``"R13, Rock 13"``."""
+    return f"{card}, {card.name}" if isinstance(card, BandCard) else card.name
+
+
+def _rank_text(card: Card) -> str:
+    text = str(card)
+    return text[:-1] if isinstance(card, FrenchCard) else text[1:]
+
+
+def card_svg(card: Card | None, *, four_colour: bool = False) -> str:
+    """One card as an SVG picture (``None`` draws a card back)."""
+    if card is None:
+        return (
+            '<svg class="tl-card-svg tl-back" viewBox="0 0 60 84" aria-hidden="true">'
+            '<rect x="1" y="1" width="58" height="82" rx="6" class="tl-back-face"/>'
+            '<rect x="6" y="6" width="48" height="72" rx="4" class="tl-back-pattern"/></svg>'
+        )
+    rank = esc(_rank_text(card))
+    if isinstance(card, FrenchCard):
+        symbol = SUIT_SYMBOL[card.suit]
+        colour = f"tl-suit-{card.suit}" + (" tl-four" if four_colour else "")
+        return (
+            f'<svg class="tl-card-svg {colour}" viewBox="0 0 60 84" aria-hidden="true">'
+            '<rect x="1" y="1" width="58" height="82" rx="6" class="tl-face"/>'
+            f'<text x="6" y="19" class="tl-rank">{rank}</text>'
+            f'<text x="6" y="33" class="tl-pip">{symbol}</text>'
+            f'<text x="30" y="60" class="tl-big" text-anchor="middle">{symbol}</text>'
+            f'<text x="54" y="78" class="tl-rank" text-anchor="end">{rank}</text></svg>'
+        )
+    shape = _BAND_SHAPES.get(card.suit, _BAND_SHAPES["M"])
+    return (
+        f'<svg class="tl-card-svg tl-band-{esc(card.suit)}" viewBox="0 0 60 84" aria-hidden="true">'
+        '<rect x="1" y="1" width="58" height="82" rx="6" class="tl-face"/>'
+        '<rect x="1" y="1" width="58" height="14" rx="6" class="tl-band-stripe"/>'
+        f'<text x="30" y="12" class="tl-band-name" text-anchor="middle">{esc(card.suit_name)}</text>'
+        f'<g transform="translate(14 22) scale(1.35)"><path d="{shape}" class="tl-band-shape" '
+        'fill-rule="evenodd"/></g>'
+        f'<text x="30" y="76" class="tl-band-number" text-anchor="middle">{rank}</text></svg>'
+    )
+
+
+def card_html(
+    card: Card | None,
+    *,
+    four_colour: bool = False,
+    intent: str | None = None,
+    classes: Iterable[str] = (),
+    note: str = "",
+    disabled: bool = False,
+) -> str:
+    """A card in a wrapper: a focusable button when it has an ``intent``, else a picture."""
+    extra = " ".join(classes)
+    label = "face-down card" if card is None else card_label(card)
+    if note:
+        label += f", {note}"
+    inner = card_svg(card, four_colour=four_colour)
+    caption = f'<span class="tl-card-note">{esc(note)}</span>' if note else ""
+    if intent is not None and card is not None:
+        dis = ' aria-disabled="true"' if disabled else ""
+        return (
+            f'<button type="button" class="tl-card {extra}" data-intent="{esc(intent)}" '
+            f'data-value="{esc(card)}" aria-label="{esc(label)}"{dis}>{inner}{caption}</button>'
+        )
+    return f'<span class="tl-card {extra}" role="img" aria-label="{esc(label)}">{inner}{caption}</span>'
+
+
+def cards_html(
+    cards: Sequence[Card | None],
+    *,
+    four_colour: bool = False,
+    intent: str | None = None,
+    legal: Iterable[Card] | None = None,
+    label: str = "",
+) -> str:
+    allowed = set(legal) if legal is not None else None
+    parts = []
+    for card in cards:
+        classes = []
+        if allowed is not None and card is not None:
+            classes.append("tl-legal" if card in allowed else "tl-not-legal")
+        parts.append(card_html(card, four_colour=four_colour, intent=intent, classes=classes))
+    aria = f' aria-label="{esc(label)}"' if label else ""
+    return f'<div class="tl-cards" role="group"{aria}>{"".join(parts)}</div>'
+
+
+def reasons_html(reasons: Sequence[Reason], *, title: str = "Why") -> str:
+    if not reasons:
+        return ""
+    items = "".join(
+        f'<li data-rule="{esc(r.rule_id)}"><span class="tl-rule-id">{esc(r.rule_id)}</span> {esc(r.text)}</li>'
+        for r in reasons
+    )
+    return f'<section class="tl-reasons" aria-label="{esc(title)}"><h4>{esc(title)}</h4><ul>{items}</ul></section>'
+
+
+def seat_colour(seat: int) -> str:
+    return SEAT_COLOURS[seat % len(SEAT_COLOURS)]
+
+
+def seat_badge(rules: Rules[Any], seat: int) -> str:
+    return f'<span class="tl-seat-badge" style="--tl-seat:{seat_colour(seat)}">{esc(rules.seat_name(seat))}</span>'
+
+
+def trick_html(
+    rules: Rules[Any],
+    cards: Sequence[Card],
+    *,
+    leader: int | None = None,
+    ranking: Sequence[int] | None = None,
+    complete: bool = False,
+    four_colour: bool = False,
+    place_notes: Sequence[str] | None = None,
+) -> str:
+    """The cards of a trick in play order, each with its player, place and the winner marked.
+
+    ``leader`` is the seat that led (``None``: no seats, as in a sandbox trick).
+    ``place_notes[k]`` is shown under place ``k`` (e.g. a gem action).
+    """
+    places = {index: place for place, index in enumerate(ranking or ())}
+    parts = []
+    for i, card in enumerate(cards):
+        classes = ["tl-in-trick"]
+        notes = []
+        if leader is not None:
+            seat = (leader + i) % rules.players
+            who = rules.seat_name(seat)
+        else:
+            seat = None
+            who = f"card {i + 1}"
+        if i == 0:
+            classes.append("tl-led")
+            notes.append("led")
+        place = places.get(i)
+        if place == 0:
+            classes.append("tl-winner")
+            notes.append("winning" if not complete else "wins")
+        picture = card_html(card, four_colour=four_colour, classes=classes, note=", ".join(notes))
+        place_text = PLACE_WORDS[place] if place is not None else ""
+        extra = ""
+        if place is not None and place_notes is not None and place < len(place_notes):
+            extra = f'<span class="tl-place-note">{esc(place_notes[place])}</span>'
+        colour = f' style="--tl-seat:{seat_colour(seat)}"' if seat is not None else ""
+        parts.append(
+            f'<figure class="tl-played"{colour}>{picture}<figcaption><span class="tl-who">{esc(who)}</span>'
+            f'<span class="tl-place">{esc(place_text)}</span>{extra}</figcaption></figure>'
+        )
+    label = "trick" if complete else "trick so far"
+    return f'<div class="tl-trick" role="group" aria-label="{label}">{"".join(parts)}</div>'
+
+
+def outcome_html(
+    outcome: TrickOutcome, *, rules: Rules[Any] | None = None, four_colour: bool = False, standalone: bool = True
+) -> str:
+    """A ranked trick with its ranking and every reason (what ``TrickOutcome`` shows in a notebook)."""
+    from .. import get_rules
+
+    rules = rules or get_rules(outcome.game, players=max(_min_players(outcome.game), len(outcome.cards)))
+    notes = _place_notes(rules, len(outcome.cards))
+    trick = trick_html(
+        rules, outcome.cards, ranking=outcome.ranking, complete=True, four_colour=four_colour, place_notes=notes
+    )
+    ranking = " &gt; ".join(esc(outcome.cards[i].pretty) for i in outcome.ranking)
+    context = ""
+    trump = outcome.context.get("trump")
+    if "trump" in outcome.context:
+        context = f"Trump: {esc(SUIT_SYMBOL[trump]) if isinstance(trump, str) else 'none'}. "
+    body = (
+        f'<p class="tl-summary">{context}Winner: <strong>{esc(outcome.winning_card.pretty)}</strong> '
+        f"(card {outcome.winner + 1}). Ranking: {ranking}</p>{trick}{reasons_html(outcome.reasons)}"
+    )
+    return wrap(body, game=outcome.game) if standalone else body
+
+
+def _min_players(game: str) -> int:
+    from ..games import find_game
+
+    return find_game(game).player_counts[0]
+
+
+def _place_notes(rules: Rules[Any], count: int) -> list[str] | None:
+    describe: Callable[[int], str] | None = getattr(rules, "describe_allowance", None)
+    if describe is None or count != rules.players:
+        return None
+    return [describe(i) for i in range(count)]
+
+
+def wrap(body: str, *, game: str = "", large: bool = False, label: str = "tricklab") -> str:
+    """Standalone HTML: the stylesheet inline, then the body in a themed container."""
+    classes = "tricklab" + (f" tl-game-{esc(game)}" if game else "") + (" tl-large" if large else "")
+    return f'<style>{css()}</style><div class="{classes}" role="group" aria-label="{esc(label)}">{body}</div>'
+
+
+def view_html(
+    rules: Rules[Any],
+    view: Any,
+    *,
+    four_colour: bool = False,
+    legal: Iterable[Card] | None = None,
+    hand_intent: str | None = None,
+) -> str:
+    """A table for a seat's (or the teacher's) view: seats, hands, the trick and the game's board."""
+    from .panels import panel_html
+
+    n = rules.players
+    viewer = view.seat if view.seat is not None else 0
+    positions = POSITIONS[n]
+    seats = []
+    for seat in range(n):
+        pos = positions[(seat - viewer) % n]
+        hand = view.hands[seat]
+        size = view.hand_sizes[seat]
+        if hand is None:
+            cards = cards_html([None] * size, label=f"{rules.seat_name(seat)}'s hand, {size} cards face down")
+        else:
+            own = view.seat == seat or view.seat is None
+            intent = hand_intent if own and seat == view.to_play else None
+            cards = cards_html(
+                hand,
+                four_colour=four_colour,
+                intent=intent,
+                legal=legal if intent else None,
+                label=f"{rules.seat_name(seat)}'s hand",
+            )
+        marks = []
+        if view.to_play == seat:
+            marks.append('<span class="tl-mark tl-turn">to play</span>')
+        if getattr(view, "dealer", None) == seat:
+            marks.append('<span class="tl-mark">dealer</span>')
+        if getattr(view, "start_player", None) == seat:
+            marks.append('<span class="tl-mark">start player</span>')
+        if view.trick and view.leader == seat:
+            marks.append('<span class="tl-mark">led</span>')
+        current = " tl-current" if view.to_play == seat else ""
+        seats.append(
+            f'<section class="tl-seat tl-pos-{pos}{current}" style="--tl-seat:{seat_colour(seat)}" '
+            f'aria-label="{esc(rules.seat_name(seat))}"><header>{seat_badge(rules, seat)}{"".join(marks)}</header>'
+            f"{cards}</section>"
+        )
+    trick = trick_html(
+        rules, view.trick, leader=view.leader, ranking=_partial_ranking(rules, view), four_colour=four_colour
+    )
+    centre = f'<div class="tl-centre">{trick}</div>'
+    table = f'<div class="tl-table tl-seats-{n}">{"".join(seats)}{centre}</div>'
+    return table + panel_html(rules, view, four_colour=four_colour)
+
+
+def _partial_ranking(rules: Rules[Any], view: Any) -> tuple[int, ...] | None:
+    if not view.trick:
+        return None
+    context = {"trump": view.trump} if hasattr(view, "trump") else {}
+    ranking: tuple[int, ...] = rules.resolve_trick(view.trick, **context).ranking
+    return ranking
+
+
+def match_html(match: Match, *, seat: int | None = None, four_colour: bool = False) -> str:
+    """A match's current state (teacher's view unless ``seat``), with the last step's caption."""
+    steps = match.timeline()
+    last = steps[-1].event if steps else None
+    caption = f'<p class="tl-caption">{esc(last.text)}</p>' if last else ""
+    body = caption + view_html(match.rules, match.view(seat), four_colour=four_colour)
+    return wrap(body, game=match.rules.name, label=f"{match.rules.title} match")

@@ -1,0 +1,201 @@
+"""Each game's board beside the table: a registry of panel functions by game name."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from ..cards import SUIT_NAME, SUIT_SYMBOL
+from . import PLACE_WORDS, esc, seat_badge, seat_colour
+
+DASH = "\u2013"  # an en dash: nothing yet
+Panel = Callable[..., str]
+PANELS: dict[str, Panel] = {}
+
+
+def panel(game: str) -> Callable[[Panel], Panel]:
+    def register(fn: Panel) -> Panel:
+        PANELS[game] = fn
+        return fn
+
+    return register
+
+
+def panel_html(rules: Any, view: Any, *, four_colour: bool = False) -> str:
+    draw = PANELS.get(rules.name)
+    return draw(rules, view, four_colour=four_colour) if draw else ""
+
+
+def _table(headers: list[str], rows: list[list[str]], *, label: str) -> str:
+    head = "".join(f'<th scope="col">{h}</th>' for h in headers)
+    body = "".join("<tr>" + "".join(f"<td>{c}</td>" for c in row) + "</tr>" for row in rows)
+    return (
+        f'<table class="tl-score-table" aria-label="{esc(label)}"><thead><tr>{head}</tr></thead>'
+        f"<tbody>{body}</tbody></table>"
+    )
+
+
+@panel("tricks-and-stones")
+def tricks_and_stones(rules: Any, view: Any, *, four_colour: bool = False) -> str:
+    n = rules.players
+    chambers = []
+    for c in range(6):
+        gems = []
+        spoken = []
+        for seat in range(n):
+            count = view.board[seat][c]
+            if count:
+                gems.append(
+                    f'<span class="tl-gem" style="--tl-seat:{seat_colour(seat)}" title="{esc(rules.seat_name(seat))}">'
+                    f"{seat + 1}</span>" * count
+                )
+                spoken.append(f"{rules.seat_name(seat)} {count} gem{'s' if count > 1 else ''}")
+        tokens = []
+        for seat in range(n):
+            if view.predictions[seat] == c:
+                tokens.append(f'<span class="tl-token" style="--tl-seat:{seat_colour(seat)}">⚑ {seat + 1}</span>')
+                spoken.append(f"{rules.seat_name(seat)}'s expedition token")
+        label = f"Chamber {c}: " + (", ".join(spoken) if spoken else "empty")
+        chambers.append(
+            f'<li class="tl-chamber" aria-label="{esc(label)}"><span class="tl-chamber-no">{c}</span>'
+            f'<span class="tl-tokens">{"".join(tokens)}</span><span class="tl-gems">{"".join(gems)}</span></li>'
+        )
+    trump = f"{SUIT_NAME[view.trump]} {SUIT_SYMBOL[view.trump]}"
+    board = (
+        f'<section class="tl-panel tl-chambers" aria-label="Chamber board"><h4>Round {view.round + 1} · trump '
+        f'{esc(trump)}{" (broken)" if view.trump_broken else ""}</h4><ol class="tl-chamber-row" start="0">'
+        f"{''.join(chambers)}</ol></section>"
+    )
+    rows = []
+    for seat in range(n):
+        prediction = view.predictions[seat]
+        shown = (
+            "?" if prediction is None and view.predicted[seat] else (DASH if prediction is None else str(prediction))
+        )
+        rounds = " ".join(str(r[seat]) for r in view.round_scores) or DASH
+        rows.append(
+            [
+                seat_badge(rules, seat),
+                shown,
+                str(view.tricks_won[seat]),
+                str(view.supply[seat]),
+                rounds,
+                f"<strong>{view.totals[seat]}</strong>",
+            ]
+        )
+    scores = _table(
+        ["Player", "Prediction", "Tricks", "Gems in supply", "Rounds", "Total"],
+        rows,
+        label="Predictions, tricks and scores",
+    )
+    podium = ""
+    last = view.last_trick
+    if last is not None and (view.gem_queue or not view.trick):
+        items = []
+        for place, seat in enumerate(last.seats):
+            card = last.cards[last.ranking[place]]
+            waiting = any(s == seat for s, _ in view.gem_queue)
+            status = " (acting now)" if view.gem_queue and view.gem_queue[0][0] == seat else ""
+            status = status or (" (to act)" if waiting else "")
+            items.append(
+                f"<li>{PLACE_WORDS[place]}: {seat_badge(rules, seat)} {esc(card.pretty)} — "
+                f"{esc(rules.describe_allowance(place))}{esc(status)}</li>"
+            )
+        podium = (
+            f'<section class="tl-panel tl-podium" aria-label="Podium of the last trick"><h4>Last trick: places and '
+            f"gem actions</h4><ol>{''.join(items)}</ol></section>"
+        )
+    return f'<div class="tl-panels">{board}{podium}{scores}</div>'
+
+
+_BT_KEYS = (("rock", "Rock"), ("soul", "Soul"), ("pops", "Pops"))
+
+
+@panel("band-of-tricks")
+def band_of_tricks(rules: Any, view: Any, *, four_colour: bool = False) -> str:
+    n = rules.players
+    rows = []
+    for seat in range(n):
+        bid = view.bids[seat]
+        won = view.won[seat]
+        cells = [seat_badge(rules, seat)]
+        if bid is None:
+            cells += [DASH] * 3 + [DASH]
+        elif bid.zero:
+            total = sum(won)
+            cells += [f"{w}" for w in won[:3]] + [f"Zero Success · {total} won"]
+        else:
+            for i, (key, _) in enumerate(_BT_KEYS):
+                target = getattr(bid, key)
+                mark = "✓" if won[i] == target else ("▲" if won[i] > target else "")
+                cells.append(f"{won[i]} / {target} {mark}")
+            cells.append("per suit")
+        if won[3]:
+            cells[-1] += f" · {won[3]} Metal"
+        deals = " ".join(str(d[seat]) for d in view.deal_scores) or DASH
+        cells += [deals, f"<strong>{view.totals[seat]}</strong>"]
+        rows.append(cells)
+    label = f"Deal {view.deal + 1} of {view.deals}" + (" (an extra deal to break a tie)" if view.extra_deal else "")
+    table = _table(
+        ["Player", "Rock won / bid", "Soul won / bid", "Pops won / bid", "Bid", "Deals", "Total"],
+        rows,
+        label="Bids against wins per suit",
+    )
+    follow = ""
+    if view.to_follow:
+        from ..cards import BAND_SUIT_NAME
+
+        follow = f"<p>Suit to follow: <strong>{esc(BAND_SUIT_NAME[view.to_follow])}</strong> (or any Metal card)</p>"
+    choices = ""
+    if view.metal_choices:
+        items = "".join(f"<li>{esc(c.text)}</li>" for c in view.metal_choices)
+        choices = (
+            f'<section class="tl-panel" aria-label="Counting a Metal win"><h4>{esc(rules.seat_name(view.to_play))} '
+            f"won with Metal and chooses the suit it counts for</h4><ul>{items}</ul></section>"
+        )
+    board = f'<section class="tl-panel" aria-label="Bids and wins"><h4>{esc(label)}</h4>{follow}{table}</section>'
+    return f'<div class="tl-panels">{board}{choices}</div>'
+
+
+_JV_SUITS = ("S", "H", "D", "C")
+
+
+@panel("jewel-vault")
+def jewel_vault(rules: Any, view: Any, *, four_colour: bool = False) -> str:
+    sides = sorted(set(view.sides))
+    rows = []
+    for side in sides:
+        members = [s for s in range(rules.players) if view.sides[s] == side]
+        vault = view.vaults[side]
+        won = [sum(view.won_counts[s][i] for s in members) for i in range(4)]
+        tricks = sum(view.tricks_won[s] for s in members)
+        badges = " ".join(seat_badge(rules, s) for s in members)
+        rows.append(
+            [
+                badges,
+                str(view.showrooms[side]),
+                "hidden" if vault is None else str(vault),
+                str(tricks),
+                " ".join(f"{SUIT_SYMBOL[x]}{won[i]}" for i, x in enumerate(_JV_SUITS)),
+                DASH if view.scores is None else f"<strong>{view.scores[side]}</strong>",
+            ]
+        )
+    table = _table(
+        ["Player" if not view.partnerships else "Partnership", "Showroom", "Vault", "Tricks", "Cards won", "Points"],
+        rows,
+        label="Showrooms, vaults and won cards",
+    )
+    notes = [f"Round {view.round + 1} of {view.rounds}", f"supply: {view.supply} jewels"]
+    if view.announced is not None:
+        notes.append(f"everyone passes {view.announced} card{'s' if view.announced > 1 else ''}")
+    pending = ""
+    if view.pending:
+        items = "".join(
+            f"<li>{seat_badge(rules, d.seat)} {esc(SUIT_SYMBOL[d.suit])} action ({esc(d.cause)})</li>"
+            for d in view.pending
+        )
+        pending = (
+            f'<section class="tl-panel" aria-label="Actions owed"><h4>Actions to take</h4><ul>{items}</ul></section>'
+        )
+    board = f'<section class="tl-panel" aria-label="Jewels"><h4>{esc(" · ".join(notes))}</h4>{table}</section>'
+    return f'<div class="tl-panels">{board}{pending}</div>'

@@ -1,0 +1,9 @@
+"""Jupyter widgets: thin views over the engine. Every fact they show comes from it."""
+
+from __future__ import annotations
+
+from .board import Board
+from .explainer import TrickExplainer
+from .stepper import TrickStepper
+
+__all__ = ["Board", "TrickExplainer", "TrickStepper"]

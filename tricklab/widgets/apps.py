@@ -1,0 +1,158 @@
+"""The Voilà apps' entry points: read and check the page's query string, build the widget.
+
+A teacher shares a link such as ``.../replay.ipynb?game=band-of-tricks&players=4&seed=7``
+and every student sees the same deal. Every parameter is checked; a bad value shows a
+message and falls back to a default, never a traceback.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from dataclasses import dataclass, field
+from typing import Any
+from urllib.parse import parse_qs
+
+import ipywidgets as w
+
+from ..display import esc
+from ..errors import TricklabError
+from ..games import GAMES, find_game
+
+DEFAULT_GAME = "tricks-and-stones"
+DEFAULT_SEED = 1
+MAX_SEED = 2**63 - 1
+MAX_QUERY = 2000
+
+
+@dataclass
+class AppParams:
+    """Checked query parameters; ``messages`` says what was wrong and what was used instead."""
+
+    game: str = DEFAULT_GAME
+    players: int = 4
+    seed: int = DEFAULT_SEED
+    extra: dict[str, str] = field(default_factory=dict)
+    messages: list[str] = field(default_factory=list)
+
+
+def read_query_string() -> str:
+    """The page's query string under Voilà (waiting for it with a preheated kernel), else ``""``."""
+    if "VOILA_KERNEL_ID" in os.environ or os.environ.get("VOILA_PREHEAT"):
+        try:
+            from voila.utils import get_query_string
+
+            return get_query_string() or ""
+        except Exception:  # an app must still start if the query cannot be read
+            return os.environ.get("QUERY_STRING", "")
+    return os.environ.get("QUERY_STRING", "")
+
+
+def parse_params(query: str, *, extras: tuple[str, ...] = ()) -> AppParams:
+    """Check ``game``, ``players``, ``seed`` (and the named ``extras``, kept as short text)."""
+    params = AppParams()
+    if len(query) > MAX_QUERY:
+        params.messages.append("The link's settings were too long and were ignored.")
+        query = ""
+    try:
+        values = parse_qs(query, keep_blank_values=True, max_num_fields=20)
+    except ValueError:
+        params.messages.append("The link's settings could not be read and were ignored.")
+        values = {}
+
+    def first(name: str) -> str | None:
+        got = values.get(name)
+        return got[0].strip() if got else None
+
+    game = first("game")
+    if game is not None:
+        try:
+            params.game = find_game(game).name
+        except TricklabError:
+            names = ", ".join(GAMES)
+            params.messages.append(
+                f"There is no game “{_short(game)}”; showing {GAMES[DEFAULT_GAME].title}. Games: {names}."
+            )
+    counts = find_game(params.game).player_counts
+    params.players = 4 if 4 in counts else counts[-1]
+    players = first("players")
+    if players is not None:
+        if re.fullmatch(r"\d{1,2}", players) and int(players) in counts:
+            params.players = int(players)
+        else:
+            params.messages.append(
+                f"“{_short(players)}” players is not possible in {GAMES[params.game].title} "
+                f"({counts[0]} to {counts[-1]}); showing {params.players} players."
+            )
+    seed = first("seed")
+    if seed is not None:
+        if re.fullmatch(r"\d{1,19}", seed) and int(seed) <= MAX_SEED:
+            params.seed = int(seed)
+        else:
+            params.messages.append(
+                f"The seed must be a whole number from 0 to {MAX_SEED}, not “{_short(seed)}”; "
+                f"showing seed {DEFAULT_SEED}."
+            )
+    for name in extras:
+        value = first(name)
+        if value is not None:
+            params.extra[name] = value[:200]
+    return params
+
+
+def _short(text: str) -> str:
+    return text if len(text) <= 40 else text[:37] + "..."
+
+
+def _header(title: str, params: AppParams, *, describe: str) -> w.HTML:
+    notes = "".join(f'<p class="tricklab-message" role="alert">⚠ {esc(m)}</p>' for m in params.messages)
+    return w.HTML(f'<div class="tricklab-app-header"><h2>{esc(title)}</h2><p>{esc(describe)}</p>{notes}</div>')
+
+
+def explain_trick_app(query: str | None = None) -> w.VBox:
+    """The ``explain_trick`` app: a :class:`TrickExplainer` set from the query string
+    (``game``, ``players``; ``trump`` and ``cards`` optional)."""
+    from .explainer import TrickExplainer
+
+    params = parse_params(read_query_string() if query is None else query, extras=("trump", "cards"))
+    trump = params.extra.get("trump", "S").upper()
+    if trump not in ("S", "H", "D", "C", "NONE"):
+        params.messages.append(f"“{_short(trump)}” is not a trump suit (S, H, D, C or none); using spades.")
+        trump = "S"
+    explainer = TrickExplainer(params.game, params.players, trump=trump if trump != "NONE" else None)
+    cards = params.extra.get("cards")
+    if cards and not explainer.type_trick(cards.replace(",", " ")):
+        params.messages.append("The cards in the link could not be shown; see the message below.")
+    header = _header(
+        "Why did that card win?",
+        params,
+        describe="Build a trick by clicking cards or typing them; the ranking and every reason "
+        "come from the rules engine.",
+    )
+    return _app(header, explainer)
+
+
+def replay_app(query: str | None = None) -> w.VBox:
+    """The ``replay`` app: a :class:`TrickStepper` over a bot match from ``game``, ``players``, ``seed``."""
+    from .stepper import TrickStepper
+
+    params = parse_params(read_query_string() if query is None else query, extras=("seat",))
+    seat = None
+    if "seat" in params.extra:
+        text = params.extra["seat"]
+        if re.fullmatch(r"\d", text) and 1 <= int(text) <= params.players:
+            seat = int(text) - 1
+        else:
+            params.messages.append(f"There is no player “{_short(text)}”; showing the teacher's view.")
+    stepper = TrickStepper(game=params.game, players=params.players, seed=params.seed, seat=seat)
+    title = f"Replay: {GAMES[params.game].title}, {params.players} players, seed {params.seed}"
+    header = _header(
+        title, params, describe="Step through a whole match played by bots: ← and → step, Home and End jump."
+    )
+    return _app(header, stepper)
+
+
+def _app(header: w.HTML, widget: Any) -> w.VBox:
+    box = w.VBox([header, widget])
+    box.add_class("tricklab-app")
+    return box

@@ -1,0 +1,55 @@
+"""The one anywidget of tricklab: a board that shows a scene and reports intents."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import anywidget
+import traitlets
+
+from ..display import STATIC as DISPLAY_STATIC
+
+STATIC = Path(__file__).resolve().parent / "static"
+
+Intent = Callable[[str, str | None], None]
+
+
+class Board(anywidget.AnyWidget):
+    """Shows ``scene["html"]`` (markup from :mod:`tricklab.display`) and sends back intents.
+
+    The scene is a small JSON object: ``html``, ``label`` (ARIA label), ``large``
+    (projector mode) and ``step``. Clicks on elements with ``data-intent`` and the keys
+    ←/→/Home/End arrive as ``(intent, value)`` calls of the handlers given to
+    :meth:`on_intent`; the front end decides nothing.
+    """
+
+    _esm = STATIC / "board.js"
+    _css = DISPLAY_STATIC / "tricklab.css"
+    scene = traitlets.Dict().tag(sync=True)
+
+    def __init__(self, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self._handlers: list[Intent] = []
+        self.on_msg(self._on_message)
+
+    def on_intent(self, handler: Intent) -> None:
+        self._handlers.append(handler)
+
+    def _on_message(self, _widget: object, content: Any, _buffers: object) -> None:
+        if not isinstance(content, dict):
+            return
+        intent = content.get("intent")
+        value = content.get("value")
+        if not isinstance(intent, str) or not (value is None or isinstance(value, str)):
+            return
+        self.intent(intent, value)
+
+    def intent(self, intent: str, value: str | None = None) -> None:
+        """Handle an intent as if the front end had sent it (used by tests and keys)."""
+        for handler in self._handlers:
+            handler(intent, value)
+
+    def __repr__(self) -> str:
+        return f"Board(label={self.scene.get('label', '')!r})"

@@ -1,0 +1,189 @@
+"""TrickExplainer: build any trick and see its ranking and every reason, from the engine."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import ipywidgets as w
+
+from .. import get_rules
+from ..cards import SUIT_NAME, SUIT_SYMBOL, Card
+from ..display import card_html, esc, outcome_html
+from ..errors import TricklabError
+from ..games import GAMES, find_game
+from ..games.base import Rules, TrickOutcome
+from .board import Board
+
+TRUMP_CHOICES = [(f"{SUIT_SYMBOL[s]} {SUIT_NAME[s]}", s) for s in "SHDC"] + [("no trump", "none")]
+
+
+class TrickExplainer(w.VBox):  # type: ignore[misc]
+    """Pick a game, enter a trick by clicking deck cards or typing notation, read why.
+
+    Bad input (an unknown card, a card twice, too many cards) shows the engine's own
+    message and keeps the previous trick.
+    """
+
+    def __init__(
+        self,
+        game: str = "tricks-and-stones",
+        players: int | None = None,
+        trump: str | None = "S",
+        cards: str | list[str] = "",
+        *,
+        four_colour: bool = False,
+        large: bool = False,
+    ) -> None:
+        cls = find_game(game)
+        players = players if players is not None else cls.player_counts[-1 if cls.name != "jewel-vault" else 2]
+        self.rules: Rules[Any] = get_rules(cls.name, players=players)
+        self.four_colour = four_colour
+        self.large = large
+        self.cards: tuple[Card, ...] = ()
+        self.outcome: TrickOutcome | None = None
+
+        self.game_picker = w.Dropdown(
+            options=[(c.title, name) for name, c in GAMES.items()], value=cls.name, description="Game"
+        )
+        self.players_picker = w.Dropdown(options=list(cls.player_counts), value=players, description="Players")
+        self.trump_picker = w.Dropdown(
+            options=TRUMP_CHOICES, value=trump if trump and trump in "SHDC" else "none", description="Trump"
+        )
+        self.entry = w.Text(placeholder="type cards, e.g. 7H AH 8S KD", description="Trick", continuous_update=False)
+        self.show_button = w.Button(description="Show", button_style="primary", tooltip="rank the typed trick")
+        self.back_button = w.Button(description="Remove last", tooltip="take the last card off the trick")
+        self.clear_button = w.Button(description="Clear", tooltip="start an empty trick")
+        self.message = w.HTML()
+        self.board = Board()
+
+        self.game_picker.observe(self._game_changed, "value")
+        self.players_picker.observe(self._players_changed, "value")
+        self.trump_picker.observe(lambda _: self._show(self.cards), "value")
+        self.entry.observe(self._typed, "value")  # on Enter or when the box loses the focus
+        self.show_button.on_click(lambda _: self.type_trick(self.entry.value))
+        self.back_button.on_click(lambda _: self._show(self.cards[:-1]))
+        self.clear_button.on_click(lambda _: self._show(()))
+        self.board.on_intent(self._intent)
+
+        settings = w.HBox([self.game_picker, self.players_picker, self.trump_picker])
+        entry = w.HBox([self.entry, self.show_button, self.back_button, self.clear_button])
+        super().__init__([settings, entry, self.message, self.board])
+        self.add_class("tricklab-explainer")
+        self._sync_controls()
+        if cards:
+            self.type_trick(cards if isinstance(cards, str) else " ".join(cards))
+        else:
+            self._show(())
+
+    # --- what a learner does ---------------------------------------------------------------------
+
+    def type_trick(self, text: str) -> bool:
+        """Replace the trick with the typed cards; on bad input keep the old trick."""
+        try:
+            cards = self.rules.cards(text)
+        except TricklabError as exc:
+            self._error(exc)
+            return False
+        return self._show(cards)
+
+    def add_card(self, card: str | Card) -> bool:
+        """Add one card to the end of the trick (what clicking a deck card does)."""
+        try:
+            parsed = self.rules.card(card)
+        except TricklabError as exc:
+            self._error(exc)
+            return False
+        return self._show((*self.cards, parsed))
+
+    def set_game(self, game: str, players: int | None = None) -> None:
+        cls = find_game(game)
+        self.game_picker.value = cls.name
+        if players is not None:
+            self.players_picker.value = players
+
+    # --- internals -----------------------------------------------------------------------------------
+
+    def _trump(self) -> dict[str, Any]:
+        if self.rules.name != "tricks-and-stones":
+            return {}
+        value = self.trump_picker.value
+        return {"trump": None if value == "none" else value}
+
+    def _show(self, cards: tuple[Card, ...]) -> bool:
+        try:
+            outcome = self.rules.resolve_trick(cards, **self._trump()) if cards else None
+        except TricklabError as exc:
+            self._error(exc)
+            return False
+        self.cards = tuple(cards)
+        self.outcome = outcome
+        self.message.value = ""
+        self.entry.value = " ".join(str(c) for c in self.cards)
+        self._render()
+        return True
+
+    def _error(self, exc: TricklabError) -> None:
+        self.message.value = f'<div class="tricklab-message" role="alert">⚠ {esc(exc)}</div>'
+
+    def _render(self) -> None:
+        if self.outcome is not None:
+            body = outcome_html(self.outcome, rules=self.rules, four_colour=self.four_colour, standalone=False)
+        else:
+            body = '<p class="tl-summary">Click cards below, or type them above, to build a trick.</p>'
+        used = set(self.cards)
+        deck = "".join(
+            card_html(
+                c,
+                four_colour=self.four_colour,
+                intent="add",
+                disabled=c in used,
+                classes=["tl-not-legal"] if c in used else [],
+            )
+            for c in self.rules.deck()
+        )
+        picker = (
+            f'<section class="tl-deck" aria-label="The deck: click a card to add it to the trick">'
+            f'<h4>The deck of {esc(self.rules.title)}</h4><div class="tl-cards">{deck}</div></section>'
+        )
+        winner = "" if self.outcome is None else str(self.outcome.winning_card)
+        self.board.scene = {
+            "html": body + picker,
+            "label": f"{self.rules.title} trick explainer",
+            "large": self.large,
+            "winner": winner,
+            "cards": [str(c) for c in self.cards],
+        }
+
+    def _typed(self, change: dict[str, Any]) -> None:
+        if change["new"] != " ".join(str(c) for c in self.cards):
+            self.type_trick(change["new"])
+
+    def _intent(self, intent: str, value: str | None) -> None:
+        if intent == "add" and value is not None:
+            self.add_card(value)
+
+    def _sync_controls(self) -> None:
+        self.trump_picker.layout.display = "" if self.rules.name == "tricks-and-stones" else "none"
+
+    def _game_changed(self, change: dict[str, Any]) -> None:
+        cls = find_game(change["new"])
+        counts = list(cls.player_counts)
+        players = self.rules.players if self.rules.players in counts else counts[-1]
+        self.rules = get_rules(cls.name, players=players)
+        with self.players_picker.hold_trait_notifications():
+            self.players_picker.options = counts
+            self.players_picker.value = players
+        self._sync_controls()
+        self._show(())
+
+    def _players_changed(self, change: dict[str, Any]) -> None:
+        if change["new"] is None or change["new"] == self.rules.players:
+            return
+        self.rules = get_rules(self.rules.name, players=change["new"])
+        kept = self.cards[: self.rules.trick_size]
+        if not self._show(kept):
+            self._show(())
+
+    def __repr__(self) -> str:
+        cards = " ".join(str(c) for c in self.cards)
+        return f"TrickExplainer(game={self.rules.name!r}, players={self.rules.players}, cards={cards!r})"

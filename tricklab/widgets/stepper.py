@@ -1,0 +1,134 @@
+"""TrickStepper: step through a whole match, forward and back, with a caption per step."""
+
+from __future__ import annotations
+
+import ipywidgets as w
+
+from .. import get_rules
+from ..display import esc, reasons_html, view_html
+from ..match import Match, Step
+from .board import Board
+
+KEY_MOVES = {"ArrowLeft": -1, "ArrowRight": 1}
+
+
+class TrickStepper(w.VBox):  # type: ignore[misc]
+    """Walk through every step of a match: the deal, each decision, each card, each
+    automatic step of the rules and each score, with a one-line caption and its reasons.
+
+    Give a :class:`~tricklab.Match`, a saved ``record`` (JSON text), or a ``game`` with
+    ``players`` and ``seed`` to have bots play one. States come from the match's
+    timeline, so stepping either way is instant.
+    """
+
+    def __init__(
+        self,
+        match: Match | None = None,
+        *,
+        record: str | None = None,
+        game: str | None = None,
+        players: int | None = None,
+        seed: int = 0,
+        bots: str = "heuristic",
+        seat: int | None = None,
+        step: int = 0,
+        four_colour: bool = False,
+        large: bool = False,
+        interval: int = 1200,
+    ) -> None:
+        if match is None:
+            if record is not None:
+                match = Match.from_json(record)
+            elif game is not None:
+                match = get_rules(game, players=players or 4).play(seed=seed, bots=bots)
+            else:
+                raise TypeError("give a match, a record or a game")
+        self.match = match
+        self.rules = match.rules
+        self.steps: list[Step] = match.timeline()
+        self.four_colour = four_colour
+        self.large = large
+        last = len(self.steps) - 1
+
+        self.slider = w.IntSlider(
+            value=0, min=0, max=last, description="Step", continuous_update=True, layout=w.Layout(width="420px")
+        )
+        self.player = w.Play(value=0, min=0, max=last, interval=interval, description="Play")
+        w.jslink((self.player, "value"), (self.slider, "value"))
+        self.first_button = w.Button(description="|◀", tooltip="first step (Home)", layout=w.Layout(width="44px"))
+        self.back_button = w.Button(description="◀", tooltip="step back (←)", layout=w.Layout(width="44px"))
+        self.next_button = w.Button(description="▶", tooltip="step forward (→)", layout=w.Layout(width="44px"))
+        self.last_button = w.Button(description="▶|", tooltip="last step (End)", layout=w.Layout(width="44px"))
+        views = [("Teacher: every hand", -1)] + [
+            (f"{self.rules.seat_name(s)}'s view", s) for s in range(self.rules.players)
+        ]
+        self.view_picker = w.Dropdown(options=views, value=-1 if seat is None else seat, description="View")
+        self.board = Board()
+
+        self.first_button.on_click(lambda _: self.go(0))
+        self.back_button.on_click(lambda _: self.go(self.step - 1))
+        self.next_button.on_click(lambda _: self.go(self.step + 1))
+        self.last_button.on_click(lambda _: self.go(len(self.steps) - 1))
+        self.slider.observe(lambda _: self._render(), "value")
+        self.view_picker.observe(lambda _: self._render(), "value")
+        self.board.on_intent(self._intent)
+
+        controls = w.HBox(
+            [self.player, self.first_button, self.back_button, self.next_button, self.last_button, self.slider]
+        )
+        super().__init__([controls, self.view_picker, self.board])
+        self.add_class("tricklab-stepper")
+        self.go(step)
+        self._render()
+
+    @property
+    def step(self) -> int:
+        value: int = self.slider.value
+        return value
+
+    @property
+    def seat(self) -> int | None:
+        value: int = self.view_picker.value
+        return None if value < 0 else value
+
+    @property
+    def caption(self) -> str:
+        return self.steps[self.step].event.text
+
+    def go(self, step: int) -> None:
+        """Jump to a step (clamped to the timeline)."""
+        self.slider.value = max(0, min(len(self.steps) - 1, step))
+
+    def _intent(self, intent: str, value: str | None) -> None:
+        if intent != "key" or value is None:
+            return
+        if value in KEY_MOVES:
+            self.go(self.step + KEY_MOVES[value])
+        elif value == "Home":
+            self.go(0)
+        elif value == "End":
+            self.go(len(self.steps) - 1)
+
+    def _render(self) -> None:
+        step = self.steps[self.step]
+        view = self.rules.view(step.state, self.seat)
+        total = len(self.steps) - 1
+        caption = (
+            f'<p class="tl-caption" aria-live="polite"><span class="tl-step-no">Step {self.step} of {total}:</span> '
+            f"{esc(step.event.text)}</p>"
+        )
+        body = caption + view_html(self.rules, view, four_colour=self.four_colour)
+        body += reasons_html(step.event.reasons, title="Which rules made it so")
+        self.board.scene = {
+            "html": body,
+            "label": f"{self.rules.title}: step {self.step} of {total}",
+            "large": self.large,
+            "step": self.step,
+            "caption": step.event.text,
+        }
+
+    def __repr__(self) -> str:
+        return (
+            f"TrickStepper(game={self.rules.name!r}, players={self.rules.players}, seed={self.match.seed}, "
+            f"step={self.step}/{len(self.steps) - 1})"
+        )
