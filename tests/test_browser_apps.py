@@ -52,9 +52,9 @@ def screenshot(page: Any, name: str) -> None:
         ("explain_trick", "game=tricks-and-stones&players=4&cards=7H,AH,8S,KD"),
         ("explain_trick", "game=band-of-tricks&players=4&cards=P3,S5,R13,M13"),
         ("explain_trick", "game=jewel-vault&players=4&cards=9H,3H,5C,QH"),
-        ("replay", "game=tricks-and-stones&players=4&seed=7"),
-        ("replay", "game=band-of-tricks&players=4&seed=7"),
-        ("replay", "game=jewel-vault&players=4&seed=7"),
+        ("replay", "game=tricks-and-stones&players=4&seed=7&step=16"),
+        ("replay", "game=band-of-tricks&players=4&seed=7&step=9"),
+        ("replay", "game=jewel-vault&players=4&seed=7&step=14"),
     ],
 )
 def test_app_loads_and_shows_cards_without_javascript_errors(
@@ -64,8 +64,10 @@ def test_app_loads_and_shows_cards_without_javascript_errors(
     wait_for_board(page)
     labels = page.locator(f"{BOARD} .tl-card").evaluate_all("els => els.map(e => e.getAttribute('aria-label'))")
     assert len(labels) >= 4 and all(labels)
-    game = parse_params(query).game
-    screenshot(page, f"{app}-{game}")
+    params = parse_params(query, extras=("step",))
+    if "step" in params.extra:
+        assert step_of(page) == int(params.extra["step"]), "a shared link opens at its step"
+    screenshot(page, f"{app}-{params.game}")
     page.close()
     assert log.javascript_errors() == []
 

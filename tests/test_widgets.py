@@ -125,6 +125,15 @@ def test_query_parameters_are_checked(query: str, game: str, players: int, seed:
         assert any(message in m for m in params.messages)
 
 
+def test_replay_app_starts_at_the_linked_step() -> None:
+    app = replay_app("game=band-of-tricks&players=3&seed=5&step=12&seat=2")
+    stepper = app.children[1]
+    assert stepper.step == 12 and stepper.seat == 1
+    assert replay_app("seed=5&step=99999").children[1].step == len(replay_app("seed=5").children[1].steps) - 1
+    bad = replay_app("seed=5&step=-3")
+    assert bad.children[1].step == 0 and "not a step number" in bad.children[0].value
+
+
 def test_apps_escape_whatever_the_link_says() -> None:
     app = replay_app("game=%3Cimg%20src=x%20onerror=alert(1)%3E&seat=%3Cb%3E")
     header = app.children[0].value
@@ -133,3 +142,15 @@ def test_apps_escape_whatever_the_link_says() -> None:
     explain = explain_trick_app("game=band-of-tricks&players=4&cards=P3,S5,R13,M13&trump=%3Cx%3E")
     assert explain.children[1].board.scene["winner"] == "M13"
     assert "“&lt;X&gt;” is not a trump suit" in explain.children[0].value
+
+
+def test_projector_size_and_four_colour_toggles() -> None:
+    stepper = TrickStepper(game="jewel-vault", players=4, seed=1)
+    assert stepper.board.scene["large"] is False and "tl-four" not in stepper.board.scene["html"]
+    stepper.look.large.value = True
+    stepper.look.four_colour.value = True
+    assert stepper.board.scene["large"] is True and "tl-four" in stepper.board.scene["html"]
+    explainer = TrickExplainer("tricks-and-stones", 4, cards="7D 7C", large=True)
+    assert explainer.board.scene["large"] is True
+    explainer.look.four_colour.value = True
+    assert "tl-suit-D tl-four" in explainer.board.scene["html"]

@@ -133,10 +133,11 @@ def explain_trick_app(query: str | None = None) -> w.VBox:
 
 
 def replay_app(query: str | None = None) -> w.VBox:
-    """The ``replay`` app: a :class:`TrickStepper` over a bot match from ``game``, ``players``, ``seed``."""
+    """The ``replay`` app: a :class:`TrickStepper` over a bot match from ``game``, ``players``, ``seed``
+    (``seat``, the player whose view to show, and ``step``, where to start, are optional)."""
     from .stepper import TrickStepper
 
-    params = parse_params(read_query_string() if query is None else query, extras=("seat",))
+    params = parse_params(read_query_string() if query is None else query, extras=("seat", "step"))
     seat = None
     if "seat" in params.extra:
         text = params.extra["seat"]
@@ -144,7 +145,14 @@ def replay_app(query: str | None = None) -> w.VBox:
             seat = int(text) - 1
         else:
             params.messages.append(f"There is no player “{_short(text)}”; showing the teacher's view.")
-    stepper = TrickStepper(game=params.game, players=params.players, seed=params.seed, seat=seat)
+    step = 0
+    if "step" in params.extra:
+        text = params.extra["step"]
+        if re.fullmatch(r"\d{1,6}", text):
+            step = int(text)  # the stepper clamps it to the match's last step
+        else:
+            params.messages.append(f"“{_short(text)}” is not a step number; starting at the deal.")
+    stepper = TrickStepper(game=params.game, players=params.players, seed=params.seed, seat=seat, step=step)
     title = f"Replay: {GAMES[params.game].title}, {params.players} players, seed {params.seed}"
     header = _header(
         title, params, describe="Step through a whole match played by bots: ← and → step, Home and End jump."

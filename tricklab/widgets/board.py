@@ -7,6 +7,7 @@ from pathlib import Path
 from typing import Any
 
 import anywidget
+import ipywidgets as w
 import traitlets
 
 from ..display import STATIC as DISPLAY_STATIC
@@ -53,3 +54,21 @@ class Board(anywidget.AnyWidget):
 
     def __repr__(self) -> str:
         return f"Board(label={self.scene.get('label', '')!r})"
+
+
+class LookToggles(w.HBox):  # type: ignore[misc]
+    """Two toggles every widget offers: projector size and the four-colour deck."""
+
+    def __init__(self, *, large: bool, four_colour: bool, on_change: Callable[[], None]) -> None:
+        self.large = w.ToggleButton(
+            value=large, description="Large", tooltip="projector size", layout=w.Layout(width="80px")
+        )
+        self.four_colour = w.ToggleButton(
+            value=four_colour,
+            description="4 colours",
+            tooltip="four-colour deck: ♦ blue, ♣ green",
+            layout=w.Layout(width="96px"),
+        )
+        self.large.observe(lambda _: on_change(), "value")
+        self.four_colour.observe(lambda _: on_change(), "value")
+        super().__init__([self.large, self.four_colour])

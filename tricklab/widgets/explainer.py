@@ -12,7 +12,7 @@ from ..display import card_html, esc, outcome_html
 from ..errors import TricklabError
 from ..games import GAMES, find_game
 from ..games.base import Rules, TrickOutcome
-from .board import Board
+from .board import Board, LookToggles
 
 TRUMP_CHOICES = [(f"{SUIT_SYMBOL[s]} {SUIT_NAME[s]}", s) for s in "SHDC"] + [("no trump", "none")]
 
@@ -37,8 +37,6 @@ class TrickExplainer(w.VBox):  # type: ignore[misc]
         cls = find_game(game)
         players = players if players is not None else cls.player_counts[-1 if cls.name != "jewel-vault" else 2]
         self.rules: Rules[Any] = get_rules(cls.name, players=players)
-        self.four_colour = four_colour
-        self.large = large
         self.cards: tuple[Card, ...] = ()
         self.outcome: TrickOutcome | None = None
 
@@ -55,6 +53,7 @@ class TrickExplainer(w.VBox):  # type: ignore[misc]
         self.clear_button = w.Button(description="Clear", tooltip="start an empty trick")
         self.message = w.HTML()
         self.board = Board()
+        self.look = LookToggles(large=large, four_colour=four_colour, on_change=self._render)
 
         self.game_picker.observe(self._game_changed, "value")
         self.players_picker.observe(self._players_changed, "value")
@@ -65,7 +64,7 @@ class TrickExplainer(w.VBox):  # type: ignore[misc]
         self.clear_button.on_click(lambda _: self._show(()))
         self.board.on_intent(self._intent)
 
-        settings = w.HBox([self.game_picker, self.players_picker, self.trump_picker])
+        settings = w.HBox([self.game_picker, self.players_picker, self.trump_picker, self.look])
         entry = w.HBox([self.entry, self.show_button, self.back_button, self.clear_button])
         super().__init__([settings, entry, self.message, self.board])
         self.add_class("tricklab-explainer")
@@ -127,14 +126,16 @@ class TrickExplainer(w.VBox):  # type: ignore[misc]
 
     def _render(self) -> None:
         if self.outcome is not None:
-            body = outcome_html(self.outcome, rules=self.rules, four_colour=self.four_colour, standalone=False)
+            body = outcome_html(
+                self.outcome, rules=self.rules, four_colour=self.look.four_colour.value, standalone=False
+            )
         else:
             body = '<p class="tl-summary">Click cards below, or type them above, to build a trick.</p>'
         used = set(self.cards)
         deck = "".join(
             card_html(
                 c,
-                four_colour=self.four_colour,
+                four_colour=self.look.four_colour.value,
                 intent="add",
                 disabled=c in used,
                 classes=["tl-not-legal"] if c in used else [],
@@ -149,7 +150,7 @@ class TrickExplainer(w.VBox):  # type: ignore[misc]
         self.board.scene = {
             "html": body + picker,
             "label": f"{self.rules.title} trick explainer",
-            "large": self.large,
+            "large": self.look.large.value,
             "winner": winner,
             "cards": [str(c) for c in self.cards],
         }

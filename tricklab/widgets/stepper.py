@@ -7,7 +7,7 @@ import ipywidgets as w
 from .. import get_rules
 from ..display import esc, reasons_html, view_html
 from ..match import Match, Step
-from .board import Board
+from .board import Board, LookToggles
 
 KEY_MOVES = {"ArrowLeft": -1, "ArrowRight": 1}
 
@@ -46,8 +46,6 @@ class TrickStepper(w.VBox):  # type: ignore[misc]
         self.match = match
         self.rules = match.rules
         self.steps: list[Step] = match.timeline()
-        self.four_colour = four_colour
-        self.large = large
         last = len(self.steps) - 1
 
         self.slider = w.IntSlider(
@@ -64,6 +62,7 @@ class TrickStepper(w.VBox):  # type: ignore[misc]
         ]
         self.view_picker = w.Dropdown(options=views, value=-1 if seat is None else seat, description="View")
         self.board = Board()
+        self.look = LookToggles(large=large, four_colour=four_colour, on_change=self._render)
 
         self.first_button.on_click(lambda _: self.go(0))
         self.back_button.on_click(lambda _: self.go(self.step - 1))
@@ -76,7 +75,7 @@ class TrickStepper(w.VBox):  # type: ignore[misc]
         controls = w.HBox(
             [self.player, self.first_button, self.back_button, self.next_button, self.last_button, self.slider]
         )
-        super().__init__([controls, self.view_picker, self.board])
+        super().__init__([controls, w.HBox([self.view_picker, self.look]), self.board])
         self.add_class("tricklab-stepper")
         self.go(step)
         self._render()
@@ -97,7 +96,11 @@ class TrickStepper(w.VBox):  # type: ignore[misc]
 
     def go(self, step: int) -> None:
         """Jump to a step (clamped to the timeline)."""
-        self.slider.value = max(0, min(len(self.steps) - 1, step))
+        value = max(0, min(len(self.steps) - 1, step))
+        # the Play control is linked to the slider in the browser: move both, or the
+        # front end's first sync would pull the slider back to the Play control's value
+        self.player.value = value
+        self.slider.value = value
 
     def _intent(self, intent: str, value: str | None) -> None:
         if intent != "key" or value is None:
@@ -117,12 +120,12 @@ class TrickStepper(w.VBox):  # type: ignore[misc]
             f'<p class="tl-caption" aria-live="polite"><span class="tl-step-no">Step {self.step} of {total}:</span> '
             f"{esc(step.event.text)}</p>"
         )
-        body = caption + view_html(self.rules, view, four_colour=self.four_colour)
+        body = caption + view_html(self.rules, view, four_colour=self.look.four_colour.value)
         body += reasons_html(step.event.reasons, title="Which rules made it so")
         self.board.scene = {
             "html": body,
             "label": f"{self.rules.title}: step {self.step} of {total}",
-            "large": self.large,
+            "large": self.look.large.value,
             "step": self.step,
             "caption": step.event.text,
         }
