@@ -175,3 +175,22 @@ def test_registry_names_and_errors() -> None:
 def test_bad_seeds_are_refused(seed: object) -> None:
     with pytest.raises(InvalidOption, match="seed"):
         tricklab.get_rules("tricks-and-stones", players=4).new_match(seed=seed)  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize(("game", "players"), CASES)
+def test_timeline_grows_with_the_match_and_shrinks_with_undo(game: str, players: int) -> None:
+    match = _random_match(game, players, seed=12, steps=20)
+    match.timeline()
+    rng = random.Random(1)
+    for _ in range(15):
+        legal = match.legal_actions()
+        match.apply(legal[rng.randrange(len(legal))])
+
+    def rebuilt() -> list[tuple[str, Any, int]]:
+        fresh = tricklab.Match.from_json(match.to_json())
+        return [(s.event.text, s.state, s.decisions) for s in fresh.timeline()]
+
+    assert [(s.event.text, s.state, s.decisions) for s in match.timeline()] == rebuilt()
+    for _ in range(7):
+        match.undo()
+    assert [(s.event.text, s.state, s.decisions) for s in match.timeline()] == rebuilt()

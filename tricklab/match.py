@@ -108,15 +108,17 @@ class Match:
         new_state = self.rules.apply(self.state, parsed)
         self._states.append(new_state)
         self._actions.append(parsed)
-        self._timeline = None
 
     def undo(self) -> Action:
         """Take back the last decision (and the automatic steps that followed it)."""
         if not self._actions:
             raise IllegalAction("there is nothing to undo: no decision has been made yet")
         self._states.pop()
-        self._timeline = None
-        return self._actions.pop()
+        action = self._actions.pop()
+        if self._timeline is not None:
+            kept = len(self._actions)
+            self._timeline = [step for step in self._timeline if step.decisions <= kept]
+        return action
 
     def copy(self) -> Match:
         other = Match.__new__(Match)
@@ -125,22 +127,27 @@ class Match:
         other.match_options = dict(self.match_options)
         other._states = list(self._states)
         other._actions = list(self._actions)
-        other._timeline = self._timeline
+        other._timeline = None if self._timeline is None else list(self._timeline)
         return other
 
     def timeline(self) -> list[Step]:
-        """Every step from the deal on: decisions and the automatic steps of the rules."""
+        """Every step from the deal on: decisions and the automatic steps of the rules.
+
+        Built by replaying with explanations on, once: later calls only add the steps
+        of decisions applied since (and ``undo`` drops the steps it takes back).
+        """
         if self._timeline is None:
             log: list[tuple[Event, Any]] = []
-            state = self.rules.initial_state(self.seed, log, **self.match_options)
-            steps = [Step(i, event, st, 0) for i, (event, st) in enumerate(log)]
-            for n, action in enumerate(self._actions, start=1):
-                log = []
-                state = self.rules.apply(state, action, log)
-                base = len(steps)
-                steps.extend(Step(base + i, e, st, n) for i, (e, st) in enumerate(log))
-            self._timeline = steps
-        return list(self._timeline)
+            self.rules.initial_state(self.seed, log, **self.match_options)
+            self._timeline = [Step(i, event, st, 0) for i, (event, st) in enumerate(log)]
+        steps = self._timeline
+        done = steps[-1].decisions if steps else 0
+        for n in range(done + 1, len(self._actions) + 1):
+            log = []
+            self.rules.apply(self._states[n - 1], self._actions[n - 1], log)
+            base = len(steps)
+            steps.extend(Step(base + i, e, st, n) for i, (e, st) in enumerate(log))
+        return list(steps)
 
     # --- records ------------------------------------------------------------------------------
 
