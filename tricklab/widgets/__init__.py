@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from .board import Board
 from .explainer import TrickExplainer
+from .playtable import PlayTable
 from .stepper import TrickStepper
 
-__all__ = ["Board", "TrickExplainer", "TrickStepper"]
+__all__ = ["Board", "PlayTable", "TrickExplainer", "TrickStepper"]

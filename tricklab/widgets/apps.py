@@ -160,6 +160,56 @@ def replay_app(query: str | None = None) -> w.VBox:
     return _app(header, stepper)
 
 
+def play_app(query: str | None = None) -> w.VBox:
+    """The ``play`` app: a :class:`PlayTable` from ``game``, ``players``, ``seed``, and optionally
+    ``seat`` (1..players), ``pace`` (seconds between bot moves, 0-3), and for Jewel Vault the
+    variants ``partnerships`` and ``known_deck`` (``yes``/``no``)."""
+    from .playtable import PlayTable
+
+    params = parse_params(
+        read_query_string() if query is None else query, extras=("seat", "pace", "partnerships", "known_deck")
+    )
+    seat = 0
+    if "seat" in params.extra:
+        text = params.extra["seat"]
+        if re.fullmatch(r"\d", text) and 1 <= int(text) <= params.players:
+            seat = int(text) - 1
+        else:
+            params.messages.append(f"There is no player “{_short(text)}”; you play Player 1.")
+    pace = 0.8
+    if "pace" in params.extra:
+        text = params.extra["pace"]
+        if re.fullmatch(r"\d(\.\d{1,2})?", text) and float(text) <= 3:
+            pace = float(text)
+        else:
+            params.messages.append(f"The pace must be 0 to 3 seconds, not “{_short(text)}”; using 0.8.")
+    options: dict[str, bool] = {}
+    for name in ("partnerships", "known_deck"):
+        if name in params.extra:
+            text = params.extra[name].lower()
+            if text not in ("yes", "no", "true", "false", "1", "0"):
+                params.messages.append(f"{name} must be yes or no, not “{_short(text)}”; using no.")
+            elif params.game != "jewel-vault":
+                params.messages.append(f"{name} is a Jewel Vault variant; ignored for {GAMES[params.game].title}.")
+            elif text in ("yes", "true", "1"):
+                options[name] = True
+    try:
+        table = PlayTable(params.game, params.players, seat=seat, seed=params.seed, pace=pace, **options)
+    except TricklabError as exc:
+        params.messages.append(f"{exc}; playing without the variants.")
+        table = PlayTable(params.game, params.players, seat=seat, seed=params.seed, pace=pace)
+    used = [k for k in options if getattr(table.rules.options, k, False)]
+    variants = " with " + " and ".join(k.replace("_", " ") for k in used) if used else ""
+    title = f"Play {GAMES[params.game].title}{variants}: you are {table.rules.seat_name(seat)}"
+    header = _header(
+        title,
+        params,
+        describe="Play against bots. Click your cards and your choices; a move the "
+        "rules do not allow is explained and changes nothing.",
+    )
+    return _app(header, table)
+
+
 def _app(header: w.HTML, widget: Any) -> w.VBox:
     box = w.VBox([header, widget])
     box.add_class("tricklab-app")

@@ -21,9 +21,10 @@ class Board(anywidget.AnyWidget):
     """Shows ``scene["html"]`` (markup from :mod:`tricklab.display`) and sends back intents.
 
     The scene is a small JSON object: ``html``, ``label`` (ARIA label), ``large``
-    (projector mode) and ``step``. Clicks on elements with ``data-intent`` and the keys
-    ←/→/Home/End arrive as ``(intent, value)`` calls of the handlers given to
-    :meth:`on_intent`; the front end decides nothing.
+    (projector mode), ``step``, and ``data`` (scalar facts set as ``data-*`` attributes).
+    Clicks on elements with ``data-intent`` and the keys ←/→/Home/End arrive as
+    ``(intent, value)`` calls of the handlers given to :meth:`on_intent`; the front end
+    decides nothing.
     """
 
     _esm = STATIC / "board.js"

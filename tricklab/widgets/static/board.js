@@ -21,6 +21,10 @@ function render({ model, el }) {
     root.setAttribute("role", "group");
     root.setAttribute("aria-label", scene.label || "tricklab");
     root.dataset.step = scene.step === undefined ? "" : String(scene.step);
+    // scalar facts for assistive tech and tests, e.g. data-turn="true"
+    for (const [key, value] of Object.entries(scene.data || {})) {
+      root.dataset[key] = String(value);
+    }
     root.innerHTML = scene.html || "";
     if (hadFocus) {
       const again = focused && root.querySelector(`[data-value="${CSS.escape(focused)}"]`);

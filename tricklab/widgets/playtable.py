@@ -1,0 +1,437 @@
+"""PlayTable: play one seat of a whole match against bots, every decision by clicking.
+
+The widget only turns clicks into actions and asks the engine: legal cards are the
+engine's ``legal_actions``; an illegal click shows the engine's own reason and changes
+nothing. Decisions other than playing a card are drawn from the legal actions too:
+number buttons for predictions, a bid builder, card picking for a pass, the chamber
+board for gem actions, and a button per choice for the rest (Metal wins, ♣ targets...).
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Callable
+from typing import Any
+
+import ipywidgets as w
+
+from .. import get_rules
+from ..actions import Action, Bid, Move, Pass, Place, Play, Predict, Skip
+from ..bots import Bot, heuristic_bot, make_bots
+from ..display import card_html, esc, reasons_html, view_html
+from ..errors import TricklabError
+from ..games import find_game
+from ..match import Match, Step
+from .board import Board, LookToggles
+
+BID_KEYS = ("rock", "soul", "pops")
+ROUND_END = ("score", "round-end")  # the event kinds that close a round (scores, or Jewel Vault's round actions)
+MAX_BID = 6
+
+
+class PlayTable(w.VBox):  # type: ignore[misc]
+    """One learner seat against heuristic bots, in any game, player count and variant.
+
+    ``pace`` is the pause in seconds between two bot moves (0 plays them at once).
+    Rules options (e.g. ``partnerships=True``) are passed on to the game.
+    """
+
+    def __init__(
+        self,
+        game: str = "tricks-and-stones",
+        players: int | None = None,
+        *,
+        seat: int = 0,
+        seed: int = 0,
+        pace: float = 0.8,
+        four_colour: bool = False,
+        large: bool = False,
+        **options: Any,
+    ) -> None:
+        cls = find_game(game)
+        players = players if players is not None else (4 if 4 in cls.player_counts else cls.player_counts[-1])
+        rules = get_rules(cls.name, players=players)
+        self.match: Match = rules.new_match(seed, **options)
+        self.rules = self.match.rules
+        if not (isinstance(seat, int) and 0 <= seat < players):
+            raise TricklabError(f"seat must be 0 to {players - 1}, not {seat!r}")
+        self.seat = seat
+        self.pace = pace
+        self.bots: list[Bot] = make_bots(self.rules, "heuristic", seed)
+        self._adviser = heuristic_bot(self.rules, seat, f"{seed}:hint")
+        self._seen = len(self.match.timeline())  # steps already shown to the learner
+        self._recent: list[Step] = []
+        self._message = ""
+        self._hint = ""
+        self._picked: list[str] = []  # cards chosen for a pass, or chambers for gems
+        self._gem_mode = ""
+        self._bid = dict.fromkeys(BID_KEYS, 0)
+        self._pending: Any = None
+
+        self.board = Board()
+        self.board.on_intent(self._intent)
+        self.look = LookToggles(large=large, four_colour=four_colour, on_change=self._render)
+        self.undo_button = w.Button(description="Undo my last move", tooltip="take back your last decision")
+        self.hint_button = w.Button(description="Hint", tooltip="what the heuristic bot would do")
+        self.undo_button.on_click(lambda _: self.undo())
+        self.hint_button.on_click(lambda _: self.hint())
+        super().__init__([w.HBox([self.undo_button, self.hint_button, self.look]), self.board])
+        self.add_class("tricklab-playtable")
+        self._run_bots()
+
+    # --- what the learner does ----------------------------------------------------------------------
+
+    @property
+    def my_turn(self) -> bool:
+        return self.match.to_play == self.seat
+
+    def act(self, action: Action | str) -> bool:
+        """Take a decision for the learner's seat; an illegal one shows the engine's reason."""
+        if not self.my_turn:
+            self._message = "Wait for your turn: " + (
+                "the game is over."
+                if self.match.is_over
+                else f"{self.rules.seat_name(self.match.to_play or 0)} is to play."
+            )
+            self._render()
+            return False
+        try:
+            self.match.apply(action)
+        except TricklabError as exc:
+            self._message = str(exc)
+            self._render()
+            return False
+        self._message = ""
+        self._hint = ""
+        self._picked = []
+        self._gem_mode = ""
+        self._show_new_steps(reset=True)
+        self._run_bots()
+        return True
+
+    def undo(self) -> bool:
+        """Take back the learner's last decision (and the bot moves after it)."""
+        seats = [state.to_play for state in self.match.states[:-1]]
+        if self.seat not in seats:
+            self._message = "There is nothing of yours to undo yet."
+            self._render()
+            return False
+        self._cancel_pending()
+        while True:
+            seat = self.match.states[-2].to_play
+            self.match.undo()
+            if seat == self.seat:
+                break
+        self._seen = len(self.match.timeline())
+        self._recent = []
+        self._message = "Your last move was taken back."
+        self._hint = ""
+        self._picked = []
+        self._gem_mode = ""
+        self._render()
+        return True
+
+    def hint(self) -> Action | None:
+        """Show (and return) what the heuristic bot would do in the learner's place."""
+        if not self.my_turn:
+            return None
+        action = self._adviser.choose(self.match.view(self.seat), self.match.legal_actions())
+        self._hint = f"The heuristic bot would: {action}"
+        self._render()
+        return action
+
+    # --- bots ---------------------------------------------------------------------------------------------
+
+    def _run_bots(self) -> None:
+        """Let the bots move until it is the learner's turn, one move per ``pace`` seconds."""
+        if self.match.is_over or self.my_turn:
+            self._render()
+            return
+        if self.pace <= 0:
+            while not (self.match.is_over or self.my_turn):
+                self._bot_move()
+            self._render()
+            return
+        self._render()
+        self._schedule(self._bot_step)
+
+    def _bot_step(self) -> None:
+        self._pending = None
+        if self.match.is_over or self.my_turn:
+            return
+        self._bot_move()
+        self._render()
+        if not (self.match.is_over or self.my_turn):
+            self._schedule(self._bot_step)
+
+    def _bot_move(self) -> None:
+        seat = self.match.to_play
+        assert seat is not None
+        self.match.apply(self.bots[seat].choose(self.match.view(seat), self.match.legal_actions()))
+        self._show_new_steps()
+
+    def _schedule(self, fn: Callable[[], None]) -> None:
+        try:
+            loop = asyncio.get_running_loop()
+        except RuntimeError:
+            loop = asyncio.get_event_loop()
+        self._pending = loop.call_later(self.pace, fn)
+
+    def _cancel_pending(self) -> None:
+        if self._pending is not None:
+            self._pending.cancel()
+            self._pending = None
+
+    def finish_bots(self) -> None:
+        """Play every pending bot move now (tests and impatient learners)."""
+        self._cancel_pending()
+        while not (self.match.is_over or self.my_turn):
+            self._bot_move()
+        self._render()
+
+    def _show_new_steps(self, reset: bool = False) -> None:
+        steps = self.match.timeline()
+        new = steps[self._seen :]
+        self._seen = len(steps)
+        self._recent = (new if reset else self._recent + new)[-12:]
+
+    # --- clicks ----------------------------------------------------------------------------------------------
+
+    def _intent(self, intent: str, value: str | None) -> None:
+        if intent == "play" and value is not None:
+            try:
+                card = self.rules.card(value)
+            except TricklabError as exc:
+                self._message = str(exc)
+                self._render()
+                return
+            self.act(Play(card))
+        elif intent == "act" and value is not None:
+            self._act_text(value)
+        elif intent == "pick" and value is not None:
+            self._toggle(value)
+        elif intent == "gem-mode" and value in ("place", "move"):
+            self._gem_mode = value
+            self._picked = []
+            self._render()
+        elif intent == "chamber" and value is not None and value.isdigit():
+            self._picked.append(value)
+            self._render()
+        elif intent == "bid" and value is not None:
+            self._adjust_bid(value)
+        elif intent == "confirm":
+            self._confirm()
+        elif intent == "clear":
+            self._picked = []
+            self._render()
+
+    def _act_text(self, text: str) -> None:
+        try:
+            action = self.rules.parse_action(text)
+        except TricklabError as exc:
+            self._message = str(exc)
+            self._render()
+            return
+        self.act(action)
+
+    def _toggle(self, card: str) -> None:
+        if card in self._picked:
+            self._picked.remove(card)
+        else:
+            self._picked.append(card)
+        self._render()
+
+    def _adjust_bid(self, value: str) -> None:
+        key, _, delta = value.partition(":")
+        if key in self._bid and delta in ("+1", "-1"):
+            self._bid[key] = max(0, min(MAX_BID, self._bid[key] + int(delta)))
+            self._render()
+
+    def _confirm(self) -> None:
+        legal = self.match.legal_actions()
+        kinds = {type(a) for a in legal}
+        if Bid in kinds:
+            self.act(Bid(self._bid["rock"], self._bid["soul"], self._bid["pops"]))
+        elif Pass in kinds:
+            try:
+                cards = tuple(self.rules.card(c) for c in self._picked)
+            except TricklabError as exc:
+                self._message = str(exc)
+                self._render()
+                return
+            self.act(Pass(cards))
+        elif self._gem_mode == "place":
+            self.act(Place(tuple(int(c) for c in self._picked)))
+        elif self._gem_mode == "move":
+            chambers = [int(c) for c in self._picked]
+            if len(chambers) % 2:
+                self._message = "A move step needs two chambers: where the gem is, then its neighbour."
+                self._render()
+                return
+            self.act(Move(tuple(zip(chambers[::2], chambers[1::2], strict=True))))
+
+    # --- drawing -------------------------------------------------------------------------------------------------
+
+    def _render(self) -> None:
+        view = self.match.view(self.seat)
+        legal = self.match.legal_actions() if self.my_turn else []
+        plays = [a.card for a in legal if isinstance(a, Play)]
+        parts = []
+        if self._recent:
+            items = "".join(f"<li>{esc(s.event.text)}</li>" for s in self._recent)
+            parts.append(f'<ol class="tl-log" aria-label="What just happened">{items}</ol>')
+        status = self._status()
+        parts.append(f'<p class="tl-caption" aria-live="polite">{esc(status)}</p>')
+        if self._message:
+            parts.append(f'<p class="tl-message" role="alert">⚠ {esc(self._message)}</p>')
+        if self._hint:
+            parts.append(f'<p class="tl-hint">💡 {esc(self._hint)}</p>')
+        parts.append(self._decision_html(view, legal))
+        parts.append(
+            view_html(
+                self.rules,
+                view,
+                four_colour=self.look.four_colour.value,
+                legal=plays,
+                hand_intent="play" if plays else None,
+            )
+        )
+        parts.append(self._explanations())
+        self.board.scene = {
+            "html": "".join(parts),
+            "label": f"{self.rules.title}: you are {self.rules.seat_name(self.seat)}",
+            "large": self.look.large.value,
+            "step": len(self.match.actions),
+            "data": {"turn": self.my_turn, "over": self.match.is_over, "rounds": self._rounds_scored()},
+        }
+
+    def _rounds_scored(self) -> int:
+        return sum(1 for step in self.match.timeline() if step.event.kind in ROUND_END)
+
+    def _status(self) -> str:
+        if self.match.is_over:
+            result = self.match.result
+            return "The game is over. " + (result.reasons[0].text if result and result.reasons else "")
+        if self.my_turn:
+            return f"Your turn, {self.rules.seat_name(self.seat)}."
+        return f"{self.rules.seat_name(self.match.to_play or 0)} is thinking…"
+
+    def _explanations(self) -> str:
+        """The last trick's reasons and the last score sheet among the recent steps."""
+        parts = []
+        sections = ((("trick",), "Why that trick went that way"), (ROUND_END, "The score sheet"), (("end",), "Final"))
+        for kinds, title in sections:
+            step = next((s for s in reversed(self._recent) if s.event.kind in kinds), None)
+            if step is not None:
+                parts.append(
+                    f'<section class="tl-panel"><h4>{esc(title)}</h4><p>{esc(step.event.text)}</p>'
+                    f"{reasons_html(step.event.reasons, title='Reasons')}</section>"
+                )
+        return f'<div class="tl-panels">{"".join(parts)}</div>' if parts else ""
+
+    def _decision_html(self, view: Any, legal: list[Action]) -> str:
+        if not legal or all(isinstance(a, Play) for a in legal):
+            if legal:
+                return '<p class="tl-summary">Click one of your cards with a green border.</p>'
+            return ""
+        kinds = {type(a) for a in legal}
+        if Predict in kinds:
+            buttons = "".join(_button("act", str(a), str(a.n)) for a in legal if isinstance(a, Predict))
+            return _decision("How many tricks will you win? Your token goes into that chamber.", buttons)
+        if Bid in kinds:
+            return self._bid_html()
+        if Pass in kinds:
+            return self._pass_html(view, legal)
+        if kinds & {Place, Move, Skip} and kinds <= {Place, Move, Skip}:
+            return self._gems_html(legal)
+        buttons = "".join(_button("act", str(a), self._describe(a, view)) for a in legal)
+        return _decision("Choose:", buttons)
+
+    def _describe(self, action: Action, view: Any) -> str:
+        for choice in getattr(view, "metal_choices", ()):
+            if str(action) == f"count {choice.suit}":
+                return f"Count it for {choice.suit.title()}: {choice.text}"
+        target = getattr(action, "target", None)
+        if isinstance(target, int):
+            return f"Take a jewel from {self.rules.seat_name(target)}'s showroom"
+        n = getattr(action, "n", None)
+        if isinstance(n, int) and str(action).startswith("announce"):
+            return f"Everyone passes {n} card{'s' if n > 1 else ''}"
+        return str(action)
+
+    def _bid_html(self) -> str:
+        rows = []
+        for key in BID_KEYS:
+            rows.append(
+                f'<div class="tl-bid-row"><span class="tl-bid-suit">{key.title()}</span>'
+                + _button("bid", f"{key}:-1", "\u2212", label=f"{key} one less")
+                + f'<output aria-label="{key} bid">{self._bid[key]}</output>'
+                + _button("bid", f"{key}:+1", "+", label=f"{key} one more")
+                + "</div>"
+            )
+        zero = _button("act", "bid zero", "Zero Success: I win no trick")
+        confirm = _button(
+            "confirm", "bid", f"Bid Rock {self._bid['rock']}, Soul {self._bid['soul']}, Pops {self._bid['pops']}"
+        )
+        return _decision("Your bid: how many tricks you will win in each suit.", "".join(rows) + confirm + zero)
+
+    def _pass_html(self, view: Any, legal: list[Action]) -> str:
+        count = len(next(a for a in legal if isinstance(a, Pass)).cards)
+        cards = "".join(
+            card_html(
+                c,
+                intent="pick",
+                four_colour=self.look.four_colour.value,
+                classes=["tl-picked"] if str(c) in self._picked else [],
+            )
+            for c in view.hand
+        )
+        picked = " ".join(self._picked) or "none yet"
+        confirm = _button("confirm", "pass", f"Pass {picked}")
+        return _decision(
+            f"Pick {count} card{'s' if count > 1 else ''} to pass (picked: {picked}).",
+            f'<div class="tl-cards">{cards}</div>' + confirm + _button("clear", "", "Clear"),
+        )
+
+    def _gems_html(self, legal: list[Action]) -> str:
+        can_place = any(isinstance(a, Place) for a in legal)
+        can_move = any(isinstance(a, Move) for a in legal)
+        modes = ""
+        if can_place:
+            modes += _button("gem-mode", "place", "Place gems", pressed=self._gem_mode == "place")
+        if can_move:
+            modes += _button("gem-mode", "move", "Move gems", pressed=self._gem_mode == "move")
+        modes += _button("act", "skip", "Skip (use no points)")
+        chambers = ""
+        if self._gem_mode:
+            chambers = "".join(_button("chamber", str(c), f"Chamber {c}") for c in range(6))
+            picked = " → ".join(self._picked) if self._gem_mode == "move" else ", ".join(self._picked)
+            what = "where to place" if self._gem_mode == "place" else "a gem's chamber, then where it goes"
+            chambers = (
+                f'<p>Click {what}: {esc(picked) or "nothing yet"}</p><div class="tl-choices">{chambers}</div>'
+                + _button("confirm", self._gem_mode, "Done")
+                + _button("clear", "", "Clear")
+            )
+        return _decision("Your gem action:", modes + chambers)
+
+    def __repr__(self) -> str:
+        return (
+            f"PlayTable(game={self.rules.name!r}, players={self.rules.players}, seat={self.seat}, "
+            f"seed={self.match.seed}, actions={len(self.match.actions)})"
+        )
+
+
+def _button(intent: str, value: str, text: str, *, label: str = "", pressed: bool | None = None) -> str:
+    aria = f' aria-label="{esc(label)}"' if label else ""
+    state = "" if pressed is None else f' aria-pressed="{str(pressed).lower()}"'
+    return (
+        f'<button type="button" class="tl-choice" data-intent="{esc(intent)}" data-value="{esc(value)}"'
+        f"{aria}{state}>{esc(text)}</button>"
+    )
+
+
+def _decision(prompt: str, body: str) -> str:
+    return (
+        f'<section class="tl-decision" aria-label="Your decision"><h4>{esc(prompt)}</h4>'
+        f'<div class="tl-choices">{body}</div></section>'
+    )
