@@ -79,3 +79,15 @@ def test_markup_escapes_text() -> None:
 
     html = reasons_html([Reason("x.y", "<script>alert(1)</script>")])
     assert "<script>" not in html and "&lt;script&gt;" in html
+
+
+def test_cards_row_and_rulebook_sections_for_tutorials() -> None:
+    from tricklab.display import Cards
+
+    ts = tricklab.get_rules("tricks-and-stones", players=4)
+    row = Cards(ts.cards("7H AH 8S"))
+    assert repr(row) == "Cards(7H AH 8S)" and row._repr_html_().count('role="img"') == 3
+    rank = ts.rulebook.section("ts.rank")
+    assert list(rank) and all(i.startswith("ts.rank.") for i in rank)
+    assert set(ts.rulebook.section("ts.lead", "ts.board")) == {"ts.lead.first", "ts.lead.next", "ts.board"}
+    assert all(c.ruling for c in ts.rulebook.rulings().values()) and "ts.board" in ts.rulebook.rulings()

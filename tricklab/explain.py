@@ -63,6 +63,15 @@ class Rulebook(Mapping[str, Clause]):
     def __repr__(self) -> str:
         return f"<Rulebook {self.game}: {len(self)} clauses>"
 
+    def section(self, *prefixes: str) -> Rulebook:
+        """The clauses whose ids start with any of ``prefixes`` (``"ts.rank"`` -> ``ts.rank.*``)."""
+        chosen = [c for c in self._clauses.values() if any(c.id == p or c.id.startswith(p + ".") for p in prefixes)]
+        return Rulebook(self.game, chosen)
+
+    def rulings(self) -> Rulebook:
+        """The clauses that implement a ruling on a gap or ambiguity of the source text."""
+        return Rulebook(self.game, [c for c in self._clauses.values() if c.ruling])
+
     def to_text(self) -> str:
         """The whole rulebook as plain text, one clause a paragraph."""
         lines = []

@@ -146,6 +146,21 @@ def cards_html(
     return f'<div class="tl-cards" role="group"{aria}>{"".join(parts)}</div>'
 
 
+class Cards:
+    """Some cards drawn in a row (what a tutorial shows for a hand or a deck)."""
+
+    def __init__(self, cards: Iterable[Card], *, four_colour: bool = False, label: str = "cards") -> None:
+        self.cards = tuple(cards)
+        self.four_colour = four_colour
+        self.label = label
+
+    def _repr_html_(self) -> str:
+        return wrap(cards_html(self.cards, four_colour=self.four_colour, label=self.label), label=self.label)
+
+    def __repr__(self) -> str:
+        return "Cards(" + " ".join(str(c) for c in self.cards) + ")"
+
+
 def reasons_html(reasons: Sequence[Reason], *, title: str = "Why") -> str:
     if not reasons:
         return ""
