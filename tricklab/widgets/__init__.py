@@ -5,6 +5,7 @@ from __future__ import annotations
 from .board import Board
 from .explainer import TrickExplainer
 from .playtable import PlayTable
+from .quiz import Quiz
 from .stepper import TrickStepper
 
-__all__ = ["Board", "PlayTable", "TrickExplainer", "TrickStepper"]
+__all__ = ["Board", "PlayTable", "Quiz", "TrickExplainer", "TrickStepper"]

@@ -210,6 +210,35 @@ def play_app(query: str | None = None) -> w.VBox:
     return _app(header, table)
 
 
+def quiz_app(query: str | None = None) -> w.VBox:
+    """The ``quiz`` app: a :class:`Quiz` from ``game``, ``players``, ``seed`` and ``level``
+    (1 to the game's last level; a bad one shows a message and level 1)."""
+    from ..quiz import levels
+    from .quiz import Quiz
+
+    params = parse_params(read_query_string() if query is None else query, extras=("level",))
+    last = len(levels(params.game))
+    level = 1
+    if "level" in params.extra:
+        text = params.extra["level"]
+        if re.fullmatch(r"\d", text) and 1 <= int(text) <= last:
+            level = int(text)
+        else:
+            params.messages.append(
+                f"There is no level “{_short(text)}” in the {GAMES[params.game].title} quiz "
+                f"(1 to {last}); starting at level 1."
+            )
+    quiz = Quiz(params.game, params.players, seed=params.seed, level=level)
+    title = f"Quiz: {GAMES[params.game].title}, {params.players} players, seed {params.seed}"
+    header = _header(
+        title,
+        params,
+        describe="Who wins this trick? Click the card that wins, or at some levels every card from first "
+        "place to last. The same link gives everyone the same questions.",
+    )
+    return _app(header, quiz)
+
+
 def _app(header: w.HTML, widget: Any) -> w.VBox:
     box = w.VBox([header, widget])
     box.add_class("tricklab-app")

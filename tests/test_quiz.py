@@ -1,0 +1,450 @@
+"""The quiz: seeded questions per game and level, marked by the engine, and the Quiz widget."""
+
+from __future__ import annotations
+
+import dataclasses
+import os
+import subprocess
+import sys
+from typing import Any
+
+import pytest
+
+import tricklab
+from tricklab import quiz
+from tricklab.cards import Card
+from tricklab.display import card_label
+from tricklab.widgets import Quiz
+from tricklab.widgets.apps import quiz_app
+
+SETUPS = [
+    (game, players, step.number)
+    for game in tricklab.games()
+    for players in tricklab.find_game(game).player_counts
+    for step in quiz.levels(game)
+]
+
+
+def facts(questions: tuple[quiz.Question, ...]) -> list[tuple[Any, ...]]:
+    return [(q.number, [str(c) for c in q.cards], dict(q.context), q.kind, q.prompt) for q in questions]
+
+
+def engine(question: quiz.Question) -> tricklab.TrickOutcome:
+    rules = tricklab.get_rules(question.game, players=question.players)
+    return rules.resolve_trick([str(c) for c in question.cards], **question.context)
+
+
+def wrong_card(question: quiz.Question) -> Card:
+    return next(c for c in question.cards if c is not question.answer[0])
+
+
+# --- the generator ------------------------------------------------------------------------------
+
+
+def test_same_game_players_seed_and_level_give_the_same_quiz() -> None:
+    one = quiz.questions("band-of-tricks", players=4, seed=11, level=3)
+    two = quiz.questions("bt", 4, 11, 3)
+    assert facts(one) == facts(two) and one == two
+    assert len(one) == 10 and [q.number for q in one] == list(range(1, 11))
+    # a longer quiz starts with the shorter one's questions; podium or not, the tricks are the same
+    longer = quiz.questions("band-of-tricks", players=4, seed=11, level=3, count=25)
+    assert facts(longer[:10]) == facts(one)
+    ts = quiz.questions("tricks-and-stones", 4, seed=3, level=2)
+    ts_podium = quiz.questions("tricks-and-stones", 4, seed=3, level=2, podium=True)
+    assert [q.cards for q in ts] == [q.cards for q in ts_podium]
+    assert {q.kind for q in ts} == {"winner"} and {q.kind for q in ts_podium} == {"podium"}
+
+
+def test_other_seeds_levels_and_player_counts_give_other_quizzes() -> None:
+    base = facts(quiz.questions("jewel-vault", 4, seed=1, level=2))
+    assert facts(quiz.questions("jewel-vault", 4, seed=2, level=2)) != base
+    assert facts(quiz.questions("jewel-vault", 5, seed=1, level=2)) != base
+    assert facts(quiz.questions("jewel-vault", 4, seed=1, level=1)) != base
+
+
+def test_a_quiz_is_the_same_in_another_python_process() -> None:
+    """A class shares one quiz: nothing may depend on the interpreter's hash seed."""
+    code = (
+        "from tricklab import quiz\n"
+        "for g in ('tricks-and-stones', 'band-of-tricks', 'jewel-vault'):\n"
+        "    for q in quiz.questions(g, seed=99, level=2, count=5):\n"
+        "        print(g, ' '.join(map(str, q.cards)), dict(q.context))\n"
+    )
+    here = [
+        f"{g} {' '.join(map(str, q.cards))} {dict(q.context)}"
+        for g in ("tricks-and-stones", "band-of-tricks", "jewel-vault")
+        for q in quiz.questions(g, seed=99, level=2, count=5)
+    ]
+    for hash_seed in ("1", "2"):
+        out = subprocess.run(
+            [sys.executable, "-c", code],
+            capture_output=True,
+            text=True,
+            check=True,
+            env={**os.environ, "PYTHONHASHSEED": hash_seed},
+        )
+        assert out.stdout.splitlines() == here
+
+
+def test_no_trick_is_asked_twice_in_a_quiz() -> None:
+    for game, players, level in SETUPS:
+        asked = [(frozenset(q.cards), tuple(q.context.items())) for q in quiz.questions(game, players, 5, level, 60)]
+        assert len(set(asked)) == len(asked), (game, players, level)
+
+
+def _suits(q: quiz.Question) -> set[str]:
+    return {c.suit for c in q.cards}
+
+
+def _meets_its_level(q: quiz.Question) -> bool:
+    """Each level's definition, written out again here from the levels' descriptions."""
+    cards, led = q.cards, q.cards[0].suit
+    winner = q.outcome.winning_card
+    trump = q.context.get("trump", "absent")
+    if q.game == "tricks-and-stones":
+        if q.level == 1:
+            return trump is None and sum(c.suit == led for c in cards) >= 2
+        if q.level == 2:
+            return trump in ("S", "H", "D", "C") and any(c.suit == trump for c in cards)
+        others = [c for c in cards if c.suit not in (trump, led)]
+        return trump in ("S", "H", "D", "C") and len(others) >= 2 and len({c.suit for c in others}) >= 2
+    if q.game == "band-of-tricks":
+        if q.level in (1, 2):
+            return len(_suits(q)) == q.level
+        tie = sum(c.rank == winner.rank for c in cards) >= 2
+        return len(_suits(q)) >= 3 and (tie or any(c.suit == "M" for c in cards))
+    if q.level == 1:
+        return _suits(q) == {led}
+    return any(c.suit != led and c.rank > winner.rank for c in cards)
+
+
+@pytest.mark.parametrize(("game", "players", "level"), SETUPS)
+def test_every_question_meets_its_levels_definition(game: str, players: int, level: int) -> None:
+    rules = tricklab.get_rules(game, players=players)
+    step = quiz.levels(game)[level - 1]
+    asked = quiz.questions(game, players, seed=level * 100 + players, level=level, count=40)
+    for q in asked:
+        assert (q.game, q.players, q.level) == (game, players, level)
+        assert len(q.cards) == rules.trick_size, "every question is a full trick"
+        assert _meets_its_level(q), q
+        assert step.fits(q.outcome)
+    if game == "band-of-tricks" and level == 3:
+        # level 3 brings both novelties: ties on the highest number, and Metal
+        rules_cited = [{r.rule_id for r in q.outcome.reasons} for q in asked]
+        assert any("bt.tie.later" in cited for cited in rules_cited)
+        assert any(any(c.suit == "M" for c in q.cards) for q in asked)
+    if game == "tricks-and-stones" and level == 2:
+        assert {q.context["trump"] for q in asked} == {"S", "H", "D", "C"}
+
+
+def test_level_definitions_reject_tricks_of_other_levels() -> None:
+    bt = tricklab.get_rules("band-of-tricks", players=4)
+    one, two, three = (bt.resolve_trick(t) for t in ("P3 P5 P9 P1", "P3 S5 P9 S4", "P3 S5 R13 M13"))
+    assert [quiz.bt_one_suit(o) for o in (one, two, three)] == [True, False, False]
+    assert [quiz.bt_two_suits(o) for o in (one, two, three)] == [False, True, False]
+    assert [quiz.bt_many_suits(o) for o in (one, two, three)] == [False, False, True]
+    assert not quiz.bt_many_suits(bt.resolve_trick("P3 S5 R13 P11")), "three suits but no tie and no Metal"
+    ts = tricklab.get_rules("tricks-and-stones", players=4)
+    assert quiz.ts_no_trump(ts.resolve_trick("7H AH 8S KD", trump=None))
+    assert not quiz.ts_no_trump(ts.resolve_trick("7H AH 8S KD", trump="S"))
+    assert not quiz.ts_no_trump(ts.resolve_trick("7H AS 8S KD", trump=None)), "only one heart: nothing to compare"
+    assert quiz.ts_trump(ts.resolve_trick("7H AH 8S KD", trump="S"))
+    assert not quiz.ts_trump(ts.resolve_trick("7H AH 8S KD", trump="C"))
+    assert quiz.ts_off_suit_places(ts.resolve_trick("7H AH 8S KD", trump="C"))
+    assert not quiz.ts_off_suit_places(ts.resolve_trick("7H AH 8S KD", trump="S")), "one off-suit card only"
+    assert not quiz.ts_off_suit_places(ts.resolve_trick("7H AH 8S KS", trump="C")), "off-suit cards of one suit"
+    jv = tricklab.get_rules("jewel-vault", players=4)
+    assert quiz.jv_led_suit(jv.resolve_trick("9H 3H AH QH")) and not quiz.jv_led_suit(jv.resolve_trick("9H 3H 5C QH"))
+    assert quiz.jv_off_suit(jv.resolve_trick("9H 3H KC 2H"))
+    assert not quiz.jv_off_suit(jv.resolve_trick("9H 3H 5C QH")), "the other suit's card is lower than the winner"
+    assert not quiz.jv_off_suit(jv.resolve_trick("2H AC")), "an Ace is the lowest card in Jewel Vault"
+
+
+def test_tricks_and_stones_level_3_asks_for_every_place() -> None:
+    asked = quiz.questions("tricks-and-stones", 3, seed=2, level=3)
+    assert {q.kind for q in asked} == {"podium"}
+    assert all(q.prompt.endswith("Click the cards from first place to last.") for q in asked)
+    assert all(q.answer == q.outcome.ranked_cards for q in asked)
+    never = quiz.questions("tricks-and-stones", 3, seed=2, level=3, podium=False)
+    assert {q.kind for q in never} == {"winner"}
+    assert [q.cards for q in never] == [q.cards for q in asked]
+
+
+def test_prompts_say_the_trump() -> None:
+    assert quiz.questions("ts", 4, level=1)[0].prompt == "No suit is trump. Which card wins this trick?"
+    q = quiz.questions("ts", 4, level=2)[0]
+    trump = q.context["trump"]
+    assert trump is not None
+    assert q.prompt == f"Trump is {tricklab.cards.SUIT_NAME[trump].lower()} {tricklab.cards.SUIT_SYMBOL[trump]}. " + (
+        "Which card wins this trick?"
+    )
+    assert quiz.questions("jewel-vault", 2, level=1)[0].prompt == "Which card wins this trick?"
+
+
+# --- marking answers ------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(("game", "players", "level"), SETUPS)
+def test_answers_are_marked_as_resolve_trick_says(game: str, players: int, level: int) -> None:
+    for q in quiz.questions(game, players, seed=3, level=level, count=8, podium=None):
+        expected = engine(q)
+        assert q.outcome.ranking == expected.ranking
+        right = expected.ranked_cards if q.kind == "podium" else (expected.winning_card,)
+        assert q.answer == right
+        verdict = quiz.check(q, [str(c) for c in right] if q.kind == "podium" else str(right[0]))
+        assert verdict.correct and verdict.right == right
+        assert [r.rule_id for r in verdict.reasons] == [r.rule_id for r in expected.reasons]
+        assert [r.text for r in verdict.reasons] == [r.text for r in expected.reasons]
+        wrong = (right[1], right[0], *right[2:]) if q.kind == "podium" else wrong_card(q)
+        verdict = quiz.check(q, wrong)
+        assert not verdict.correct and verdict.right == right
+        assert verdict.feedback.startswith("Not quite")
+
+
+def test_check_asks_the_engine_not_the_stored_outcome() -> None:
+    q, other = quiz.questions("band-of-tricks", 4, seed=1, level=2, count=2)
+    tampered = dataclasses.replace(q, outcome=other.outcome)
+    assert tampered.answer != q.answer
+    verdict = quiz.check(tampered, engine(q).winning_card)
+    assert verdict.correct and verdict.right == q.answer
+
+
+def test_winner_feedback() -> None:
+    q = quiz.questions("tricks-and-stones", 4, seed=5, level=2)[0]
+    best = q.answer[0]
+    right = quiz.check(q, best)
+    assert right.correct and right.given == (best,) and right.feedback == f"Right! {best.pretty} wins the trick."
+    wrong = quiz.check(q, wrong_card(q).pretty)  # Q♥ notation works too
+    assert wrong.feedback == f"Not quite: {best.pretty} wins the trick, not {wrong_card(q).pretty}."
+    assert repr(right) == f"<Verdict right: gave [{best}], answer [{best}]>"
+
+
+def test_podium_answers() -> None:
+    q = quiz.questions("tricks-and-stones", 4, seed=1, level=3)[0]
+    order = [str(c) for c in q.answer]
+    verdict = quiz.check(q, " ".join(order))
+    assert verdict.correct and verdict.places_right == 4
+    assert verdict.feedback == "Right! The places are " + ", ".join(c.pretty for c in q.answer) + "."
+    swapped = [order[0], order[2], order[1], order[3]]
+    verdict = quiz.check(q, swapped)
+    assert not verdict.correct and verdict.places_right == 2
+    assert verdict.feedback.endswith("You had 2 of 4 cards in the right place.")
+
+
+@pytest.mark.parametrize(
+    ("call", "error", "words"),
+    [
+        (lambda: quiz.questions("chess"), tricklab.UnknownGame, "there is no game 'chess'"),
+        (lambda: quiz.questions("band-of-tricks", level=4), tricklab.InvalidOption, "levels 1 to 3, not 4"),
+        (lambda: quiz.questions("jewel-vault", level=3), tricklab.InvalidOption, "levels 1 to 2, not 3"),
+        (lambda: quiz.questions("jewel-vault", level=0), tricklab.InvalidOption, "levels 1 to 2"),
+        (lambda: quiz.questions("jewel-vault", level="1"), tricklab.InvalidOption, "not '1'"),
+        (lambda: quiz.questions("jewel-vault", level=True), tricklab.InvalidOption, "not True"),
+        (lambda: quiz.questions("tricks-and-stones", players=5), tricklab.InvalidOption, "3 to 4 players, not 5"),
+        (lambda: quiz.questions("jewel-vault", players="4"), tricklab.InvalidOption, "not '4'"),
+        (lambda: quiz.questions("band-of-tricks", seed=-1), tricklab.InvalidOption, "a seed must be"),
+        (lambda: quiz.questions("band-of-tricks", count=0), tricklab.InvalidOption, "1 to 100 questions"),
+        (lambda: quiz.questions("band-of-tricks", count=101), tricklab.InvalidOption, "1 to 100 questions"),
+        (lambda: quiz.questions("band-of-tricks", podium=True), tricklab.InvalidOption, "only the winner"),
+        (lambda: quiz.questions("jewel-vault", podium=True), tricklab.InvalidOption, "only the winner"),
+        (lambda: quiz.questions("tricks-and-stones", podium="yes"), tricklab.InvalidOption, "podium must be"),
+    ],
+)
+def test_bad_settings_raise_typed_errors(call: Any, error: type[Exception], words: str) -> None:
+    with pytest.raises(error, match=words) as caught:
+        call()
+    assert isinstance(caught.value, tricklab.TricklabError)
+
+
+def test_bad_player_count_names_the_rule() -> None:
+    with pytest.raises(tricklab.InvalidOption) as caught:
+        quiz.questions("tricks-and-stones", players=7)
+    assert caught.value.rule_id == "ts.players"
+
+
+def test_bad_answers_raise_typed_errors() -> None:
+    q = quiz.questions("tricks-and-stones", 4, seed=1, level=1)[0]
+    absent = next(c for c in tricklab.get_rules("tricks-and-stones", players=4).deck() if c not in q.cards)
+    with pytest.raises(tricklab.InvalidCard, match="is not in this trick"):
+        quiz.check(q, absent)
+    with pytest.raises(tricklab.InvalidCard, match="not a card"):
+        quiz.check(q, "Z9")
+    with pytest.raises(tricklab.InvalidCard, match="not a card of Tricks"):
+        quiz.check(q, "2H")
+    with pytest.raises(tricklab.InvalidTrick, match="pick one card"):
+        quiz.check(q, q.cards[:2])
+    with pytest.raises(tricklab.InvalidCard):
+        quiz.check(q, 3)  # type: ignore[arg-type]
+    podium = quiz.questions("tricks-and-stones", 4, seed=1, level=3)[0]
+    with pytest.raises(tricklab.InvalidTrick, match="put all 4 cards"):
+        quiz.check(podium, podium.answer[:3])
+    with pytest.raises(tricklab.InvalidTrick, match="twice"):
+        quiz.check(podium, (*podium.answer[:3], podium.answer[0]))
+
+
+def test_levels_are_listed_easiest_first() -> None:
+    assert [s.title for s in quiz.levels("tricks-and-stones")] == ["No trump", "Trumps", "Every place"]
+    assert [s.title for s in quiz.levels("BT")] == ["One suit", "Two suits", "Three or more suits"]
+    assert [s.number for s in quiz.levels("jewel-vault")] == [1, 2]
+    assert [s.podium for s in quiz.levels("tricks-and-stones")] == [False, False, True]
+
+
+# --- the widget -----------------------------------------------------------------------------------
+
+
+def test_widget_right_answer_gives_feedback_reasons_and_score() -> None:
+    widget = Quiz("tricks-and-stones", 4, seed=5, level=2)
+    q = quiz.questions("tricks-and-stones", 4, seed=5, level=2)[0]
+    assert widget.question == q and widget.board.scene["score"] == "0 of 0 right"
+    html = widget.board.scene["html"]
+    for card in q.cards:
+        assert f'data-intent="answer" data-value="{card}"' in html, "every card of the trick is a button"
+    assert widget.next_button.disabled
+    widget.board.intent("answer", str(q.answer[0]))
+    scene = widget.board.scene
+    assert scene["correct"] is True and scene["score"] == "1 of 1 right"
+    assert f"✔ Right! {q.answer[0].pretty} wins the trick." in scene["html"]
+    assert "Score: <strong>1 of 1 right</strong>" in scene["html"]
+    assert f'tl-winner" role="img" aria-label="{card_label(q.answer[0])}, wins"' in scene["html"]
+    for reason in engine(q).reasons:
+        assert f'data-rule="{reason.rule_id}"' in scene["html"]
+    assert 'data-intent="answer"' not in scene["html"], "an answered trick takes no more clicks"
+    assert not widget.next_button.disabled
+
+
+def test_widget_wrong_answer_shows_the_right_one_and_counts() -> None:
+    widget = Quiz("band-of-tricks", 3, seed=8, level=3)
+    first, second = widget.questions[:2]
+    widget.pick(first.answer[0])
+    widget.next_button.click()
+    assert widget.question == second and widget.verdict is None and widget.board.scene["step"] == 2
+    picked = wrong_card(second)
+    verdict = widget.pick(picked)
+    assert verdict is not None and not verdict.correct
+    html = widget.board.scene["html"]
+    assert f"✘ Not quite: {second.answer[0].pretty} wins the trick, not {picked.pretty}." in html
+    assert f'aria-label="{card_label(second.answer[0])}, wins"' in html, "the right answer is highlighted"
+    assert "your pick" in html
+    assert widget.score == (1, 2) and widget.board.scene["score"] == "1 of 2 right"
+    assert repr(widget) == "Quiz(game='band-of-tricks', players=3, seed=8, level=3, question=2/10, score=1/2)"
+
+
+def test_widget_answers_once_and_moves_on_only_when_answered() -> None:
+    widget = Quiz("jewel-vault", 2, seed=4, level=2)
+    assert widget.next() is False and widget.index == 0
+    widget.board.intent("key", "ArrowRight")
+    assert widget.index == 0
+    widget.pick(wrong_card(widget.question))
+    before = widget.board.scene
+    widget.pick(widget.question.answer[0])
+    assert widget.score == (0, 1) and widget.board.scene == before
+    assert "answered already" in widget.message.value and 'role="alert"' in widget.message.value
+    widget.board.intent("key", "ArrowRight")
+    assert widget.index == 1 and widget.message.value == ""
+
+
+def test_widget_shows_engine_errors_for_cards_not_in_the_trick() -> None:
+    widget = Quiz("jewel-vault", 4, seed=4, level=1)
+    scene = widget.board.scene
+    absent = next(c for c in widget.rules.deck() if c not in widget.question.cards)
+    for bad, words in ((str(absent), "is not in this trick"), ("hello", "not a card")):
+        widget.board.intent("answer", bad)
+        assert words in widget.message.value and 'role="alert"' in widget.message.value
+        assert widget.board.scene == scene and widget.score == (0, 0)
+
+
+def test_widget_podium_clicks_first_to_last_with_take_back() -> None:
+    widget = Quiz("tricks-and-stones", 4, seed=6, level=3)
+    q = widget.question
+    assert q.kind == "podium" and "Click the card for 1st place." in widget.board.scene["html"]
+    first, second, third, last = q.answer
+    widget.board.intent("answer", str(first))
+    widget.board.intent("answer", str(third))
+    assert widget.picks == (first, third) and widget.verdict is None
+    led = ", led" if third is q.cards[0] else ""
+    assert f'aria-label="{card_label(third)}{led}, your 2nd"' in widget.board.scene["html"]
+    widget.board.intent("answer", str(third))  # take the 2nd place back
+    assert widget.picks == (first,)
+    widget.board.intent("answer", str(second))
+    verdict = widget.pick(third)  # the last place goes to the card left over
+    assert verdict is not None and verdict.correct and verdict.given == (first, second, third, last)
+    assert "✔ Right! The places are" in widget.board.scene["html"]
+    assert widget.board.scene["score"] == "1 of 1 right"
+    widget.next()
+    q2 = widget.question
+    widget.pick(q2.answer[1])
+    widget.pick(q2.answer[0])
+    widget.pick(q2.answer[2])
+    verdict = widget.verdict
+    assert verdict is not None and not verdict.correct and verdict.places_right == 2
+    html = widget.board.scene["html"]
+    assert "you said 2nd" in html and "you said 1st" in html and "✔ your place" in html
+    assert widget.board.scene["score"] == "1 of 2 right"
+
+
+def test_widget_level_picker_restart_and_the_last_question() -> None:
+    widget = Quiz("band-of-tricks", 4, seed=2, level=1, count=3)
+    widget.pick(widget.question.answer[0])
+    widget.level_picker.value = 2
+    assert widget.level == 2 and widget.score == (0, 0) and widget.index == 0
+    assert widget.questions == quiz.questions("band-of-tricks", 4, seed=2, level=2, count=3)
+    assert "Level 2: Two suits." in widget.board.scene["html"]
+    for _ in range(3):
+        widget.pick(widget.question.answer[0])
+        widget.next()
+    assert widget.index == 2 and widget.next_button.disabled
+    assert "That was the last question: 3 of 3 right." in widget.board.scene["html"]
+    widget.again_button.click()
+    assert widget.index == 0 and widget.score == (0, 0) and widget.verdict is None
+    widget.set_level(3)
+    assert widget.level == 3
+
+
+def test_widget_bad_settings_raise_and_options() -> None:
+    with pytest.raises(tricklab.UnknownGame):
+        Quiz("chess")
+    with pytest.raises(tricklab.InvalidOption):
+        Quiz("jewel-vault", level=3)
+    with pytest.raises(tricklab.InvalidOption):
+        Quiz("band-of-tricks", podium=True)
+    widget = Quiz("tricks-and-stones", podium=True, large=True)
+    assert widget.question.kind == "podium" and widget.board.scene["large"] is True
+    assert repr(widget).startswith("Quiz(game='tricks-and-stones', players=4, seed=0, level=1, podium=True,")
+    widget.look.four_colour.value = True
+    assert "tl-four" in widget.board.scene["html"]
+
+
+# --- the app --------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("query", "game", "players", "seed", "level", "message"),
+    [
+        ("", "tricks-and-stones", 4, 1, 1, None),
+        ("game=band-of-tricks&players=5&seed=42&level=3", "band-of-tricks", 5, 42, 3, None),
+        ("game=jv&players=2&level=2", "jewel-vault", 2, 1, 2, None),
+        ("game=jewel-vault&level=3", "jewel-vault", 4, 1, 1, "There is no level “3” in the Jewel Vault quiz"),
+        ("level=0", "tricks-and-stones", 4, 1, 1, "There is no level “0”"),
+        ("level=two", "tricks-and-stones", 4, 1, 1, "There is no level “two”"),
+        ("game=chess&level=2", "tricks-and-stones", 4, 1, 2, "There is no game"),
+        ("seed=abc", "tricks-and-stones", 4, 1, 1, "The seed must be a whole number"),
+    ],
+)
+def test_quiz_app_reads_and_checks_the_link(
+    query: str, game: str, players: int, seed: int, level: int, message: str | None
+) -> None:
+    app = quiz_app(query)
+    widget = app.children[1]
+    assert isinstance(widget, Quiz)
+    assert (widget.rules.name, widget.rules.players, widget.seed, widget.level) == (game, players, seed, level)
+    assert widget.questions == quiz.questions(game, players, seed, level)
+    header = app.children[0].value
+    if message is None:
+        assert 'role="alert"' not in header
+    else:
+        assert message in header and 'role="alert"' in header
+
+
+def test_quiz_app_escapes_whatever_the_link_says() -> None:
+    header = quiz_app("level=%3Cimg%20src=x%20onerror=alert(1)%3E").children[0].value
+    assert "<img" not in header and "&lt;img" in header

@@ -1,0 +1,291 @@
+"""Quiz: who wins this trick? Seeded questions, each answer marked by the engine."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import Any
+
+import ipywidgets as w
+
+from ..cards import Card
+from ..display import PLACE_WORDS, card_html, esc, reasons_html, trick_html
+from ..errors import InvalidCard, TricklabError
+from ..games.base import CardLike
+from ..quiz import DEFAULT_COUNT, Question, Verdict, check, levels, questions
+from .board import Board, LookToggles
+
+
+class Quiz(w.VBox):  # type: ignore[misc]
+    """A quiz of ``count`` tricks: click the card that wins (or, for a podium question,
+    every card from first place to last) and see at once whether it was right, the
+    right answer and the engine's reasons, with a running score.
+
+    The same ``game``, ``players``, ``seed`` and ``level`` always give the same questions,
+    so a class can share one quiz. ``podium=None`` asks for every place only where the
+    level is about places (Tricks & Stones level 3); ``True`` or ``False`` always or never.
+    Bad settings raise the engine's :class:`~tricklab.TricklabError`.
+    """
+
+    def __init__(
+        self,
+        game: str = "tricks-and-stones",
+        players: int | None = None,
+        seed: int = 0,
+        level: int = 1,
+        count: int = DEFAULT_COUNT,
+        podium: bool | None = None,
+        *,
+        four_colour: bool = False,
+        large: bool = False,
+    ) -> None:
+        self.questions: tuple[Question, ...] = questions(game, players, seed, level, count, podium)
+        first = self.questions[0]
+        self.rules = first.rules
+        self.seed = seed
+        self.podium = podium
+        self.index = 0
+        self.picks: tuple[Card, ...] = ()
+        self.verdicts: list[Verdict | None] = [None] * len(self.questions)
+
+        self.level_picker = w.Dropdown(
+            options=[(f"{step.number}: {step.title}", step.number) for step in levels(self.rules.name)],
+            value=first.level,
+            description="Level",
+        )
+        self.next_button = w.Button(
+            description="Next ▶", button_style="primary", tooltip="the next question (→)", disabled=True
+        )
+        self.again_button = w.Button(description="Start again", tooltip="the same questions from the first one")
+        self.message = w.HTML()
+        self.board = Board()
+        self.look = LookToggles(large=large, four_colour=four_colour, on_change=self._render)
+
+        self.level_picker.observe(self._level_changed, "value")
+        self.next_button.on_click(lambda _: self.next())
+        self.again_button.on_click(lambda _: self.restart())
+        self.board.on_intent(self._intent)
+
+        settings = w.HBox([self.level_picker, self.look])
+        controls = w.HBox([self.next_button, self.again_button])
+        super().__init__([settings, self.message, self.board, controls])
+        self.add_class("tricklab-quiz")
+        self._render()
+
+    # --- what the learner sees -----------------------------------------------------------------------
+
+    @property
+    def question(self) -> Question:
+        return self.questions[self.index]
+
+    @property
+    def verdict(self) -> Verdict | None:
+        """How the current question was answered, or ``None`` while it is open."""
+        return self.verdicts[self.index]
+
+    @property
+    def level(self) -> int:
+        return self.question.level
+
+    @property
+    def score(self) -> tuple[int, int]:
+        """``(right, answered)`` so far."""
+        done = [v for v in self.verdicts if v is not None]
+        return sum(v.correct for v in done), len(done)
+
+    @property
+    def score_text(self) -> str:
+        right, answered = self.score
+        return f"{right} of {answered} right"
+
+    # --- what the learner does -----------------------------------------------------------------------
+
+    def pick(self, card: str | Card) -> Verdict | None:
+        """What clicking a card of the trick does: answer a winner question; for a podium
+        question, give the next place (clicking a picked card takes it and the later ones
+        back). Returns the verdict once the question is answered."""
+        question = self.question
+        if self.verdict is not None:
+            self._answered_already()
+            return None
+        try:
+            parsed = self.rules.card(card)
+            if parsed not in question.cards:
+                listed = ", ".join(str(c) for c in question.cards)
+                raise InvalidCard(f"{parsed} is not in this trick; pick one of {listed}")
+        except TricklabError as exc:
+            self._error(exc)
+            return None
+        if question.kind == "winner":
+            return self.answer(parsed)
+        if parsed in self.picks:
+            self.picks = self.picks[: self.picks.index(parsed)]
+        else:
+            self.picks = (*self.picks, parsed)
+        left = [c for c in question.cards if c not in self.picks]
+        if len(left) == 1:  # the last place goes to the card nobody picked
+            return self.answer((*self.picks, left[0]))
+        self.message.value = ""
+        self._render()
+        return None
+
+    def answer(self, answer: CardLike | Iterable[CardLike]) -> Verdict | None:
+        """Answer the current question at once (one card, or every card first to last)."""
+        if self.verdict is not None:
+            self._answered_already()
+            return None
+        try:
+            verdict = check(self.question, answer)
+        except TricklabError as exc:
+            self._error(exc)
+            return None
+        self.verdicts[self.index] = verdict
+        self.picks = verdict.given
+        self.message.value = ""
+        self.next_button.disabled = self.index == len(self.questions) - 1
+        self._render()
+        return verdict
+
+    def next(self) -> bool:
+        """Go to the next question, once this one is answered."""
+        if self.verdict is None or self.index == len(self.questions) - 1:
+            return False
+        self.index += 1
+        self.picks = ()
+        self.message.value = ""
+        self.next_button.disabled = True
+        self._render()
+        return True
+
+    def restart(self) -> None:
+        """The same questions again, from the first one, with the score back to nothing."""
+        self.index = 0
+        self.picks = ()
+        self.verdicts = [None] * len(self.questions)
+        self.message.value = ""
+        self.next_button.disabled = True
+        self._render()
+
+    def set_level(self, level: int) -> None:
+        """Start a new quiz at ``level``, with the same game, players, seed and length."""
+        self.level_picker.value = level
+
+    # --- internals -----------------------------------------------------------------------------------
+
+    def _level_changed(self, change: dict[str, Any]) -> None:
+        if change["new"] is None or change["new"] == self.level:
+            return
+        self.questions = questions(
+            self.rules.name, self.rules.players, self.seed, change["new"], len(self.questions), self.podium
+        )
+        self.restart()
+
+    def _intent(self, intent: str, value: str | None) -> None:
+        if intent == "answer" and value is not None:
+            self.pick(value)
+        elif intent == "key" and value == "ArrowRight":
+            self.next()
+
+    def _error(self, exc: TricklabError) -> None:
+        self.message.value = f'<div class="tricklab-message" role="alert">⚠ {esc(exc)}</div>'
+
+    def _answered_already(self) -> None:
+        where = "press Next for the next one" if self.index < len(self.questions) - 1 else "that was the last one"
+        self.message.value = (
+            f'<div class="tricklab-message" role="alert">⚠ This question is answered already: {where}.</div>'
+        )
+
+    def _render(self) -> None:
+        question = self.question
+        verdict = self.verdict
+        four = self.look.four_colour.value
+        step = levels(self.rules.name)[question.level - 1]
+        total = len(self.questions)
+        body = (
+            f'<p class="tl-caption" aria-live="polite"><span class="tl-step-no">Question {question.number} of '
+            f"{total}:</span> {esc(question.prompt)}</p>"
+            f'<p class="tl-summary"><strong>Level {step.number}: {esc(step.title)}.</strong> {esc(step.text)}</p>'
+        )
+        score = f'<p class="tl-summary tl-score" aria-live="polite">Score: <strong>{self.score_text}</strong></p>'
+        if verdict is None:
+            body += self._open_trick(question, four) + score
+        else:
+            body += self._marked_trick(question, verdict, four) + score
+            if self.index == total - 1:
+                body += f'<p class="tl-summary tl-done">That was the last question: {self.score_text}.</p>'
+            body += reasons_html(verdict.reasons, title="Why")
+        self.board.scene = {
+            "html": body,
+            "label": f"{self.rules.title} quiz: question {question.number} of {total}",
+            "large": self.look.large.value,
+            "step": question.number,
+            "question": question.number,
+            "kind": question.kind,
+            "picks": [str(c) for c in self.picks],
+            "correct": None if verdict is None else verdict.correct,
+            "score": self.score_text,
+        }
+
+    def _open_trick(self, question: Question, four: bool) -> str:
+        """The trick with every card a button to click."""
+        parts = []
+        for i, card in enumerate(question.cards):
+            classes = ["tl-in-trick"]
+            notes = []
+            if i == 0:
+                classes.append("tl-led")
+                notes.append("led")
+            if card in self.picks:
+                classes.append("tl-picked")
+                notes.append(f"your {PLACE_WORDS[self.picks.index(card)]}")
+            picture = card_html(card, four_colour=four, intent="answer", classes=classes, note=", ".join(notes))
+            parts.append(
+                f'<figure class="tl-played">{picture}<figcaption><span class="tl-who">card {i + 1}</span>'
+                "</figcaption></figure>"
+            )
+        if question.kind == "winner":
+            ask = "click the card that wins"
+            hint = ""
+        else:
+            ask = "click the cards from first place to last"
+            place = PLACE_WORDS[len(self.picks)]
+            so_far = ", ".join(c.pretty for c in self.picks)
+            hint = (
+                f'<p class="tl-summary tl-hint">Your order so far: {esc(so_far)}. Now click the card for {place} '
+                "place, or a picked card to take it back.</p>"
+                if self.picks
+                else f'<p class="tl-summary tl-hint">Click the card for {PLACE_WORDS[0]} place.</p>'
+            )
+        trick = f'<div class="tl-trick" role="group" aria-label="trick: {ask}">{"".join(parts)}</div>'
+        return trick + hint
+
+    def _marked_trick(self, question: Question, verdict: Verdict, four: bool) -> str:
+        """The trick with the engine's places, the right answer marked, the learner's answer
+        and the feedback."""
+        ranking = verdict.outcome.ranking
+        ranked = verdict.outcome.ranked_cards
+        if question.kind == "winner":
+            notes = ["your pick" if card is verdict.given[0] else "" for card in ranked]
+        else:
+            notes = [
+                "✔ your place" if verdict.given[place] is card else f"you said {PLACE_WORDS[verdict.given.index(card)]}"
+                for place, card in enumerate(ranked)
+            ]
+        trick = trick_html(
+            self.rules, question.cards, ranking=ranking, complete=True, four_colour=four, place_notes=notes
+        )
+        if verdict.correct:
+            feedback = (
+                '<p class="tl-feedback tl-right" role="status" style="color: var(--tl-win); font-weight: 600">'
+                f"✔ {esc(verdict.feedback)}</p>"
+            )
+        else:
+            feedback = f'<p class="tl-feedback tl-wrong tl-message" role="status">✘ {esc(verdict.feedback)}</p>'
+        return trick + feedback
+
+    def __repr__(self) -> str:
+        right, answered = self.score
+        podium = "" if self.podium is None else f", podium={self.podium}"
+        return (
+            f"Quiz(game={self.rules.name!r}, players={self.rules.players}, seed={self.seed}, level={self.level}"
+            f"{podium}, question={self.question.number}/{len(self.questions)}, score={right}/{answered})"
+        )
