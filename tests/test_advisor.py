@@ -1,0 +1,635 @@
+"""The bid advisor: its deal sampler, its estimates against brute force, its errors and its API.
+
+Brute-force checks enumerate every deal of a hand-made position (few unseen cards), play
+each one out with the checked engine (``Rules.apply``) and the real heuristic bots, score
+it with the games' own scoring, and compare the exact expectations with the advisor's
+estimates. Tolerances are stated where they are used; every sample is seeded, so a run
+either always passes or always fails.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import doctest
+import itertools
+import json
+import math
+import random
+from collections import Counter
+from collections.abc import Callable, Iterator, Sequence
+from typing import Any
+
+import pytest
+
+import tricklab
+import tricklab.advisor
+from tricklab import Bid, Play, Predict
+from tricklab.advisor import (
+    Advice,
+    AdviceCancelled,
+    AdviceUnavailable,
+    DealSampler,
+    InconsistentKnowledge,
+    Knowledge,
+    advise,
+)
+from tricklab.bots import make_bots
+from tricklab.bots.band_of_tricks import HeuristicBot as BandBot
+from tricklab.cards import Card
+from tricklab.errors import InvalidOption, InvalidScoreInput
+from tricklab.games import band_of_tricks as bt
+from tricklab.games import tricks_and_stones as ts
+
+ZERO = Bid(zero=True)
+
+
+def get_ts(players: int = 4, **options: Any) -> ts.TricksAndStones:
+    rules = tricklab.get_rules("tricks-and-stones", players=players, **options)
+    assert isinstance(rules, ts.TricksAndStones)
+    return rules
+
+
+def get_bt(players: int = 4) -> bt.BandOfTricks:
+    rules = tricklab.get_rules("band-of-tricks", players=players)
+    assert isinstance(rules, bt.BandOfTricks)
+    return rules
+
+
+def bot_step(match: tricklab.Match, bots: Sequence[Any]) -> None:
+    seat = match.to_play
+    assert seat is not None
+    match.apply(bots[seat].choose(match.view(seat), match.legal_actions()))
+
+
+def bidding_view(rules: Any, seed: int, decisions: int = 0, **options: Any) -> tuple[tricklab.Match, int, Any]:
+    """A fresh match after ``decisions`` bot bids/predictions: the match, the seat to bid, its view."""
+    match = rules.new_match(seed=seed, **options)
+    bots = make_bots(rules, "heuristic", seed)
+    for _ in range(decisions):
+        bot_step(match, bots)
+    seat = match.to_play
+    assert seat is not None
+    return match, seat, match.view(seat)
+
+
+class Replay:
+    """A match-like record (rules, states, actions) started from a hand-made state."""
+
+    def __init__(self, rules: Any, state: Any, actions: Sequence[Any]) -> None:
+        self.rules = rules
+        self.states = [state]
+        self.actions = list(actions)
+        for action in actions:
+            self.states.append(rules.apply(self.states[-1], action))
+
+    @property
+    def state(self) -> Any:
+        return self.states[-1]
+
+
+# --- the engine, played out the checked way -----------------------------------------------------------
+
+
+def engine_ts(rules: ts.TricksAndStones, state: Any, seat: int, prediction: int) -> tuple[int, int]:
+    """Play a round from its prediction phase with the heuristic bots, ``seat`` predicting
+    ``prediction``: the seat's tricks and its round score, as the engine scores them."""
+    bots = make_bots(rules, "heuristic", 0)
+    # from the start of the prediction phase: every prediction is made again by its bot
+    state = state._replace(predictions=(None,) * rules.players, to_play=(state.dealer + 1) % rules.players)
+    rounds = len(state.round_scores)
+    while True:
+        mover = state.to_play
+        if state.phase == ts.PREDICT and mover == seat:
+            action: Any = Predict(prediction)
+        else:
+            action = bots[mover].choose(rules.view(state, mover), rules.legal_actions(state))
+        log: list[Any] = []
+        state = rules.apply(state, action, log)
+        if len(state.round_scores) > rounds:
+            scored = next(after for event, after in log if event.kind == "score")
+            return scored.tricks_won[seat], state.round_scores[-1][seat]
+
+
+def engine_bt(rules: bt.BandOfTricks, state: Any, seat: int, bid: Bid) -> tuple[list[str], tuple[int, ...], int]:
+    """Play a deal from its bid phase with the heuristic bots, ``seat`` bidding ``bid``: the
+    suits of the seat's winning cards in trick order, its wins as counted, and its score."""
+    bots = make_bots(rules, "heuristic", 0)
+    deals = len(state.deal_scores)
+    wins: list[str] = []
+    while True:
+        mover = state.to_play
+        if state.phase == bt.BID and mover == seat:
+            action: Any = bid
+        else:
+            action = bots[mover].choose(rules.view(state, mover), rules.legal_actions(state))
+        log: list[Any] = []
+        before = state.tricks_played
+        state = rules.apply(state, action, log)
+        finished = [after for event, after in log if event.kind == "trick"]
+        if finished and finished[0].tricks_played > before and finished[0].last_trick.winner == seat:
+            wins.append(finished[0].last_trick.winning_card.suit)
+        if len(state.deal_scores) > deals:
+            scored = next(after for event, after in log if event.kind == "score")
+            return wins, scored.won[seat], state.deal_scores[-1][seat]
+
+
+@dataclasses.dataclass(frozen=True)
+class MetalView:
+    """All of a view the bot reads to count a Metal win."""
+
+    metal_choices: tuple[bt.MetalChoice, ...]
+
+
+def bot_counts(rules: bt.BandOfTricks, seat: int, bid: Bid, wins: Sequence[str]) -> dict[str, int]:
+    """The seat's wins per suit under ``bid``, its Metal wins counted by the real bot's
+    ``_assign`` on the engine's ``metal_choices`` at the moment of each win (BT-6)."""
+    bot = BandBot(rules, seat)
+    won = [0, 0, 0, 0]
+    for suit in wins:
+        if suit != bt.METAL:
+            won[bt.WIN_INDEX[suit]] += 1
+        elif bid.zero:
+            won[3] += 1
+        else:
+            choice = bot._assign(MetalView(bt._metal_choices(bid, tuple(won))), bt.ASSIGN_ACTIONS)  # type: ignore[arg-type]
+            won[bt.BID_SUITS.index(choice.suit)] += 1
+    counts = dict(zip(bt.WIN_KEYS, won, strict=True))
+    if not bid.zero:
+        del counts["metal"]
+    return counts
+
+
+# --- the sampler ----------------------------------------------------------------------------------------
+
+
+def all_deals(
+    pool: Sequence[Card], holders: Sequence[tuple[int | None, int, frozenset[str]]]
+) -> Iterator[tuple[frozenset[Card], ...]]:
+    """Every way to give the ``pool`` to the holders (slots each), holders' voids respected."""
+    if not holders:
+        yield ()
+        return
+    _, slots, voids = holders[0]
+    for part in itertools.combinations(pool, slots):
+        if any(c.suit in voids for c in part):
+            continue
+        rest = [c for c in pool if c not in part]
+        for others in all_deals(rest, holders[1:]):
+            yield (frozenset(part), *others)
+
+
+def holders_of(k: Knowledge) -> list[tuple[int | None, int, frozenset[str]]]:
+    out: list[tuple[int | None, int, frozenset[str]]] = []
+    for s, size in enumerate(k.hand_sizes):
+        if size - len(k.hands[s]):
+            out.append((s, size - len(k.hands[s]), k.voids[s] if k.voids else frozenset()))
+    if k.aside:
+        out.append((None, k.aside, frozenset()))
+    return out
+
+
+def late_match(rules: Any, tricks: int, first_seed: int) -> tuple[tricklab.Match, int, Knowledge]:
+    """A bot match ``tricks`` tricks into its first round in which a revealed void rules out
+    some deals of the unseen cards (so the void constraint bites), found from ``first_seed`` on."""
+    for seed in range(first_seed, first_seed + 200):
+        match = rules.new_match(seed=seed)
+        bots = make_bots(rules, "heuristic", seed)
+        while match.state.tricks_played < tricks or match.phase != "play" or match.state.trick:
+            bot_step(match, bots)
+        seat = match.to_play
+        k = Knowledge.from_match(match, seat)
+        free = dataclasses.replace(k, voids=())
+        if DealSampler(rules, k).count() < DealSampler(rules, free).count():
+            return match, seat, k
+    raise AssertionError("no seed gave a late position with a biting void")
+
+
+@pytest.mark.parametrize(
+    ("game", "players", "tricks"),
+    [("tricks-and-stones", 4, 5), ("tricks-and-stones", 3, 5), ("band-of-tricks", 4, 7), ("band-of-tricks", 3, 10)],
+)
+def test_samples_fit_what_the_seat_sees_and_revealed_voids(game: str, players: int, tricks: int) -> None:
+    rules = tricklab.get_rules(game, players=players)
+    match, seat, k = late_match(rules, tricks, first_seed=1)
+    state = match.state
+    sampler = DealSampler(rules, k)
+    played = set(k.played)
+    own = set(state.hands[seat])
+    assert len(played) == tricks * players  # every card of the finished tricks
+    assert own == set(k.hands[seat])
+    unseen = set(sampler.unseen)
+    assert unseen == set(rules.deck()) - own - played
+    assert unseen == {c for s in range(players) if s != seat for c in state.hands[s]} | set(state.aside)
+    for s, voids in enumerate(k.voids):  # the revealed voids are true of the real hands
+        assert not any(c.suit in voids for c in state.hands[s])
+    rng = random.Random(3)
+    for _ in range(300):
+        deal = sampler.sample(rng)
+        assert deal.hands[seat] == state.hands[seat]
+        for s, hand in enumerate(deal.hands):
+            assert len(hand) == len(state.hands[s])
+            if s != seat:
+                assert not set(hand) & (own | played), "a hidden hand got a card the seat can see"
+                assert not any(c.suit in k.voids[s] for c in hand), "a revealed void was ignored"
+        assert len(deal.aside) == len(state.aside)
+        assert not set(deal.aside) & (own | played)
+        dealt = [c for s, h in enumerate(deal.hands) if s != seat for c in h] + list(deal.aside)
+        assert sorted(dealt, key=str) == sorted(unseen, key=str)
+
+
+@pytest.mark.parametrize(("game", "players", "tricks"), [("tricks-and-stones", 4, 6), ("band-of-tricks", 3, 10)])
+def test_sampler_is_uniform_over_the_fitting_deals(game: str, players: int, tricks: int) -> None:
+    rules = tricklab.get_rules(game, players=players)
+    _, _, k = late_match(rules, tricks, first_seed=1)
+    sampler = DealSampler(rules, k)
+    holders = holders_of(k)
+    exact = list(all_deals(sorted(sampler.unseen, key=str), holders))
+    assert sampler.count() == len(exact) >= 10
+    rng = random.Random(11)
+    draws = 200 * len(exact)
+    seen: Counter[tuple[frozenset[Card], ...]] = Counter()
+    for _ in range(draws):
+        deal = sampler.sample(rng)
+        key = tuple(frozenset(deal.hands[s]) if s is not None else frozenset(deal.aside) for s, _, _ in holders)
+        seen[key] += 1
+    assert set(seen) == set(exact), "a deal outside the fitting ones, or one never drawn"
+    # Pearson's chi-square against the uniform law; df = K - 1. The bound is the mean plus
+    # six standard deviations of the chi-square law: a uniform sampler stays below it.
+    expected = draws / len(exact)
+    chi2 = sum((n - expected) ** 2 / expected for n in seen.values())
+    df = len(exact) - 1
+    assert chi2 < df + 6 * math.sqrt(2 * df)
+
+
+def test_sampler_with_nothing_left_to_guess_gives_the_real_deal() -> None:
+    rules = get_ts(3)
+    state = rules.initial_state(5)
+    k = Knowledge(0, tuple(state.hands), tuple(len(h) for h in state.hands), aside=8)
+    sampler = DealSampler(rules, k)
+    assert sampler.count() == 1
+    deal = sampler.sample(random.Random(0))
+    assert deal.hands == state.hands
+    assert set(deal.aside) == set(state.aside)
+
+
+def test_from_match_reads_voids_from_follow_and_trump_lead() -> None:
+    rules = get_ts(4)
+    base = rules.initial_state(0, first_dealer=3)._replace(phase=ts.PLAY, predictions=(1, 1, 1, 1), leader=0, to_play=0)
+    hands = ["7S 9S", "7H 8H", "8S 9H", "10S 10H"]  # trump is spades in round 1
+    state = base._replace(hands=tuple(ts._sort_hand(rules.cards(h)) for h in hands))
+    # seat 0 leads a trump before trumps are broken: it holds only trumps; seat 1 cannot follow
+    replay = Replay(rules, state, [Play(rules.card(c)) for c in ("7S", "7H", "8S")])
+    k = Knowledge.from_match(replay, 3)
+    assert k.voids[0] == {"H", "D", "C"}
+    assert k.voids[1] == {"S"}
+    assert k.voids[2] == set() == k.voids[3]
+    assert set(k.played) == set(rules.cards("7S 7H 8S"))
+    assert k.hands[3] == ts._sort_hand(rules.cards("10S 10H")) and k.hands[0] == ()
+    assert k.hand_sizes == (1, 1, 1, 2)
+    assert k.aside == 32 - 5 - 3  # this made-up state dealt only 8 cards: the rest count as unseen
+
+
+def test_from_match_band_of_tricks_metal_reveals_nothing() -> None:
+    rules = get_bt(4)
+    base = rules.initial_state(0, start_player=0)
+    hands = ["M12 S4", "R9 S5", "R10 M10", "S6 P1"]
+    state = dataclasses.replace(
+        base,
+        phase=bt.PLAY,
+        to_play=0,
+        hands=tuple(bt._sort_hand(rules.cards(h)) for h in hands),
+        bids=(Bid(1, 0, 0),) * 4,
+        leader=0,
+        tricks_played=8,
+    )
+    # a Metal lead sets no suit; R9 does; M10 is allowed although its player holds Rock; S6 shows no Rock
+    replay = Replay(rules, state, [Play(rules.card(c)) for c in ("M12", "R9", "M10", "S6")])
+    k = Knowledge.from_match(replay, 0)
+    assert k.voids == (frozenset(), frozenset(), frozenset(), frozenset({"R"}))
+
+
+def test_inconsistent_knowledge_is_refused() -> None:
+    rules = get_ts(4)
+    state = rules.initial_state(2)
+    hands = tuple(state.hands)
+    own = hands[0]
+    sizes = (8, 8, 8, 8)
+    ok = Knowledge(0, (own, (), (), ()), sizes)
+    assert DealSampler(rules, ok).count() == math.factorial(24) // math.factorial(8) ** 3
+    void = (frozenset(),) + (frozenset({hands[1][0].suit}),) * 3
+    bad = [
+        (Knowledge(0, (own, (own[0],), (), ()), sizes), str(own[0])),  # one card in two hands
+        (Knowledge(0, (own[1:], (), (), ()), sizes), "own hand"),  # own hand incomplete
+        (Knowledge(0, (own, (), (), ()), (8, 8, 8, 7)), "32 cards"),  # sizes do not add up
+        (Knowledge(0, (own, (hands[1][0],), (), ()), sizes, voids=void), "to have no"),  # a known card in a void
+        (Knowledge(0, (own, (), ()), sizes), "4 seats"),
+    ]
+    for knowledge, words in bad:
+        with pytest.raises(InconsistentKnowledge, match=words):
+            DealSampler(rules, knowledge)
+    # voids that leave nowhere for some cards: every other seat void in a suit seat 0 lacks
+    missing = next(s for s in "SHDC" if sum(c.suit == s for c in own) < 8)
+    nowhere = Knowledge(0, (own, (), (), ()), sizes, voids=(frozenset(),) + (frozenset({missing}),) * 3)
+    with pytest.raises(InconsistentKnowledge, match="no deal fits"):
+        DealSampler(rules, nowhere)
+
+
+# --- the play-outs are the engine's ------------------------------------------------------------------------
+
+
+def everything_known(rules: Any, state: Any, seat: int) -> Knowledge:
+    sizes = tuple(len(h) for h in state.hands)
+    return Knowledge(seat, tuple(state.hands), sizes, aside=len(state.aside))
+
+
+@pytest.mark.parametrize(
+    ("players", "options", "seeds"),
+    [(4, {}, range(14)), (3, {}, range(20, 28)), (4, {"chambers": "ring", "first_lead_tie": "dealer"}, range(40, 46))],
+)
+def test_ts_playouts_match_the_checked_engine(players: int, options: dict[str, Any], seeds: range) -> None:
+    """With every hand known the advisor has one deal to play: its numbers must be the engine's
+    (bots, first lead, trumps, gem actions and scoring) for every prediction."""
+    rules = get_ts(players, **options)
+    for seed in seeds:
+        match, seat, view = bidding_view(rules, seed, decisions=seed % players)
+        state = match.state
+        if seed % 3 == 1:  # a later round: another trump
+            state = state._replace(round=2, trump="D")
+            view = rules.view(state, seat)
+        advice = advise(rules, view, samples=2, knowledge=everything_known(rules, state, seat))
+        for p in range(6):
+            tricks, score = engine_ts(rules, state, seat, p)
+            estimate = advice.estimate(p)
+            assert (estimate.mean, estimate.stderr) == (score, 0.0), (seed, p)
+            assert estimate.tricks[tricks] == 2 and estimate.hits == 2 * (tricks == p)
+
+
+@pytest.mark.parametrize(("players", "seeds"), [(4, range(30)), (3, range(100, 110)), (5, range(200, 210))])
+def test_bt_playouts_match_the_checked_engine(players: int, seeds: range) -> None:
+    rules = get_bt(players)
+    rng = random.Random(players)
+    for seed in seeds:
+        match = rules.new_match(seed=seed)
+        for _ in range(seed % players):  # public bids already made, not the bots' (kept as made)
+            match.apply(rng.choice(bt.ALL_BIDS))
+        seat = match.to_play
+        assert seat is not None
+        view = match.view(seat)
+        state = match.state
+        bid = [None, ZERO, Bid(rng.randrange(4), rng.randrange(4), rng.randrange(1, 4))][seed % 3]
+        advice = advise(rules, view, bid=bid, samples=1, knowledge=everything_known(rules, state, seat))
+        played = advice.played
+        assert isinstance(played, Bid)
+        if bid is None:  # the bot's own bid
+            assert played == BandBot(rules, seat)._bid(view, bt.ALL_BIDS)
+        wins, won, score = engine_bt(rules, state, seat, played)
+        estimate = advice.estimate(played)
+        assert estimate.mean == score, seed
+        assert estimate.tricks[sum(won)] == 1
+        assert advice.metal_wins[wins.count(bt.METAL)] == 1
+        if not played.zero:
+            assert tuple(h.index(1) for h in estimate.suits) == won[:3]
+
+
+# --- estimates against brute force -------------------------------------------------------------------------
+
+
+def hand_made(rules: Any, state: Any, seat: int, hidden: int) -> Knowledge:
+    """The seat knows every other hand except its last ``hidden`` cards."""
+    sizes = tuple(len(h) for h in state.hands)
+    known = tuple(h if s == seat else h[:-hidden] for s, h in enumerate(state.hands))
+    return Knowledge(seat, known, sizes, aside=len(state.aside))
+
+
+def deals_of(rules: Any, state: Any, k: Knowledge, sort: Callable[[Any], tuple[Card, ...]]) -> list[tuple[Any, ...]]:
+    """Every fitting deal as full hands (the engine's order), by enumeration."""
+    sampler = DealSampler(rules, k)
+    holders = holders_of(k)
+    out = []
+    for parts in all_deals(sorted(sampler.unseen, key=str), holders):
+        hands = list(k.hands)
+        for (s, _, _), part in zip(holders, parts, strict=True):
+            assert s is not None
+            hands[s] = sort((*hands[s], *part))
+        out.append(tuple(hands))
+    return out
+
+
+def close(estimate: float, values: Sequence[float], samples: int, sigmas: float = 4.5) -> bool:
+    """``estimate`` is within ``sigmas`` standard errors of the exact mean of ``values`` (all
+    equally likely) for a mean of ``samples`` independent draws."""
+    mean = sum(values) / len(values)
+    sd = math.sqrt(sum((v - mean) ** 2 for v in values) / len(values))
+    return abs(estimate - mean) <= sigmas * sd / math.sqrt(samples) + 1e-9
+
+
+def test_ts_estimates_agree_with_brute_force() -> None:
+    rules = get_ts(4)
+    match, seat, view = bidding_view(rules, seed=4, decisions=1)
+    state = match.state
+    k = hand_made(rules, state, seat, hidden=2)
+    deals = deals_of(rules, state, k, ts._sort_hand)
+    assert len(deals) == 90
+    samples = 1500
+    advice = advise(rules, view, samples=samples, seed=8, knowledge=k)
+    for p in range(6):
+        outcomes = [engine_ts(rules, state._replace(hands=hands), seat, p) for hands in deals]
+        scores = [score for _, score in outcomes]
+        estimate = advice.estimate(p)
+        assert close(estimate.mean, scores, samples), (p, estimate.mean, sum(scores) / 90)
+        for t in range(9):  # each trick count's frequency, a mean of 0/1 draws
+            assert close(estimate.tricks[t] / samples, [tricks == t for tricks, _ in outcomes], samples)
+        assert close(estimate.p_exact, [tricks == p for tricks, _ in outcomes], samples)
+        assert len({score for _, score in outcomes}) > 1 or p == 0  # the position is not trivial
+
+
+def test_bt_every_bid_agrees_with_brute_force() -> None:
+    rules = get_bt(4)
+    match, seat, view = bidding_view(rules, seed=9, decisions=1)  # one public bid already made
+    assert sum(b is not None for b in view.bids) == 1
+    state = match.state
+    k = hand_made(rules, state, seat, hidden=2)
+    deals = deals_of(rules, state, k, bt._sort_hand)
+    assert len(deals) == 90
+    target = Bid(2, 1, 1)
+    samples = 1500
+    advice = advise(rules, view, bid=target, samples=samples, seed=2, knowledge=k)
+    assert advice.played == target == advice.bid
+    plays = [engine_bt(rules, dataclasses.replace(state, hands=hands), seat, target) for hands in deals]
+    assert any(bt.METAL in wins for wins, _, _ in plays), "no Metal win: the position tests too little"
+    for bid in bt.ALL_BIDS:
+        exact = [bot_counts(rules, seat, bid, wins) for wins, _, _ in plays]
+        scores = [rules.score_deal(bid=bid, won=won).total for won in exact]
+        estimate = advice.estimate(bid)
+        assert close(estimate.mean, scores, samples), (bid, estimate.mean, sum(scores) / 90)
+        if bid.zero:
+            hits = [sum(won.values()) == 0 for won in exact]
+        else:
+            hits = [won == bid.as_dict() for won in exact]
+            for j, key in enumerate(bt.BID_SUITS):
+                for w in range(3):
+                    assert close(estimate.suits[j][w] / samples, [won[key] == w for won in exact], samples)
+        assert close(estimate.p_exact, hits, samples)
+    # the bid played out: the engine's own Metal choices are what the advisor counts
+    for wins, won, _ in plays:
+        assert tuple(bot_counts(rules, seat, target, wins).values()) == won[:3]
+
+
+# --- the API ---------------------------------------------------------------------------------------------------
+
+
+@pytest.fixture(scope="module")
+def ts_advice() -> tuple[ts.TricksAndStones, Any, Advice]:
+    rules = get_ts(4)
+    _, _, view = bidding_view(rules, seed=3)
+    return rules, view, advise(rules, view, samples=300, seed=5, bid=2)
+
+
+@pytest.fixture(scope="module")
+def bt_advice() -> tuple[bt.BandOfTricks, Any, Advice]:
+    rules = get_bt(4)
+    _, _, view = bidding_view(rules, seed=3)
+    return rules, view, advise(rules, view, samples=300, seed=5)
+
+
+def test_ts_result_fields(ts_advice: tuple[Any, Any, Advice]) -> None:
+    _, view, advice = ts_advice
+    assert (advice.game, advice.players, advice.seat, advice.samples, advice.seed) == (ts.NAME, 4, view.seat, 300, 5)
+    assert advice.hand == view.hand and advice.played is None
+    assert [e.bid for e in advice.estimates] == [Predict(p) for p in range(6)]
+    assert advice.bid == Predict(2) and advice.tried is advice.estimate(2) is advice.estimate("predict 2")
+    for p, e in enumerate(advice.estimates):
+        assert sum(e.tricks) == e.samples == 300 and len(e.tricks) == 9
+        assert e.hits == e.tricks[p] and e.p_exact == e.hits / 300
+        assert e.suits == () and 0 < e.stderr < 1
+    assert advice.best.mean == max(e.mean for e in advice.estimates)
+    assert advice.as_dict()["estimates"][2]["bid"] == "predict 2"
+
+
+def test_bt_result_fields(bt_advice: tuple[Any, Any, Advice]) -> None:
+    rules, view, advice = bt_advice
+    # 0 0 0 is Zero Success (BT-3): 7 ** 3 bids in all
+    assert len(advice.estimates) == 343 == len(set(e.bid for e in advice.estimates))
+    assert advice.estimates[0].bid == ZERO and advice.bid is None and advice.tried is None
+    assert advice.played == BandBot(rules, view.seat)._bid(view, bt.ALL_BIDS)
+    totals = advice.estimates[0].tricks
+    for e in advice.estimates:  # one set of play-outs for every bid
+        assert e.tricks == totals and sum(e.tricks) == 300
+        assert len(e.suits) == 3 and all(sum(h) == 300 for h in e.suits)
+    assert advice.estimate("zero").hits == totals[0]
+    assert advice.estimate({"rock": 1}) is advice.estimate(Bid(1, 0, 0)) is advice.estimate("bid 1 0 0")
+    assert advice.estimate(Bid(0, 0, 0)) is advice.estimates[0]
+    assert sum(advice.metal_wins) == 300
+    assert advice.best.mean == max(e.mean for e in advice.estimates)
+    data = json.loads(json.dumps(advice.as_dict(), allow_nan=False))  # plain data for a widget
+    assert data["played"] == str(advice.played) and len(data["estimates"]) == 343
+    single = advise(rules, view, samples=1)  # one sample: no standard error to give
+    assert math.isinf(single.best.stderr)
+    assert json.loads(json.dumps(single.as_dict(), allow_nan=False))["estimates"][0]["stderr"] is None
+
+
+def test_same_seed_same_numbers(ts_advice: tuple[Any, Any, Advice], bt_advice: tuple[Any, Any, Advice]) -> None:
+    for rules, view, advice in (ts_advice, bt_advice):
+        again = advise(rules, view, samples=300, seed=5, bid=advice.bid)
+        assert again == advice and again.as_dict() == advice.as_dict()
+        other = advise(rules, view, samples=300, seed=6, bid=advice.bid)
+        assert [e.mean for e in other.estimates] != [e.mean for e in advice.estimates]
+
+
+def test_progress_and_cancellation() -> None:
+    rules = get_bt(4)
+    _, _, view = bidding_view(rules, seed=1)
+    calls: list[tuple[int, int]] = []
+    advice = advise(rules, view, samples=200, progress=lambda done, total: calls.append((done, total)))
+    assert calls[0] == (0, 200) and calls[-1] == (200, 200)
+    assert [d for d, _ in calls] == sorted({d for d, _ in calls}) and len(calls) == 51
+    assert advice == advise(rules, view, samples=200)  # watching does not change the numbers
+    assert advise(rules, view, samples=200, progress=lambda d, t: 0) == advice  # only False cancels
+
+    def cancel_halfway(done: int, total: int) -> bool:
+        return done < total // 2
+
+    with pytest.raises(AdviceCancelled) as info:
+        advise(rules, view, samples=200, progress=cancel_halfway)
+    assert (info.value.done, info.value.total) == (100, 200)
+    ts_rules = get_ts(3)
+    _, _, ts_view = bidding_view(ts_rules, seed=1)
+    with pytest.raises(AdviceCancelled):
+        advise(ts_rules, ts_view, samples=100, progress=lambda d, t: False)
+
+
+@pytest.mark.parametrize(
+    ("bid", "rule_id", "words"),
+    [
+        (6, "ts.predict", "6"),
+        (-1, "ts.predict", "-1"),
+        (True, "ts.predict", "True"),
+        ("predict 9", "ts.predict", "9"),
+        ("three", "ts.predict", "'three'"),
+        (Bid(1, 1, 1), "ts.predict", "Bid"),
+        (Predict(7), "ts.predict", "7"),
+    ],
+)
+def test_ts_bad_bids_raise_the_engines_errors(
+    ts_advice: tuple[Any, Any, Advice], bid: Any, rule_id: str, words: str
+) -> None:
+    rules, view, advice = ts_advice
+    for attempt in (lambda: advise(rules, view, bid=bid, samples=1), lambda: advice.estimate(bid)):
+        with pytest.raises(InvalidScoreInput, match=words) as info:
+            attempt()
+        assert info.value.rule_id == rule_id
+
+
+@pytest.mark.parametrize(
+    ("bid", "rule_id", "words"),
+    [
+        ({"rock": 7}, "bt.bid", "7"),
+        ({"metal": 1}, "bt.bid.metal", "Metal"),
+        ({"stone": 1}, "bt.bid", "'stone'"),
+        ("bid 1 9 0", "bt.bid", "9"),
+        (Bid(1, 0, 0, zero=True), "bt.bid.zero", "Zero Success"),
+        (3, "bt.bid", "3"),
+        (Predict(2), "bt.bid", "Predict"),
+    ],
+)
+def test_bt_bad_bids_raise_the_engines_errors(
+    bt_advice: tuple[Any, Any, Advice], bid: Any, rule_id: str, words: str
+) -> None:
+    rules, view, advice = bt_advice
+    for attempt in (lambda: advise(rules, view, bid=bid, samples=1), lambda: advice.estimate(bid)):
+        with pytest.raises(InvalidScoreInput, match=words) as info:
+            attempt()
+        assert info.value.rule_id == rule_id
+
+
+def test_views_outside_bidding_time_are_refused() -> None:
+    rules = get_ts(4)
+    match, seat, view = bidding_view(rules, seed=2, decisions=4)  # everyone predicted: play
+    assert match.phase == ts.PLAY
+    with pytest.raises(AdviceUnavailable, match="'play'") as info:
+        advise(rules, view)
+    assert info.value.rule_id == "ts.predict"
+    match, seat, view = bidding_view(rules, seed=2)
+    with pytest.raises(AdviceUnavailable, match="teacher"):
+        advise(rules, match.view(None))
+    with pytest.raises(AdviceUnavailable, match="Band of Tricks view"):
+        advise(get_bt(4), view)
+    bt_rules = get_bt(4)
+    _, _, bt_view = bidding_view(bt_rules, seed=2, decisions=4)
+    with pytest.raises(AdviceUnavailable, match="'play'") as info:
+        advise(bt_rules, bt_view)
+    assert info.value.rule_id == "bt.bid"
+    jv = tricklab.get_rules("jewel-vault", players=4)
+    with pytest.raises(AdviceUnavailable, match="Jewel Vault"):
+        advise(jv, jv.new_match(seed=1).view(0))
+    for bad in ({"samples": 0}, {"samples": 2.5}, {"seed": -1}, {"progress": "yes"}):
+        with pytest.raises(InvalidOption):
+            advise(rules, view, **bad)
+    with pytest.raises(InconsistentKnowledge, match="own hand"):
+        other = Knowledge.from_view(rules, match.view((seat + 1) % 4))
+        advise(rules, view, knowledge=dataclasses.replace(other, seat=seat))
+
+
+def test_module_examples_run() -> None:
+    result = doctest.testmod(tricklab.advisor, optionflags=doctest.ELLIPSIS)
+    assert result.attempted >= 3 and result.failed == 0
