@@ -239,6 +239,37 @@ def quiz_app(query: str | None = None) -> w.VBox:
     return _app(header, quiz)
 
 
+def bid_trainer_app(query: str | None = None) -> w.VBox:
+    """The ``bid_trainer`` app: a :class:`BidTrainer` from ``game`` (Tricks & Stones or Band of
+    Tricks), ``players`` and ``seed`` (and optionally ``seat``, 1..players)."""
+    from .bidtrainer import GAMES as TRAINER_GAMES
+    from .bidtrainer import BidTrainer
+
+    params = parse_params(read_query_string() if query is None else query, extras=("seat",))
+    if params.game not in TRAINER_GAMES:
+        params.messages.append(
+            f"Bids are part of Tricks & Stones and Band of Tricks, not {GAMES[params.game].title}; "
+            f"showing {GAMES[DEFAULT_GAME].title}."
+        )
+        params.game, params.players = DEFAULT_GAME, 4
+    seat = 0
+    if "seat" in params.extra:
+        text = params.extra["seat"]
+        if re.fullmatch(r"\d", text) and 1 <= int(text) <= params.players:
+            seat = int(text) - 1
+        else:
+            params.messages.append(f"There is no player “{_short(text)}”; you are Player 1.")
+    trainer = BidTrainer(params.game, params.players, seed=params.seed, seat=seat)
+    title = f"Try bids: {GAMES[params.game].title}, {params.players} players, seed {params.seed}"
+    header = _header(
+        title,
+        params,
+        describe="Pick a bid and press Try it: the bots play your hand out a thousand times, "
+        "with the cards you cannot see dealt at random.",
+    )
+    return _app(header, trainer)
+
+
 def _app(header: w.HTML, widget: Any) -> w.VBox:
     box = w.VBox([header, widget])
     box.add_class("tricklab-app")

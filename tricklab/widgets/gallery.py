@@ -43,6 +43,16 @@ APPS: tuple[App, ...] = (
         ),
     ),
     App(
+        "bid_trainer.ipynb",
+        "Try bids",
+        "Try a bid on a dealt hand and see how it would fare: how often it comes out and the score to expect.",
+        "bid_trainer.png",
+        (
+            ("Tricks & Stones", "game=tricks-and-stones&players=4&seed=12"),
+            ("Band of Tricks", "game=band-of-tricks&players=4&seed=12"),
+        ),
+    ),
+    App(
         "explain_trick.ipynb",
         "Why did that card win?",
         "Build any trick by clicking or typing cards and see the full ranking with a reason for every card.",

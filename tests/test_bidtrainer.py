@@ -1,0 +1,112 @@
+"""BidTrainer in Python: the learner's bid, the advisor's numbers, and playing it out."""
+
+from __future__ import annotations
+
+import pytest
+
+from tricklab.actions import Bid, Predict
+from tricklab.advisor import advise
+from tricklab.display.charts import Bar, bar_chart
+from tricklab.errors import InvalidOption, InvalidScoreInput
+from tricklab.widgets import BidTrainer
+from tricklab.widgets.apps import bid_trainer_app
+
+
+def test_tricks_and_stones_prediction_by_clicking_and_the_advisors_numbers() -> None:
+    trainer = BidTrainer("tricks-and-stones", 4, seed=3, samples=200)
+    trainer.board.intent("predict", "4")
+    assert trainer.action == Predict(4)
+    advice = trainer.try_bid()
+    assert advice is not None
+    expected = advise(trainer.rules, trainer.match.view(0), bid=4, samples=200, seed=3)
+    assert [e.mean for e in advice.estimates] == [e.mean for e in expected.estimates]
+    data = trainer.board.scene["data"]
+    assert data["tried"] == "predict 4" and data["best"] == expected.best.text
+    assert data["mean"] == f"{expected.estimate(4).mean:.4f}"
+    html = trainer.board.scene["html"]
+    assert "You make exactly 4 about" in html and html.count('<figure class="tl-chart">') == 2
+    assert trainer.progress.value == 200
+
+
+def test_same_seed_same_numbers_and_a_different_seed_differs() -> None:
+    first = BidTrainer("band-of-tricks", 4, seed=5, samples=150)
+    second = BidTrainer("band-of-tricks", 4, seed=5, samples=150)
+    other = BidTrainer("band-of-tricks", 4, seed=6, samples=150)
+    for trainer in (first, second, other):
+        trainer.choose({"rock": 1, "soul": 1, "pops": 0})
+        trainer.try_bid()
+    assert first.board.scene["data"] == second.board.scene["data"]
+    assert first.board.scene["html"] == second.board.scene["html"]
+    assert other.match.view(0).hand != first.match.view(0).hand
+
+
+def test_band_of_tricks_steppers_and_zero_success() -> None:
+    trainer = BidTrainer("band-of-tricks", 3, seed=2, seat=1, samples=100)
+    for value in ("rock:+1", "rock:+1", "pops:+1", "pops:-1", "pops:-1", "soul:+1"):
+        trainer.board.intent("bid", value)
+    assert trainer.action == Bid(2, 2, 0)  # from the starting bid 0 1 0
+    trainer.board.intent("zero")
+    assert trainer.action == Bid(zero=True)
+    advice = trainer.try_bid()
+    assert advice is not None and advice.bid == Bid(zero=True)
+    assert "comes out exactly about" in trainer.board.scene["html"]
+
+
+def test_bad_bids_raise_the_engines_typed_errors() -> None:
+    trainer = BidTrainer("band-of-tricks", 4, seed=1, samples=50)
+    with pytest.raises(InvalidScoreInput):
+        trainer.choose({"rock": 7})
+    with pytest.raises(InvalidScoreInput):
+        trainer.choose({"metal": 1})
+    ts = BidTrainer("tricks-and-stones", 4, seed=1, samples=50)
+    with pytest.raises(InvalidOption) as info:
+        ts.choose(6)
+    assert info.value.rule_id == "ts.predict"
+    with pytest.raises(InvalidOption):
+        BidTrainer("jewel-vault", 4)
+    with pytest.raises(InvalidOption):
+        BidTrainer("tricks-and-stones", 4, seat=4)
+
+
+def test_cancel_stops_the_advisor_and_says_so() -> None:
+    trainer = BidTrainer("tricks-and-stones", 4, seed=4, samples=400)
+    trainer._cancel.set()  # a press on Cancel before the first progress report
+    original = trainer._cancel.clear
+    trainer._cancel.clear = lambda: None  # type: ignore[method-assign]
+    try:
+        assert trainer.try_bid() is None
+    finally:
+        trainer._cancel.clear = original  # type: ignore[method-assign]
+    assert "Cancelled" in trainer.board.scene["html"] and trainer.advice is None
+
+
+def test_start_runs_in_a_worker_thread() -> None:
+    trainer = BidTrainer("tricks-and-stones", 3, seed=8, samples=100)
+    trainer.start()
+    trainer.wait(60)
+    assert trainer.advice is not None and trainer.try_button.disabled is False
+
+
+def test_play_it_out_continues_the_same_deal() -> None:
+    trainer = BidTrainer("band-of-tricks", 4, seed=3, seat=2, samples=50)
+    trainer.choose({"rock": 1, "soul": 0, "pops": 1})
+    stepper = trainer.play_out()
+    assert stepper.match.states[0] == trainer.match.states[0]
+    assert Bid(1, 0, 1) in stepper.match.actions
+    assert any(step.event.kind == "score" for step in stepper.steps)
+    assert "Player 3 bids Rock 1, Soul 0, Pops 1" in stepper.caption
+
+
+def test_bid_trainer_app_checks_its_link() -> None:
+    app = bid_trainer_app("game=jewel-vault&players=4&seed=2")
+    assert "Bids are part of" in app.children[0].value
+    assert app.children[1].rules.name == "tricks-and-stones"
+    app = bid_trainer_app("game=band-of-tricks&players=5&seed=9&seat=3")
+    assert app.children[1].seat == 2 and app.children[1].rules.players == 5
+
+
+def test_bar_chart_marks_and_labels() -> None:
+    html = bar_chart([Bar("0", 1.5, 0.2, ("yours",)), Bar("1", -2.0, marks=("best",))], title="Scores")
+    assert 'class="tl-bar tl-bar-yours"' in html and 'class="tl-bar tl-bar-best"' in html
+    assert 'aria-label="Scores: 0 1.50; 1 -2.00"' in html
+    assert bar_chart([], title="nothing") == ""

@@ -1,0 +1,347 @@
+"""BidTrainer: try a bid on a dealt hand and see what it would likely bring.
+
+The numbers come from :func:`tricklab.advisor.advise`; this widget only collects the
+learner's bid, runs the advisor (in a worker thread, so the progress bar moves and
+"Cancel" works), and draws the advisor's result.
+"""
+
+from __future__ import annotations
+
+import threading
+from typing import Any
+
+import ipywidgets as w
+
+from .. import get_rules
+from ..actions import Action, Bid, Predict
+from ..advisor import Advice, AdviceCancelled, BidEstimate, advise
+from ..bots import make_bots
+from ..display import esc, view_html
+from ..display.charts import Bar, bar_chart
+from ..errors import InvalidOption, TricklabError
+from ..games import find_game
+from ..match import Match
+from .board import Board, LookToggles
+from .stepper import TrickStepper
+
+GAMES = ("tricks-and-stones", "band-of-tricks")
+BID_KEYS = ("rock", "soul", "pops")
+MAX_BID = 6
+TOP_BIDS = 10
+
+
+class BidTrainer(w.VBox):  # type: ignore[misc]
+    """Deal a hand (from ``seed``), pick a bid, press "Try it", read the advisor's answer.
+
+    Tricks & Stones: a prediction 0-5. Band of Tricks: a bid per suit (0-6) or Zero
+    Success. The same ``seed`` always deals the same hand and gives the same numbers.
+    """
+
+    def __init__(
+        self,
+        game: str = "tricks-and-stones",
+        players: int | None = None,
+        *,
+        seed: int = 0,
+        seat: int = 0,
+        samples: int = 1000,
+        four_colour: bool = False,
+        large: bool = False,
+    ) -> None:
+        cls = find_game(game)
+        if cls.name not in GAMES:
+            raise InvalidOption(f"the bid trainer is for {' and '.join(GAMES)}, not {cls.name}")
+        players = players if players is not None else 4
+        rules = get_rules(cls.name, players=players)
+        if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < players:
+            raise InvalidOption(f"seat must be 0 to {players - 1}, not {seat!r}")
+        self.rules = rules
+        self.seat = seat
+        self.seed = seed
+        self.samples = samples
+        self.match: Match = rules.new_match(seed)
+        self._bots = make_bots(rules, "heuristic", seed)
+        while self.match.to_play != seat:  # the players before this seat bid first
+            to_play = self.match.to_play
+            assert to_play is not None
+            self.match.apply(self._bots[to_play].choose(self.match.view(to_play), self.match.legal_actions()))
+        self.prediction = 2
+        self.bid = dict.fromkeys(BID_KEYS, 0)
+        self.bid["soul"] = 1
+        self.zero = False
+        self.advice: Advice | None = None
+        self._message = ""
+        self._cancel = threading.Event()
+        self._worker: threading.Thread | None = None
+
+        self.board = Board()
+        self.board.on_intent(self._intent)
+        self.look = LookToggles(large=large, four_colour=four_colour, on_change=self._render)
+        self.try_button = w.Button(description="Try it", button_style="primary", tooltip="simulate this bid")
+        self.cancel_button = w.Button(description="Cancel", disabled=True)
+        self.play_button = w.Button(description="Play it out", tooltip="play this deal with this bid, with bots")
+        self.progress = w.IntProgress(value=0, min=0, max=samples, description="Deals", bar_style="info")
+        self.try_button.on_click(lambda _: self.start())
+        self.cancel_button.on_click(lambda _: self._cancel.set())
+        self.play_button.on_click(lambda _: self.play_out())
+        self.stepper_box = w.VBox()
+        controls = w.HBox([self.try_button, self.cancel_button, self.progress, self.play_button, self.look])
+        super().__init__([controls, self.board, self.stepper_box])
+        self.add_class("tricklab-bidtrainer")
+        self._render()
+
+    # --- the learner's bid -----------------------------------------------------------------------------
+
+    @property
+    def action(self) -> Action:
+        """The bid being tried, as the engine's action."""
+        if self.rules.name == "tricks-and-stones":
+            return Predict(self.prediction)
+        if self.zero:
+            return Bid(zero=True)
+        return Bid(self.bid["rock"], self.bid["soul"], self.bid["pops"])
+
+    def choose(self, bid: object) -> None:
+        """Set the bid from code: a number (Tricks & Stones) or a dict / ``"zero"`` (Band of Tricks)."""
+        if self.rules.name == "tricks-and-stones":
+            if isinstance(bid, bool) or not isinstance(bid, int) or not 0 <= bid <= 5:
+                raise InvalidOption(
+                    f"a prediction is a number of tricks from 0 to 5, not {bid!r}", rule_id="ts.predict"
+                )
+            self.prediction = bid
+        elif bid == "zero":
+            self.zero = True
+        elif isinstance(bid, dict):
+            score_deal = self.rules.score_deal  # type: ignore[attr-defined]  # Band of Tricks' rules
+            score_deal(bid=bid, won=dict.fromkeys(BID_KEYS, 0))  # the engine checks the bid
+            self.bid = {k: int(bid.get(k, 0)) for k in BID_KEYS}
+            self.zero = not any(self.bid.values())
+        else:
+            raise InvalidOption(f"a bid is a dict of rock/soul/pops or 'zero', not {bid!r}", rule_id="bt.bid")
+        self._render()
+
+    # --- running the advisor ---------------------------------------------------------------------------
+
+    def try_bid(self) -> Advice | None:
+        """Run the advisor for the current bid now (blocking) and show the result."""
+        self._cancel.clear()
+        self.progress.value = 0
+
+        def progress(done: int, total: int) -> bool:
+            self.progress.value = done
+            return not self._cancel.is_set()
+
+        try:
+            advice = advise(
+                self.rules,
+                self.match.view(self.seat),
+                bid=self.action,
+                samples=self.samples,
+                seed=self.seed,
+                progress=progress,
+            )
+        except AdviceCancelled:
+            self._message = "Cancelled: press Try it to start again."
+            self._render()
+            return None
+        except TricklabError as exc:
+            self._message = str(exc)
+            self._render()
+            return None
+        self.advice = advice
+        self._message = ""
+        self._render()
+        return advice
+
+    def start(self) -> None:
+        """What "Try it" does: the advisor in a worker thread, with the progress bar and Cancel."""
+        if self._worker is not None and self._worker.is_alive():
+            return
+        self.try_button.disabled = True
+        self.cancel_button.disabled = False
+
+        def run() -> None:
+            try:
+                self.try_bid()
+            finally:
+                self.try_button.disabled = False
+                self.cancel_button.disabled = True
+
+        self._worker = threading.Thread(target=run, daemon=True)
+        self._worker.start()
+
+    def wait(self, timeout: float | None = None) -> None:
+        if self._worker is not None:
+            self._worker.join(timeout)
+
+    def play_out(self) -> TrickStepper:
+        """Play this deal to the end of the round with the tried bid, and step through it."""
+        match = self.match.copy()
+        start = len(match.timeline())
+        match.apply(self.action)
+        first_round = _round_of(match.state)
+        while not match.is_over and _round_of(match.state) == first_round:
+            to_play = match.to_play
+            assert to_play is not None
+            match.apply(self._bots[to_play].choose(match.view(to_play), match.legal_actions()))
+        stepper = TrickStepper(match, seat=self.seat, step=start, four_colour=self.look.four_colour.value)
+        self.stepper_box.children = (stepper,)
+        return stepper
+
+    # --- clicks and drawing ----------------------------------------------------------------------------
+
+    def _intent(self, intent: str, value: str | None) -> None:
+        if intent == "predict" and value is not None and value.isdigit():
+            self.prediction = int(value)
+        elif intent == "bid" and value is not None:
+            key, _, delta = value.partition(":")
+            if key in self.bid and delta in ("+1", "-1"):
+                self.bid[key] = max(0, min(MAX_BID, self.bid[key] + int(delta)))
+                self.zero = False
+        elif intent == "zero":
+            self.zero = not self.zero
+        else:
+            return
+        self._render()
+
+    def _render(self) -> None:
+        parts = [f'<p class="tl-caption">{esc(self._intro())}</p>']
+        parts.append(self._picker())
+        if self._message:
+            parts.append(f'<p class="tl-message" role="alert">⚠ {esc(self._message)}</p>')
+        if self.advice is not None:
+            parts.append(self._result(self.advice))
+        parts.append(view_html(self.rules, self.match.view(self.seat), four_colour=self.look.four_colour.value))
+        data: dict[str, Any] = {"bid": str(self.action)}
+        if self.advice is not None:
+            tried = self.advice.tried
+            data.update(
+                best=self.advice.best.text,
+                tried=str(self.advice.bid),
+                mean=f"{tried.mean:.4f}" if tried else "",
+                exact=f"{tried.p_exact:.4f}" if tried else "",
+            )
+        self.board.scene = {
+            "html": "".join(parts),
+            "label": f"{self.rules.title} bid trainer",
+            "large": self.look.large.value,
+            "data": data,
+        }
+
+    def _intro(self) -> str:
+        if self.rules.name == "tricks-and-stones":
+            trump = self.match.state.trump
+            return (
+                f"You are {self.rules.seat_name(self.seat)}; trump is {_suit(trump)}. How many tricks will you "
+                "win? Pick a prediction and press Try it."
+            )
+        return (
+            f"You are {self.rules.seat_name(self.seat)}. Pick a bid per suit (or Zero Success) and press Try it; "
+            "the bids made before yours are in the table."
+        )
+
+    def _picker(self) -> str:
+        if self.rules.name == "tricks-and-stones":
+            buttons = "".join(
+                f'<button type="button" class="tl-choice" data-intent="predict" data-value="{n}" '
+                f'aria-pressed="{str(n == self.prediction).lower()}">{n}</button>'
+                for n in range(6)
+            )
+            return (
+                '<section class="tl-decision" aria-label="Your prediction"><h4>Prediction</h4>'
+                f'<div class="tl-choices">{buttons}</div></section>'
+            )
+        rows = []
+        for key in BID_KEYS:
+            rows.append(
+                f'<div class="tl-bid-row"><span class="tl-bid-suit">{key.title()}</span>'
+                f'<button type="button" class="tl-choice" data-intent="bid" data-value="{key}:-1" '
+                f'aria-label="{key} one less">\u2212</button><output aria-label="{key} bid">'
+                f'{0 if self.zero else self.bid[key]}</output><button type="button" class="tl-choice" '
+                f'data-intent="bid" data-value="{key}:+1" aria-label="{key} one more">+</button></div>'
+            )
+        zero = (
+            f'<button type="button" class="tl-choice" data-intent="zero" data-value="" '
+            f'aria-pressed="{str(self.zero).lower()}">Zero Success</button>'
+        )
+        return (
+            f'<section class="tl-decision" aria-label="Your bid"><h4>Bid: {esc(self.action)}</h4>'
+            f'<div class="tl-choices">{"".join(rows)}{zero}</div></section>'
+        )
+
+    def _result(self, advice: Advice) -> str:
+        tried = advice.tried
+        assert tried is not None
+        best = advice.best
+        sentence = _sentence(self.rules.name, tried, best)
+        charts = [self._distribution_chart(advice, tried), self._score_chart(advice, tried)]
+        note = f"{advice.samples} sampled deals of the cards you cannot see, played out by the bots."
+        return (
+            f'<section class="tl-panel tl-advice" aria-label="What your bid would bring">'
+            f'<p class="tl-advice-sentence" role="status"><strong>{esc(sentence)}</strong></p>'
+            f'<div class="tl-panels">{"".join(charts)}</div><p class="tl-summary">{esc(note)}</p></section>'
+        )
+
+    def _distribution_chart(self, advice: Advice, tried: BidEstimate) -> str:
+        if self.rules.name == "tricks-and-stones":
+            bars = [
+                Bar(str(k), p, marks=("yours",) if k == self.prediction else ())
+                for k, p in enumerate(tried.distribution)
+            ]
+            return bar_chart(bars, title="Tricks you win (how often)", percent=True, width=360)
+        charts = []
+        bid = self.action
+        for i, key in enumerate(BID_KEYS):
+            counts = tried.suits[i] if tried.suits else ()
+            total = sum(counts) or 1
+            target = None if isinstance(bid, Bid) and bid.zero else int(getattr(bid, key))
+            bars = [Bar(str(k), c / total, marks=("yours",) if k == target else ()) for k, c in enumerate(counts)]
+            charts.append(bar_chart(bars, title=f"{key.title()} tricks you win", percent=True, width=220, height=150))
+        return "".join(charts)
+
+    def _score_chart(self, advice: Advice, tried: BidEstimate) -> str:
+        if self.rules.name == "tricks-and-stones":
+            shown = list(advice.estimates)
+        else:
+            ranked = sorted(advice.estimates, key=lambda e: -e.mean)[:TOP_BIDS]
+            shown = ranked + [e for e in (tried,) if e not in ranked]
+        bars = []
+        for estimate in shown:
+            marks = tuple(m for m, hit in (("yours", estimate is tried), ("best", estimate is advice.best)) if hit)
+            label = estimate.text.removeprefix("predict ").removeprefix("bid ")
+            bars.append(Bar(label, estimate.mean, error=estimate.stderr, marks=marks))
+        what = "prediction" if self.rules.name == "tricks-and-stones" else "bid (the ten best, and yours)"
+        return bar_chart(bars, title=f"Expected score per {what}", width=460)
+
+    def __repr__(self) -> str:
+        return (
+            f"BidTrainer(game={self.rules.name!r}, players={self.rules.players}, seed={self.seed}, "
+            f"seat={self.seat}, bid={str(self.action)!r})"
+        )
+
+
+def _round_of(state: Any) -> int:
+    return int(getattr(state, "round", getattr(state, "deal", 0)))
+
+
+def _suit(letter: str) -> str:
+    from ..cards import SUIT_NAME, SUIT_SYMBOL
+
+    return f"{SUIT_NAME[letter]} {SUIT_SYMBOL[letter]}"
+
+
+def _sentence(game: str, tried: BidEstimate, best: BidEstimate) -> str:
+    """One plain sentence: how often the bid is hit exactly, and how the best bid compares."""
+    if game == "tricks-and-stones":
+        n = tried.text.removeprefix("predict ")
+        first = f"You make exactly {n} about {tried.p_exact:.0%} of the time and score {tried.mean:.1f} on average"
+        other = f"predicting {best.text.removeprefix('predict ')}"
+    else:
+        first = (
+            f"Your bid ({tried.text.removeprefix('bid ')}) comes out exactly about {tried.p_exact:.0%} of the time "
+            f"and scores {tried.mean:.1f} on average"
+        )
+        other = f"bidding {best.text.removeprefix('bid ')}"
+    if best is tried or best.mean - tried.mean < 0.05:
+        return f"{first}; no other choice scores more on average."
+    return f"{first}; {other} scores {best.mean - tried.mean:.1f} more on average."
