@@ -14,7 +14,7 @@ variables, so light and dark themes both work; cards carry ARIA labels.
 from __future__ import annotations
 
 import html
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from functools import cache
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -337,3 +337,35 @@ def match_html(match: Match, *, seat: int | None = None, four_colour: bool = Fal
     caption = f'<p class="tl-caption">{esc(last.text)}</p>' if last else ""
     body = caption + view_html(match.rules, match.view(seat), four_colour=four_colour)
     return wrap(body, game=match.rules.name, label=f"{match.rules.title} match")
+
+
+def choice_button(intent: str, value: str, text: str, *, label: str = "", pressed: bool | None = None) -> str:
+    """A button of a decision: clicking it sends ``(intent, value)`` to the widget."""
+    aria = f' aria-label="{esc(label)}"' if label else ""
+    state = "" if pressed is None else f' aria-pressed="{str(pressed).lower()}"'
+    return (
+        f'<button type="button" class="tl-choice" data-intent="{esc(intent)}" data-value="{esc(value)}"'
+        f"{aria}{state}>{esc(text)}</button>"
+    )
+
+
+def decision_html(prompt: str, body: str) -> str:
+    """A framed decision: a heading and its choices."""
+    return (
+        f'<section class="tl-decision" aria-label="Your decision"><h4>{esc(prompt)}</h4>'
+        f'<div class="tl-choices">{body}</div></section>'
+    )
+
+
+def bid_rows(bid: Mapping[str, int], *, zero: bool = False) -> str:
+    """Band of Tricks bid steppers: a minus and a plus button around each suit's number."""
+    rows = []
+    for key in ("rock", "soul", "pops"):
+        rows.append(
+            f'<div class="tl-bid-row"><span class="tl-bid-suit">{key.title()}</span>'
+            + choice_button("bid", f"{key}:-1", "\u2212", label=f"{key} one less")
+            + f'<output aria-label="{key} bid">{0 if zero else bid[key]}</output>'
+            + choice_button("bid", f"{key}:+1", "+", label=f"{key} one more")
+            + "</div>"
+        )
+    return "".join(rows)

@@ -637,34 +637,12 @@ class TricksAndStones(Rules[TricksAndStonesState]):
         if nxt != (state.dealer + 1) % players:
             new = state._replace(predictions=predictions, to_play=nxt)
             if log is not None:
-                log.append(
-                    (
-                        Event(
-                            "predict",
-                            seat,
-                            f"{self.seat_name(seat)} secretly chose a prediction.",
-                            (Reason("ts.predict", RULEBOOK["ts.predict"].text),),
-                            {"prediction": n},
-                        ),
-                        new,
-                    )
-                )
+                log.append((self._predict_event(seat, n), new))
             return new
         leader, reason = self._first_leader(predictions, state.dealer)  # type: ignore[arg-type]
         new = state._replace(predictions=predictions, phase=PLAY, leader=leader, to_play=leader)
         if log is not None:
-            log.append(
-                (
-                    Event(
-                        "predict",
-                        seat,
-                        f"{self.seat_name(seat)} secretly chose a prediction.",
-                        (Reason("ts.predict", RULEBOOK["ts.predict"].text),),
-                        {"prediction": n},
-                    ),
-                    new._replace(phase=PREDICT, to_play=None),
-                )
-            )
+            log.append((self._predict_event(seat, n), new._replace(phase=PREDICT, to_play=None)))
             shown = ", ".join(f"{self.seat_name(s)} {p}" for s, p in enumerate(predictions))
             log.append(
                 (
@@ -679,6 +657,15 @@ class TricksAndStones(Rules[TricksAndStonesState]):
                 )
             )
         return new
+
+    def _predict_event(self, seat: int, n: int) -> Event:
+        return Event(
+            "predict",
+            seat,
+            f"{self.seat_name(seat)} secretly chose a prediction.",
+            (Reason("ts.predict", RULEBOOK["ts.predict"].text),),
+            {"prediction": n},
+        )
 
     def _first_leader(self, predictions: tuple[int, ...], dealer: int) -> tuple[int, Reason]:
         n = self.players

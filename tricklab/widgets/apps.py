@@ -100,6 +100,17 @@ def parse_params(query: str, *, extras: tuple[str, ...] = ()) -> AppParams:
     return params
 
 
+def _seat(params: AppParams, default: int | None, fallback: str) -> int | None:
+    """The ``seat`` parameter (1..players in the link, a seat index here), or ``default``."""
+    text = params.extra.get("seat")
+    if text is None:
+        return default
+    if re.fullmatch(r"\d", text) and 1 <= int(text) <= params.players:
+        return int(text) - 1
+    params.messages.append(f"There is no player “{_short(text)}”; {fallback}.")
+    return default
+
+
 def _short(text: str) -> str:
     return text if len(text) <= 40 else text[:37] + "..."
 
@@ -138,13 +149,7 @@ def replay_app(query: str | None = None) -> w.VBox:
     from .stepper import TrickStepper
 
     params = parse_params(read_query_string() if query is None else query, extras=("seat", "step"))
-    seat = None
-    if "seat" in params.extra:
-        text = params.extra["seat"]
-        if re.fullmatch(r"\d", text) and 1 <= int(text) <= params.players:
-            seat = int(text) - 1
-        else:
-            params.messages.append(f"There is no player “{_short(text)}”; showing the teacher's view.")
+    seat = _seat(params, None, "showing the teacher's view")
     step = 0
     if "step" in params.extra:
         text = params.extra["step"]
@@ -169,13 +174,7 @@ def play_app(query: str | None = None) -> w.VBox:
     params = parse_params(
         read_query_string() if query is None else query, extras=("seat", "pace", "partnerships", "known_deck")
     )
-    seat = 0
-    if "seat" in params.extra:
-        text = params.extra["seat"]
-        if re.fullmatch(r"\d", text) and 1 <= int(text) <= params.players:
-            seat = int(text) - 1
-        else:
-            params.messages.append(f"There is no player “{_short(text)}”; you play Player 1.")
+    seat = _seat(params, 0, "you play Player 1") or 0
     pace = 0.8
     if "pace" in params.extra:
         text = params.extra["pace"]
@@ -252,13 +251,7 @@ def bid_trainer_app(query: str | None = None) -> w.VBox:
             f"showing {GAMES[DEFAULT_GAME].title}."
         )
         params.game, params.players = DEFAULT_GAME, 4
-    seat = 0
-    if "seat" in params.extra:
-        text = params.extra["seat"]
-        if re.fullmatch(r"\d", text) and 1 <= int(text) <= params.players:
-            seat = int(text) - 1
-        else:
-            params.messages.append(f"There is no player “{_short(text)}”; you are Player 1.")
+    seat = _seat(params, 0, "you are Player 1") or 0
     trainer = BidTrainer(params.game, params.players, seed=params.seed, seat=seat)
     title = f"Try bids: {GAMES[params.game].title}, {params.players} players, seed {params.seed}"
     header = _header(

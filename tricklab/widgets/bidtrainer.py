@@ -16,7 +16,7 @@ from .. import get_rules
 from ..actions import Action, Bid, Predict
 from ..advisor import Advice, AdviceCancelled, BidEstimate, advise
 from ..bots import make_bots
-from ..display import esc, view_html
+from ..display import bid_rows, choice_button, decision_html, esc, view_html
 from ..display.charts import Bar, bar_chart
 from ..errors import InvalidOption, TricklabError
 from ..games import find_game
@@ -242,32 +242,10 @@ class BidTrainer(w.VBox):  # type: ignore[misc]
 
     def _picker(self) -> str:
         if self.rules.name == "tricks-and-stones":
-            buttons = "".join(
-                f'<button type="button" class="tl-choice" data-intent="predict" data-value="{n}" '
-                f'aria-pressed="{str(n == self.prediction).lower()}">{n}</button>'
-                for n in range(6)
-            )
-            return (
-                '<section class="tl-decision" aria-label="Your prediction"><h4>Prediction</h4>'
-                f'<div class="tl-choices">{buttons}</div></section>'
-            )
-        rows = []
-        for key in BID_KEYS:
-            rows.append(
-                f'<div class="tl-bid-row"><span class="tl-bid-suit">{key.title()}</span>'
-                f'<button type="button" class="tl-choice" data-intent="bid" data-value="{key}:-1" '
-                f'aria-label="{key} one less">\u2212</button><output aria-label="{key} bid">'
-                f'{0 if self.zero else self.bid[key]}</output><button type="button" class="tl-choice" '
-                f'data-intent="bid" data-value="{key}:+1" aria-label="{key} one more">+</button></div>'
-            )
-        zero = (
-            f'<button type="button" class="tl-choice" data-intent="zero" data-value="" '
-            f'aria-pressed="{str(self.zero).lower()}">Zero Success</button>'
-        )
-        return (
-            f'<section class="tl-decision" aria-label="Your bid"><h4>Bid: {esc(self.action)}</h4>'
-            f'<div class="tl-choices">{"".join(rows)}{zero}</div></section>'
-        )
+            buttons = "".join(choice_button("predict", str(n), str(n), pressed=n == self.prediction) for n in range(6))
+            return decision_html("Prediction", buttons)
+        zero = choice_button("zero", "", "Zero Success", pressed=self.zero)
+        return decision_html(f"Bid: {self.action}", bid_rows(self.bid, zero=self.zero) + zero)
 
     def _result(self, advice: Advice) -> str:
         tried = advice.tried

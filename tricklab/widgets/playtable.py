@@ -18,7 +18,9 @@ import ipywidgets as w
 from .. import get_rules
 from ..actions import Action, Bid, Move, Pass, Place, Play, Predict, Skip
 from ..bots import Bot, heuristic_bot, make_bots
-from ..display import card_html, esc, reasons_html, view_html
+from ..display import bid_rows, card_html, esc, reasons_html, view_html
+from ..display import choice_button as _button
+from ..display import decision_html as _decision
 from ..errors import TricklabError
 from ..games import find_game
 from ..match import Match, Step
@@ -360,20 +362,12 @@ class PlayTable(w.VBox):  # type: ignore[misc]
         return str(action)
 
     def _bid_html(self) -> str:
-        rows = []
-        for key in BID_KEYS:
-            rows.append(
-                f'<div class="tl-bid-row"><span class="tl-bid-suit">{key.title()}</span>'
-                + _button("bid", f"{key}:-1", "\u2212", label=f"{key} one less")
-                + f'<output aria-label="{key} bid">{self._bid[key]}</output>'
-                + _button("bid", f"{key}:+1", "+", label=f"{key} one more")
-                + "</div>"
-            )
+        rows = bid_rows(self._bid)
         zero = _button("act", "bid zero", "Zero Success: I win no trick")
         confirm = _button(
             "confirm", "bid", f"Bid Rock {self._bid['rock']}, Soul {self._bid['soul']}, Pops {self._bid['pops']}"
         )
-        return _decision("Your bid: how many tricks you will win in each suit.", "".join(rows) + confirm + zero)
+        return _decision("Your bid: how many tricks you will win in each suit.", rows + confirm + zero)
 
     def _pass_html(self, view: Any, legal: list[Action]) -> str:
         count = len(next(a for a in legal if isinstance(a, Pass)).cards)
@@ -419,19 +413,3 @@ class PlayTable(w.VBox):  # type: ignore[misc]
             f"PlayTable(game={self.rules.name!r}, players={self.rules.players}, seat={self.seat}, "
             f"seed={self.match.seed}, actions={len(self.match.actions)})"
         )
-
-
-def _button(intent: str, value: str, text: str, *, label: str = "", pressed: bool | None = None) -> str:
-    aria = f' aria-label="{esc(label)}"' if label else ""
-    state = "" if pressed is None else f' aria-pressed="{str(pressed).lower()}"'
-    return (
-        f'<button type="button" class="tl-choice" data-intent="{esc(intent)}" data-value="{esc(value)}"'
-        f"{aria}{state}>{esc(text)}</button>"
-    )
-
-
-def _decision(prompt: str, body: str) -> str:
-    return (
-        f'<section class="tl-decision" aria-label="Your decision"><h4>{esc(prompt)}</h4>'
-        f'<div class="tl-choices">{body}</div></section>'
-    )
