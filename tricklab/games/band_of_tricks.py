@@ -34,6 +34,7 @@ from .base import (
     ScoreLine,
     TrickOutcome,
     illegal,
+    leaders,
 )
 
 NAME = "band-of-tricks"
@@ -979,24 +980,24 @@ class BandOfTricks(Rules[BandOfTricksState]):
             return None
         n = self.players
         totals = state.totals
-        best = max(totals)
-        leaders = tuple(s for s in range(n) if totals[s] == best)
-        names = _join(self.seat_name(s) for s in leaders)
+        top = tuple(leaders(totals))
+        best = totals[top[0]]
+        names = _join(self.seat_name(s) for s in top)
         extra = len(state.deal_scores) - n
-        if len(leaders) == 1 and extra == 0:
-            return MatchResult(totals, leaders, None, (Reason("bt.win", f"{names} wins with {best} points."),))
-        if len(leaders) == 1:
+        if len(top) == 1 and extra == 0:
+            return MatchResult(totals, top, None, (Reason("bt.win", f"{names} wins with {best} points."),))
+        if len(top) == 1:
             deals = f"{extra} extra deal{'s' if extra != 1 else ''}"
             return MatchResult(
                 totals,
-                leaders,
+                top,
                 "extra deals",
                 (Reason("bt.win.tie", f"{names} wins with {best} points: {deals} broke the tie."),),
             )
         after = f" after {extra} extra deal{'s' if extra != 1 else ''}" if extra else ""
         return MatchResult(
             totals,
-            leaders,
+            top,
             "shared",
             (
                 Reason(
@@ -1009,8 +1010,7 @@ class BandOfTricks(Rules[BandOfTricksState]):
 
     def view(self, state: BandOfTricksState, seat: int | None) -> BandOfTricksView:
         n = self.players
-        if seat is not None and (isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < n):
-            raise InvalidOption(f"seat must be 0 to {n - 1} (or None for the teacher's view), not {seat!r}")
+        self.check_view_seat(seat)
         return BandOfTricksView(
             seat=seat,
             phase=state.phase,

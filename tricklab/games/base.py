@@ -317,6 +317,12 @@ class Rules(ABC, Generic[S]):
         With ``log``, append ``(event, state_after)`` for every step, automatic ones too.
         """
 
+    def check_view_seat(self, seat: object) -> None:
+        """A view is for a seat ``0..players-1``, or ``None`` (the teacher, who sees everything)."""
+        n = self.players
+        if seat is not None and (isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < n):
+            raise InvalidOption(f"seat must be 0 to {n - 1} (or None for the teacher's view), not {seat!r}")
+
     @abstractmethod
     def view(self, state: S, seat: int | None) -> Any:
         """What ``seat`` may see (``None``: the teacher's view, everything)."""
@@ -369,6 +375,14 @@ class Rules(ABC, Generic[S]):
         if isinstance(first_dealer, bool) or not isinstance(first_dealer, int) or not 0 <= first_dealer < self.players:
             raise InvalidOption(f"first_dealer must be a seat from 0 to {self.players - 1}, not {first_dealer!r}")
         return first_dealer
+
+
+def leaders(values: Sequence[int], among: Iterable[int] | None = None) -> list[int]:
+    """The indices (out of ``among``, default all) that hold the highest of ``values``:
+    the winners of a total, or those still tied after a tie-break."""
+    pool = list(range(len(values))) if among is None else list(among)
+    best = max(values[i] for i in pool)
+    return [i for i in pool if values[i] == best]
 
 
 def illegal(rule_id: str, message: str) -> IllegalAction:

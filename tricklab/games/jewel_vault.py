@@ -45,6 +45,7 @@ from .base import (
     TrickOutcome,
     check_choice,
     illegal,
+    leaders,
 )
 
 NAME = "jewel-vault"
@@ -1456,8 +1457,8 @@ class JewelVault(Rules[JewelVaultState]):
             for side in range(self._n_sides)
         ]
         totals = tuple(points[self._sides[s]] for s in range(self.players))
-        best = max(points)
-        tied = [side for side in range(self._n_sides) if points[side] == best]
+        tied = leaders(points)
+        best = points[tied[0]]
 
         def seats(sides: list[int]) -> tuple[int, ...]:
             return tuple(s for s in range(self.players) if self._sides[s] in sides)
@@ -1467,8 +1468,8 @@ class JewelVault(Rules[JewelVaultState]):
             verb = "win" if len(self._members[tied[0]]) > 1 else "wins"
             reasons.append(Reason("jv.win", f"{names} {verb} with {best} points."))
             return MatchResult(totals, seats(tied), None, tuple(reasons))
-        most = max(j.vaults[side] for side in tied)
-        still = [side for side in tied if j.vaults[side] == most]
+        still = leaders(j.vaults, tied)
+        most = j.vaults[still[0]]
         if len(still) == 1:
             reasons.append(
                 Reason(
@@ -1489,8 +1490,7 @@ class JewelVault(Rules[JewelVaultState]):
 
     def view(self, state: JewelVaultState, seat: int | None) -> JewelVaultView:
         n = self.players
-        if seat is not None and (isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < n):
-            raise InvalidOption(f"seat must be 0 to {n - 1} (or None for the teacher's view), not {seat!r}")
+        self.check_view_seat(seat)
         over = state.phase == OVER
         own_side = None if seat is None else self._sides[seat]
         received: tuple[Card, ...] | None = None

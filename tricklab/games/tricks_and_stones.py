@@ -33,6 +33,7 @@ from .base import (
     TrickOutcome,
     check_choice,
     illegal,
+    leaders,
 )
 
 NAME = "tricks-and-stones"
@@ -1025,15 +1026,15 @@ class TricksAndStones(Rules[TricksAndStonesState]):
         if state.phase != OVER:
             return None
         totals = state.totals
-        best = max(totals)
-        tied = [s for s in range(self.players) if totals[s] == best]
+        tied = leaders(totals)
+        best = totals[tied[0]]
         names = " and ".join(self.seat_name(s) for s in tied)
         reasons = []
         if len(tied) == 1:
             reasons.append(Reason("ts.win", f"{names} wins with {best} points."))
             return MatchResult(totals, tuple(tied), None, tuple(reasons))
-        most = max(state.exact[s] for s in tied)
-        still = [s for s in tied if state.exact[s] == most]
+        still = leaders(state.exact, tied)
+        most = state.exact[still[0]]
         if len(still) == 1:
             reasons.append(
                 Reason(
@@ -1053,9 +1054,7 @@ class TricksAndStones(Rules[TricksAndStonesState]):
         return MatchResult(totals, tuple(still), "shared", tuple(reasons))
 
     def view(self, state: TricksAndStonesState, seat: int | None) -> TricksAndStonesView:
-        n = self.players
-        if seat is not None and (isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < n):
-            raise InvalidOption(f"seat must be 0 to {n - 1} (or None for the teacher's view), not {seat!r}")
+        self.check_view_seat(seat)
         revealed = state.phase != PREDICT or all(p is not None for p in state.predictions)
         predictions = tuple(
             p if (revealed or seat is None or s == seat) else None for s, p in enumerate(state.predictions)
