@@ -59,6 +59,9 @@ def test_tricks_and_stones_predictions_and_gems_by_clicking() -> None:
     legal = table.match.legal_actions()
     assert any(isinstance(a, Place) for a in legal)
     table.board.intent("gem-mode", "place")
+    chambers = buttons(table, "chamber")
+    assert chambers == [str(c) for c in range(6)], "in gem mode the chambers of the board are buttons"
+    assert 'class="tl-chamber-button"' in table.board.scene["html"]
     table.board.intent("chamber", "2")  # the own expedition chamber: the engine refuses
     table.board.intent("confirm")
     assert "expedition token" in table.board.scene["html"]

@@ -275,6 +275,7 @@ def view_html(
     four_colour: bool = False,
     legal: Iterable[Card] | None = None,
     hand_intent: str | None = None,
+    board_intent: str | None = None,
 ) -> str:
     """A table for a seat's (or the teacher's) view: seats, hands, the trick and the game's board."""
     from .panels import panel_html
@@ -319,7 +320,7 @@ def view_html(
     )
     centre = f'<div class="tl-centre">{trick}</div>'
     table = f'<div class="tl-table tl-seats-{n}">{"".join(seats)}{centre}</div>'
-    return table + panel_html(rules, view, four_colour=four_colour)
+    return table + panel_html(rules, view, four_colour=four_colour, board_intent=board_intent)
 
 
 def _partial_ranking(rules: Rules[Any], view: Any) -> tuple[int, ...] | None:

@@ -21,9 +21,11 @@ def panel(game: str) -> Callable[[Panel], Panel]:
     return register
 
 
-def panel_html(rules: Any, view: Any, *, four_colour: bool = False) -> str:
+def panel_html(rules: Any, view: Any, *, four_colour: bool = False, board_intent: str | None = None) -> str:
+    """The game's board. With ``board_intent``, its places (Tricks & Stones: the chambers)
+    are buttons that send that intent with the place as value."""
     draw = PANELS.get(rules.name)
-    return draw(rules, view, four_colour=four_colour) if draw else ""
+    return draw(rules, view, four_colour=four_colour, board_intent=board_intent) if draw else ""
 
 
 def _table(headers: list[str], rows: list[list[str]], *, label: str) -> str:
@@ -36,7 +38,7 @@ def _table(headers: list[str], rows: list[list[str]], *, label: str) -> str:
 
 
 @panel("tricks-and-stones")
-def tricks_and_stones(rules: Any, view: Any, *, four_colour: bool = False) -> str:
+def tricks_and_stones(rules: Any, view: Any, *, four_colour: bool = False, board_intent: str | None = None) -> str:
     n = rules.players
     chambers = []
     for c in range(6):
@@ -56,10 +58,16 @@ def tricks_and_stones(rules: Any, view: Any, *, four_colour: bool = False) -> st
                 tokens.append(f'<span class="tl-token" style="--tl-seat:{seat_colour(seat)}">⚑ {seat + 1}</span>')
                 spoken.append(f"{rules.seat_name(seat)}'s expedition token")
         label = f"Chamber {c}: " + (", ".join(spoken) if spoken else "empty")
-        chambers.append(
-            f'<li class="tl-chamber" aria-label="{esc(label)}"><span class="tl-chamber-no">{c}</span>'
-            f'<span class="tl-tokens">{"".join(tokens)}</span><span class="tl-gems">{"".join(gems)}</span></li>'
+        inside = (
+            f'<span class="tl-chamber-no">{c}</span>'
+            f'<span class="tl-tokens">{"".join(tokens)}</span><span class="tl-gems">{"".join(gems)}</span>'
         )
+        if board_intent is not None:
+            inside = (
+                f'<button type="button" class="tl-chamber-button" data-intent="{esc(board_intent)}" '
+                f'data-value="{c}" aria-label="{esc(label)}">{inside}</button>'
+            )
+        chambers.append(f'<li class="tl-chamber" aria-label="{esc(label)}">{inside}</li>')
     trump = f"{SUIT_NAME[view.trump]} {SUIT_SYMBOL[view.trump]}"
     board = (
         f'<section class="tl-panel tl-chambers" aria-label="Chamber board"><h4>Round {view.round + 1} · trump '
@@ -94,7 +102,7 @@ def tricks_and_stones(rules: Any, view: Any, *, four_colour: bool = False) -> st
         items = []
         for place, seat in enumerate(last.seats):
             card = last.cards[last.ranking[place]]
-            waiting = any(s == seat for s, _ in view.gem_queue)
+            waiting = any(s == seat for s, _ in view.gem_queue) and rules.gem_allowance(place) != (0, 0)
             status = " (acting now)" if view.gem_queue and view.gem_queue[0][0] == seat else ""
             status = status or (" (to act)" if waiting else "")
             items.append(
@@ -112,7 +120,7 @@ _BT_KEYS = (("rock", "Rock"), ("soul", "Soul"), ("pops", "Pops"))
 
 
 @panel("band-of-tricks")
-def band_of_tricks(rules: Any, view: Any, *, four_colour: bool = False) -> str:
+def band_of_tricks(rules: Any, view: Any, *, four_colour: bool = False, board_intent: str | None = None) -> str:
     n = rules.players
     rows = []
     for seat in range(n):
@@ -161,7 +169,7 @@ _JV_SUITS = ("S", "H", "D", "C")
 
 
 @panel("jewel-vault")
-def jewel_vault(rules: Any, view: Any, *, four_colour: bool = False) -> str:
+def jewel_vault(rules: Any, view: Any, *, four_colour: bool = False, board_intent: str | None = None) -> str:
     sides = sorted(set(view.sides))
     rows = []
     for side in sides:

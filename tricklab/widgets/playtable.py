@@ -296,6 +296,7 @@ class PlayTable(w.VBox):  # type: ignore[misc]
                 four_colour=self.look.four_colour.value,
                 legal=plays,
                 hand_intent="play" if plays else None,
+                board_intent="chamber" if self._gem_mode and self.my_turn else None,
             )
         )
         parts.append(self._explanations())
@@ -398,11 +399,10 @@ class PlayTable(w.VBox):  # type: ignore[misc]
         modes += _button("act", "skip", "Skip (use no points)")
         chambers = ""
         if self._gem_mode:
-            chambers = "".join(_button("chamber", str(c), f"Chamber {c}") for c in range(6))
             picked = " → ".join(self._picked) if self._gem_mode == "move" else ", ".join(self._picked)
-            what = "where to place" if self._gem_mode == "place" else "a gem's chamber, then where it goes"
+            what = "where to place" if self._gem_mode == "place" else "a gem's chamber, then the chamber it goes to"
             chambers = (
-                f'<p>Click {what}: {esc(picked) or "nothing yet"}</p><div class="tl-choices">{chambers}</div>'
+                f"<p>Click on the chamber board below {what}: {esc(picked) or 'nothing yet'}</p>"
                 + _button("confirm", self._gem_mode, "Done")
                 + _button("clear", "", "Clear")
             )
