@@ -7,6 +7,7 @@ message and falls back to a default, never a traceback.
 
 from __future__ import annotations
 
+import contextlib
 import os
 import re
 from dataclasses import dataclass, field
@@ -37,15 +38,54 @@ class AppParams:
 
 
 def read_query_string() -> str:
-    """The page's query string under Voilà (waiting for it with a preheated kernel), else ``""``."""
-    if "VOILA_KERNEL_ID" in os.environ or os.environ.get("VOILA_PREHEAT"):
-        try:
-            from voila.utils import get_query_string
+    """The page's query string under Voilà, else ``""``.
 
-            return get_query_string() or ""
-        except Exception:  # an app must still start if the query cannot be read
-            return os.environ.get("QUERY_STRING", "")
+    A kernel Voilà starts for a page gets the query string in its environment. A kernel
+    from the preheated pool was started before any page asked for it: it learns which
+    request took it by asking the server's ``voila/query/<kernel id>`` websocket (what
+    ``voila.utils.get_query_string`` does). That helper imports Voilà's whole server into
+    every kernel (about 2 s and 40 MB), so the few lines are done here with tornado, which
+    the kernel has loaded already.
+    """
+    if os.environ.get("VOILA_PREHEAT") == "True" and "VOILA_KERNEL_ID" in os.environ:
+        with contextlib.suppress(Exception):  # an app must still start if the server cannot be asked
+            os.environ.update(_pooled_request_info())
     return os.environ.get("QUERY_STRING", "")
+
+
+def _pooled_request_info(timeout: float = 5.0) -> dict[str, str]:
+    """The request info Voilà hands a pooled kernel when a page takes it (environment values).
+
+    A pooled kernel runs the app's notebook before any page asks for it, so this waits
+    (as long as it takes) for the page that takes the kernel; ``timeout`` bounds the connection.
+    """
+    import asyncio
+    import json
+    import threading
+
+    from tornado.websocket import websocket_connect
+
+    env = os.environ
+    base = env.get("VOILA_WS_BASE_URL") or env.get("VOILA_SERVER_URL") or "/"
+    url = (
+        f"{env.get('VOILA_WS_PROTOCOL', 'ws')}://{env.get('VOILA_APP_IP', '127.0.0.1')}:"
+        f"{env.get('VOILA_APP_PORT', '8866')}{base}voila/query/{env['VOILA_KERNEL_ID']}"
+    )
+    received: list[str] = []
+
+    async def fetch() -> None:
+        connection = await websocket_connect(url, connect_timeout=timeout)
+        message = await connection.read_message()
+        connection.close()
+        if isinstance(message, str):
+            received.append(message)
+
+    # the kernel's own event loop is busy running this cell: talk from a thread with its own loop
+    thread = threading.Thread(target=lambda: asyncio.run(fetch()), daemon=True)
+    thread.start()
+    thread.join()
+    info = json.loads(received[0]) if received else {}
+    return {str(k): str(v) for k, v in info.items()} if isinstance(info, dict) else {}
 
 
 def parse_params(query: str, *, extras: tuple[str, ...] = ()) -> AppParams:
