@@ -218,3 +218,17 @@ def test_dark_theme_follows_jupyterlab_variables(voila_url: str, browser: Any) -
     assert luminance(background) < 0.35, background
     assert luminance(text) > 0.6, text
     assert log.javascript_errors() == []
+
+
+def test_replay_play_button_steps_on_its_own(voila_url: str, browser: Any) -> None:
+    page, log = open_page(browser, render(voila_url, "replay", "game=jewel-vault&players=3&seed=5"))
+    wait_for_board(page)
+    page.locator(".widget-play button").first.click()  # ▶ of the Play control
+    page.wait_for_function(f"Number(document.querySelector('{BOARD}')?.dataset.step) >= 2", timeout=30_000)
+    page.locator(".widget-play button").nth(1).click()  # pause
+    step = step_of(page)
+    assert step >= 2
+    slider = page.locator(".widget-readout").first.inner_text()
+    assert slider.strip() in (str(step), str(step + 1))
+    page.close()
+    assert log.javascript_errors() == []

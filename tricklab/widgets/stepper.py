@@ -52,7 +52,7 @@ class TrickStepper(w.VBox):  # type: ignore[misc]
             value=0, min=0, max=last, description="Step", continuous_update=True, layout=w.Layout(width="420px")
         )
         self.player = w.Play(value=0, min=0, max=last, interval=interval, description="Play")
-        w.jslink((self.player, "value"), (self.slider, "value"))
+        self._shown = -1  # the step on the board
         self.first_button = w.Button(description="|◀", tooltip="first step (Home)", layout=w.Layout(width="44px"))
         self.back_button = w.Button(description="◀", tooltip="step back (←)", layout=w.Layout(width="44px"))
         self.next_button = w.Button(description="▶", tooltip="step forward (→)", layout=w.Layout(width="44px"))
@@ -68,7 +68,10 @@ class TrickStepper(w.VBox):  # type: ignore[misc]
         self.back_button.on_click(lambda _: self.go(self.step - 1))
         self.next_button.on_click(lambda _: self.go(self.step + 1))
         self.last_button.on_click(lambda _: self.go(len(self.steps) - 1))
-        self.slider.observe(lambda _: self._render(), "value")
+        # Play, the slider, the buttons and the keys all go through go(); the kernel keeps
+        # Play and the slider in step (a link in the browser would echo every step back)
+        self.slider.observe(lambda change: self.go(change["new"]), "value")
+        self.player.observe(lambda change: self.go(change["new"]), "value")
         self.view_picker.observe(lambda _: self._render(), "value")
         self.board.on_intent(self._intent)
 
@@ -77,13 +80,11 @@ class TrickStepper(w.VBox):  # type: ignore[misc]
         )
         super().__init__([controls, w.HBox([self.view_picker, self.look]), self.board])
         self.add_class("tricklab-stepper")
-        self.go(step)
-        self._render()
+        self.go(step)  # the first go() always draws: nothing is shown yet
 
     @property
     def step(self) -> int:
-        value: int = self.slider.value
-        return value
+        return self._shown
 
     @property
     def seat(self) -> int | None:
@@ -97,9 +98,11 @@ class TrickStepper(w.VBox):  # type: ignore[misc]
     def go(self, step: int) -> None:
         """Jump to a step (clamped to the timeline)."""
         value = max(0, min(len(self.steps) - 1, step))
-        # the Play control is linked to the slider in the browser: move both, or the
-        # front end's first sync would pull the slider back to the Play control's value
-        self.player.value = value
+        if value == self._shown:
+            return
+        self._shown = value
+        self._render()  # the board first: it is what the learner waits for
+        self.player.value = value  # each of these calls go(value) again, which returns at once
         self.slider.value = value
 
     def _intent(self, intent: str, value: str | None) -> None:
