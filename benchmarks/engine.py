@@ -25,11 +25,12 @@ def random_round(rules: Any, seed: int) -> TricksAndStonesState:
     """One complete round (predictions, 8 tricks, every gem action) with random actions,
     through the checked public engine: ``legal_actions`` then ``apply``."""
     rng = random.Random(seed)
+    random_ = rng.random  # uniform choice as int(random() * n): the same cheap draw in every loop
     state = rules.initial_state(seed)
     first_round = state.round
     while state.round == first_round and state.to_play is not None:
         legal = rules.legal_actions(state)
-        state = rules.apply(state, legal[rng.randrange(len(legal))])
+        state = rules.apply(state, legal[int(random_() * len(legal))])
     return state
 
 
@@ -37,10 +38,11 @@ def random_deal(rules: Any, seed: int) -> Any:
     """Band of Tricks: one complete deal (bids, every trick, every Metal choice) with random
     actions, through ``legal_actions`` then ``apply``, until the deal is scored."""
     rng = random.Random(seed)
+    random_ = rng.random  # uniform choice as int(random() * n): the same cheap draw in every loop
     state = rules.initial_state(seed)
     while not state.deal_scores and state.to_play is not None:
         legal = rules.legal_actions(state)
-        state = rules.apply(state, legal[rng.randrange(len(legal))])
+        state = rules.apply(state, legal[int(random_() * len(legal))])
     return state
 
 
@@ -67,14 +69,15 @@ def open_spiel_game() -> Callable[[int], object] | None:
 
     def play(seed: int) -> object:
         rng = random.Random(seed)
+        random_ = rng.random  # the same draw as tricklab's loops
         state = game.new_initial_state()
         while not state.is_terminal():
             if state.is_chance_node():
                 outcomes = state.chance_outcomes()
-                state.apply_action(outcomes[rng.randrange(len(outcomes))][0])
+                state.apply_action(outcomes[int(random_() * len(outcomes))][0])
             else:
                 legal = state.legal_actions()
-                state.apply_action(legal[rng.randrange(len(legal))])
+                state.apply_action(legal[int(random_() * len(legal))])
         return state
 
     return play

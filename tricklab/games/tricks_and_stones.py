@@ -401,6 +401,7 @@ class TricksAndStones(Rules[TricksAndStonesState]):
 
     def _build_deck(self) -> Deck:
         cards = tuple(FrenchCard(suit, rank) for suit in FRENCH_SUITS for rank in RANKS)
+        self._plays: dict[Card, Play] = {c: Play(c) for c in cards}  # actions are immutable: share them
         return Deck(TITLE, FrenchCard, cards)
 
     # --- public rules API ----------------------------------------------------------------------
@@ -585,7 +586,9 @@ class TricksAndStones(Rules[TricksAndStonesState]):
         if state.phase == PLAY:
             seat = state.to_play
             assert seat is not None
-            return [_play_action(c) for c in _legal(state.hands[seat], state.trick, state.trump, state.trump_broken)]
+            return list(
+                map(self._plays.__getitem__, _legal(state.hands[seat], state.trick, state.trump, state.trump_broken))
+            )
         if state.phase == PREDICT:
             return list(_PREDICTIONS)
         if state.phase == GEMS:
@@ -710,7 +713,8 @@ class TricksAndStones(Rules[TricksAndStonesState]):
                 f"until trumps are broken or your hand holds only trumps",
             )
         broken = state.trump_broken or (bool(trick) and card.suit == trump and trick[0].suit != trump)
-        new_hand = tuple(c for c in hand if c != card)
+        at = hand.index(card)
+        new_hand = hand[:at] + hand[at + 1 :]
         hands = state.hands[:seat] + (new_hand,) + state.hands[seat + 1 :]
         trick = trick + (card,)
         n = self.players
@@ -819,16 +823,10 @@ class TricksAndStones(Rules[TricksAndStonesState]):
         while queue:
             seat, place = queue[0]
             p, m = ALLOWANCES[self.players][place]
-            prediction = state.predictions[seat]
-            assert prediction is not None
-            options = _gem_options(
-                state.board[seat],
-                prediction,
-                min(p, state.supply[seat]),
-                m,
-                self.options.chambers == "ring",
-            )
-            if len(options) > 1:
+            # A choice exists exactly when _gem_options lists more than Skip: placing needs a gem
+            # in the supply (five chambers are always open), moving a gem on the board (every
+            # chamber has a neighbour). Checked directly: this runs after every trick.
+            if (p and state.supply[seat]) or (m and any(state.board[seat])):
                 return state if queue is state.gem_queue else state._replace(gem_queue=queue, to_play=seat)
             queue = queue[1:]
             if log is not None:
@@ -1088,7 +1086,6 @@ class TricksAndStones(Rules[TricksAndStonesState]):
 
 
 _PREDICTIONS = tuple(Predict(n) for n in range(MAX_PREDICTION + 1))
-_play_action = lru_cache(maxsize=None)(Play)
 
 
 def _sort_hand(cards: Iterable[Card]) -> tuple[Card, ...]:
