@@ -7,15 +7,22 @@ nothing outside this machine can decide a test.
 
 from __future__ import annotations
 
+import ctypes
+import errno
+import json
 import os
+import re
 import socket
 import subprocess
 import sys
 import time
+import urllib.error
 import urllib.request
+import uuid
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
@@ -32,9 +39,24 @@ def free_port() -> int:
         return port
 
 
+@dataclass
+class Served:
+    """A server process that answers at ``url``."""
+
+    url: str
+    pid: int
+
+
 @contextmanager
 def running(command: list[str], url: str, *, cwd: Path = ROOT, timeout: float = 60) -> Iterator[str]:
     """Start a server process and yield ``url`` once it answers; stop it afterwards."""
+    with serving(command, url, cwd=cwd, timeout=timeout) as served:
+        yield served.url
+
+
+@contextmanager
+def serving(command: list[str], url: str, *, cwd: Path = ROOT, timeout: float = 60) -> Iterator[Served]:
+    """Like :func:`running`, and tell the server's process id (``tricklab serve`` execs Voilà in place)."""
     proc = subprocess.Popen(
         command,
         cwd=cwd,
@@ -55,7 +77,7 @@ def running(command: list[str], url: str, *, cwd: Path = ROOT, timeout: float = 
                 if time.monotonic() > deadline:
                     raise RuntimeError(f"{url} did not answer within {timeout:.0f} s") from None
                 time.sleep(0.25)
-        yield url
+        yield Served(url, proc.pid)
     finally:
         proc.terminate()
         try:
@@ -107,3 +129,135 @@ def launch(playwright: Any) -> Any:
         executable_path=str(CHROMIUM),
         args=["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update"],
     )
+
+
+# --- the kernel websocket, spoken as a Voilà page speaks it --------------------------------------
+
+KERNEL_PROTOCOL = "v1.kernel.websocket.jupyter.org"
+SYS_PIDFD_GETFD = 438  # the same number on every Linux architecture
+
+
+def open_app_page(base: str, app: str, query: str = "", *, timeout: float = 120) -> tuple[str, str]:
+    """GET an app's page as a browser does (Voilà runs the notebook in a kernel for it).
+
+    Returns the page's kernel id and the cookies the server set.
+    """
+    url = f"{base}/voila/render/{app}.ipynb" + (f"?{query}" if query else "")
+    with urllib.request.urlopen(url, timeout=timeout) as response:
+        page = response.read().decode()
+        cookies = [c.split(";")[0] for c in response.headers.get_all("Set-Cookie") or []]
+    found = re.search(r'"kernelId": "([0-9a-f-]{36})"', page)
+    if not found:
+        raise AssertionError(f"no kernel id in the page of {url}")
+    return found.group(1), "; ".join(cookies)
+
+
+def kernel_model(base: str, kernel_id: str) -> dict[str, Any] | None:
+    """The server's record of a kernel (``connections``, ``execution_state``...), None once it is gone."""
+    try:
+        with urllib.request.urlopen(f"{base}/api/kernels/{kernel_id}", timeout=10) as response:
+            model: dict[str, Any] = json.loads(response.read())
+            return model
+    except urllib.error.HTTPError as error:
+        if error.code == 404:
+            return None
+        raise
+
+
+def _pack(channel: str, message: dict[str, Any]) -> bytes:
+    parts = [json.dumps(message[key]).encode() for key in ("header", "parent_header", "metadata", "content")]
+    offsets = [8 * (2 + len(parts) + 1)]
+    for part in [channel.encode(), *parts]:
+        offsets.append(offsets[-1] + len(part))
+    head = len(offsets).to_bytes(8, "little") + b"".join(o.to_bytes(8, "little") for o in offsets)
+    return head + channel.encode() + b"".join(parts)
+
+
+def _unpack(data: bytes) -> tuple[str, dict[str, Any]]:
+    count = int.from_bytes(data[:8], "little")
+    offsets = [int.from_bytes(data[8 * (i + 1) : 8 * (i + 2)], "little") for i in range(count)]
+    channel = data[offsets[0] : offsets[1]].decode()
+    keys = ("header", "parent_header", "metadata", "content")
+    message = {key: json.loads(data[offsets[i + 1] : offsets[i + 2]]) for i, key in enumerate(keys)}
+    return channel, message
+
+
+class KernelSocket:
+    """A client of one kernel's websocket (protocol v1, as JupyterLab's and Voilà's front ends use)."""
+
+    def __init__(self, base: str, kernel_id: str, cookie: str, *, timeout: float = 30) -> None:
+        import websocket  # websocket-client, a dependency of jupyter_server
+
+        self.session = uuid.uuid4().hex
+        url = base.replace("http://", "ws://", 1) + f"/api/kernels/{kernel_id}/channels?session_id={self.session}"
+        self.ws = websocket.create_connection(url, subprotocols=[KERNEL_PROTOCOL], cookie=cookie, timeout=timeout)
+
+    @property
+    def local_address(self) -> tuple[str, int]:
+        """This end of the TCP connection: the server sees it as the peer."""
+        address: tuple[str, int] = self.ws.sock.getsockname()
+        return address
+
+    def send(self, channel: str, msg_type: str, content: dict[str, Any]) -> str:
+        msg_id = uuid.uuid4().hex
+        header = {
+            "msg_id": msg_id,
+            "msg_type": msg_type,
+            "session": self.session,
+            "username": "",
+            "date": datetime.now(UTC).isoformat(),
+            "version": "5.3",
+        }
+        message = {"header": header, "parent_header": {}, "metadata": {}, "content": content}
+        self.ws.send_binary(_pack(channel, message))
+        return msg_id
+
+    def request(self, msg_type: str, content: dict[str, Any], *, timeout: float = 30) -> dict[str, Any]:
+        """Send a shell request and return the content of its reply."""
+        msg_id = self.send("shell", msg_type, content)
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            channel, message = _unpack(self.ws.recv())
+            if channel == "shell" and message["parent_header"].get("msg_id") == msg_id:
+                reply: dict[str, Any] = message["content"]
+                return reply
+        raise TimeoutError(f"no reply to {msg_type} within {timeout:.0f} s")
+
+    def close(self) -> None:
+        self.ws.close()
+
+
+def tcp_nodelay_in_process(pid: int, peer: tuple[str, int]) -> bool:
+    """TCP_NODELAY as set on the socket that process ``pid`` holds for its connection from ``peer``.
+
+    The server's own socket is duplicated out of it with pidfd_getfd(2) (Linux 5.6 or newer; the
+    same user with ptrace rights over the process, or root) and the option read back from the
+    kernel with getsockopt, so the server needs no debug code and cannot report a stale flag.
+    Raises ``PermissionError`` where the system does not allow it.
+    """
+    libc = ctypes.CDLL(None, use_errno=True)
+    pidfd = os.pidfd_open(pid)
+    try:
+        for name in os.listdir(f"/proc/{pid}/fd"):
+            try:
+                if not os.readlink(f"/proc/{pid}/fd/{name}").startswith("socket:"):
+                    continue
+            except OSError:
+                continue  # closed meanwhile
+            fd = libc.syscall(SYS_PIDFD_GETFD, pidfd, int(name), 0)
+            if fd < 0:
+                err = ctypes.get_errno()
+                if err == errno.EBADF:  # closed meanwhile
+                    continue
+                kind = PermissionError if err in (errno.EPERM, errno.EACCES) else OSError
+                raise kind(err, os.strerror(err), "pidfd_getfd")
+            with socket.socket(fileno=fd) as sock:
+                try:
+                    if sock.family != socket.AF_INET or sock.getpeername() != peer:
+                        continue
+                except OSError:
+                    continue  # listening or not connected
+                return bool(sock.getsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY))
+    finally:
+        os.close(pidfd)
+    raise LookupError(f"process {pid} holds no socket connected to {peer}")

@@ -232,3 +232,28 @@ def test_replay_play_button_steps_on_its_own(voila_url: str, browser: Any) -> No
     assert slider.strip() in (str(step), str(step + 1))
     page.close()
     assert log.javascript_errors() == []
+
+
+@pytest.mark.parametrize(
+    ("app", "query", "words"),
+    [
+        ("replay", "seed=1&seat=%3Cimg%20src%3Dx%20onerror%3Dalert(1)%3E&step=%00", "There is no player"),
+        ("explain_trick", "trump=%E2%80%AEX&cards=%3Cscript%3Ealert(1)%3C/script%3E", "is not a trump suit"),
+        # Voilà's own parameters: a link picks the theme, never the template
+        ("replay", "game=jewel-vault&template=nonexistent", None),
+        ("replay", "game=jewel-vault&template=../../../etc", None),
+        ("replay", "game=jewel-vault&theme=nonexistent", None),
+        ("replay", "game=jewel-vault&theme=%3C/script%3E%3Cscript%3Ealert(1)%3C/script%3E", None),
+    ],
+)
+def test_hostile_links_leave_no_markup_and_no_traceback(
+    voila_url: str, browser: Any, app: str, query: str, words: str | None
+) -> None:
+    page, log = open_page(browser, render(voila_url, app, query))
+    wait_for_board(page)
+    if words:
+        expect(page.get_by_role("alert").first).to_contain_text(words)
+    assert page.locator("img[src=x], script:has-text('alert(1)')").count() == 0
+    assert "Traceback" not in page.inner_text("body")
+    page.close()
+    assert log.javascript_errors() == []

@@ -2,15 +2,33 @@
 
 from __future__ import annotations
 
+import json
+import shutil
+import time
+import urllib.error
 import urllib.request
+from collections.abc import Iterator
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
+import psutil
 import pytest
 
-from tricklab.__main__ import serve_command
+from tricklab import serve
+from tricklab.__main__ import main, serve_command
 
-from .servers import open_page
+from .servers import (
+    KernelSocket,
+    Served,
+    free_port,
+    kernel_model,
+    open_app_page,
+    open_page,
+    serving,
+    tcp_nodelay_in_process,
+    voila_command,
+)
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -41,3 +59,146 @@ def test_gallery_lists_the_apps_and_the_rulebook_shows_in_chromium(voila_url: st
     text = page.inner_text("body")
     page.close()
     assert "Tricks & Stones" in text and "Who leads first" in text
+
+
+# --- the classroom fixes of tricklab.serve -------------------------------------------------------
+
+CULL_AFTER = 10  # seconds; short so that the culling test takes seconds (the default is 40)
+CULL_EVERY = 2
+
+
+def test_serve_command_carries_the_classroom_fixes() -> None:
+    command = serve_command("127.0.0.1", 8866, ROOT / "voila_apps", open_browser=False)
+    assert "--Voila.kernel_websocket_connection_class=tricklab.serve.NoDelayKernelConnection" in command
+    assert "--MappingKernelManager.cull_connected=False" in command
+    assert f"--MappingKernelManager.cull_idle_timeout={serve.CULL_AFTER}" in command
+    assert "--VoilaConfiguration.preheat_kernel=True" in command
+    plain = serve_command("127.0.0.1", 1, ROOT, False, options=serve.ServeOptions(pool_size=0, nodelay=False))
+    assert not any("kernel_websocket_connection_class" in part for part in plain)
+    assert "--VoilaConfiguration.preheat_kernel=False" in plain
+    assert not any("xsrf" in part.lower() for part in command + plain), "XSRF protection stays on"
+
+
+@pytest.mark.parametrize(
+    "bad", [["--pool-size", "-1"], ["--pool-size", "1000"], ["--cull-after", "0"], ["--port", "x"]]
+)
+def test_serve_refuses_bad_options(bad: list[str], capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit) as exit_:
+        main(["serve", *bad])
+    assert exit_.value.code == 2
+    assert "error" in capsys.readouterr().err
+
+
+def test_jupyter_config_has_the_same_fixes(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["jupyter-config", "--cull-after", "300"]) == 0
+    config = json.loads(capsys.readouterr().out)
+    assert config["ServerApp"]["kernel_websocket_connection_class"] == "tricklab.serve.NoDelayKernelConnection"
+    assert config["MappingKernelManager"] == {"cull_idle_timeout": 300, "cull_interval": 60, "cull_connected": False}
+    assert issubclass(serve.NoDelayKernelConnection, serve.ZMQChannelsWebsocketConnection)
+
+
+def classroom_command(port: int, apps: Path, *extra: str) -> list[str]:
+    return [*voila_command(port), "--apps", str(apps), *extra]
+
+
+@pytest.fixture(scope="module")
+def replay_only(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """An app folder with the replay app alone, so a server's pool holds one kernel."""
+    folder = tmp_path_factory.mktemp("apps")
+    for name in ("replay.ipynb", "voila.json"):
+        shutil.copy(ROOT / "voila_apps" / name, folder / name)
+    return folder
+
+
+@pytest.fixture(scope="module")
+def classroom(replay_only: Path) -> Iterator[Served]:
+    """``tricklab serve`` with its fixes, a pool of one and culling in seconds."""
+    port = free_port()
+    timings = ("--pool-size", "1", "--cull-after", str(CULL_AFTER), "--cull-every", str(CULL_EVERY))
+    with serving(classroom_command(port, replay_only, *timings), f"http://127.0.0.1:{port}/") as served:
+        yield Served(served.url.rstrip("/"), served.pid)
+
+
+def nodelay_of_a_live_kernel_websocket(server: Served) -> bool:
+    """Open an app, connect to its kernel's websocket, check it carries messages, read the option."""
+    kernel_id, cookie = open_app_page(server.url, "replay", "game=band-of-tricks&seed=3")
+    client = KernelSocket(server.url, kernel_id, cookie)
+    try:
+        assert client.request("kernel_info_request", {})["status"] == "ok"
+        model = kernel_model(server.url, kernel_id)
+        assert model is not None and model["connections"] == 1
+        try:
+            return tcp_nodelay_in_process(server.pid, client.local_address)
+        except PermissionError as error:
+            pytest.skip(f"this system does not let a process read another's socket (pidfd_getfd): {error}")
+    finally:
+        client.close()
+
+
+def test_tcp_nodelay_is_set_on_the_live_kernel_websocket(classroom: Served, replay_only: Path) -> None:
+    assert nodelay_of_a_live_kernel_websocket(classroom) is True
+    # the control: the same server without the fix leaves the option off, so the fix is what sets it
+    port = free_port()
+    command = classroom_command(port, replay_only, "--pool-size", "0", "--no-nodelay")
+    with serving(command, f"http://127.0.0.1:{port}/") as plain:
+        assert nodelay_of_a_live_kernel_websocket(Served(plain.url.rstrip("/"), plain.pid)) is False
+
+
+def test_xsrf_protection_is_left_on(classroom: Served) -> None:
+    kernel_id, cookie = open_app_page(classroom.url, "replay")
+    request = urllib.request.Request(
+        f"{classroom.url}/voila/api/shutdown/{kernel_id}", method="POST", headers={"Cookie": cookie}
+    )
+    with pytest.raises(urllib.error.HTTPError) as refused:
+        urllib.request.urlopen(request, timeout=10)
+    assert refused.value.code == 403 and "_xsrf" in refused.value.read().decode()
+    assert kernel_model(classroom.url, kernel_id) is not None
+
+
+def kernel_of(page: Any) -> str:
+    config = page.evaluate("JSON.parse(document.getElementById('jupyter-config-data').textContent)")
+    kernel_id: str = config["kernelId"]
+    return kernel_id
+
+
+def wait_connected(base: str, kernel_id: str, timeout: float = 30) -> None:
+    deadline = time.monotonic() + timeout
+    while (model := kernel_model(base, kernel_id)) is None or model["connections"] < 1:
+        assert model is not None, "the kernel went away before its page connected"
+        assert time.monotonic() < deadline, "the page never connected to its kernel"
+        time.sleep(0.2)
+
+
+def kernel_processes(pid: int) -> int:
+    return sum("ipykernel" in " ".join(p.cmdline()) for p in psutil.Process(pid).children(recursive=True))
+
+
+@pytest.mark.browser
+def test_a_closed_pages_kernel_is_culled_and_an_open_pages_is_not(classroom: Served, browser: Any) -> None:
+    base = classroom.url
+    open_, _ = open_page(browser, f"{base}/voila/render/replay.ipynb?game=tricks-and-stones&seed=7")
+    open_.locator(".tricklab-board .tl-card").first.wait_for(timeout=90_000)
+    kept = kernel_of(open_)
+    wait_connected(base, kept)
+    closing, _ = open_page(browser, f"{base}/voila/render/replay.ipynb?game=jewel-vault&seed=2")
+    closing.locator(".tricklab-board .tl-card").first.wait_for(timeout=90_000)
+    gone = kernel_of(closing)
+    wait_connected(base, gone)
+    assert gone != kept
+    closing.close(run_before_unload=True)  # as a closed tab: its shutdown request is refused (XSRF)
+    started = time.monotonic()
+    while kernel_model(base, gone) is not None:
+        assert time.monotonic() - started < CULL_AFTER + 3 * CULL_EVERY + 20, "the closed page's kernel was not culled"
+        time.sleep(0.5)
+    # the open page has been idle at least as long; let two more culling passes go by
+    time.sleep(2 * CULL_EVERY + 1)
+    model = kernel_model(base, kept)
+    assert model is not None, "the open page's kernel was culled"
+    assert model["connections"] >= 1 and model["execution_state"] == "idle"
+    idle = datetime.now(UTC) - datetime.fromisoformat(model["last_activity"].replace("Z", "+00:00"))
+    assert idle.total_seconds() > CULL_AFTER, "idle long enough to be culled, kept for its connection"
+    assert kernel_processes(classroom.pid) == 2, "the open page's kernel and the preheated one remain"
+    # and the open page still works
+    open_.get_by_role("button", name="▶", exact=True).click()
+    open_.wait_for_function("document.querySelector('.tricklab-board')?.dataset.step === '1'")
+    open_.close()

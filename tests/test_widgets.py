@@ -2,11 +2,25 @@
 
 from __future__ import annotations
 
+import html
+import re
+from html.parser import HTMLParser
+from typing import Any
+from urllib.parse import quote
+
 import pytest
 
 import tricklab
 from tricklab.widgets import TrickExplainer, TrickStepper
-from tricklab.widgets.apps import explain_trick_app, parse_params, replay_app
+from tricklab.widgets.apps import (
+    MAX_SEED,
+    bid_trainer_app,
+    explain_trick_app,
+    parse_params,
+    play_app,
+    quiz_app,
+    replay_app,
+)
 
 
 def test_explainer_shows_the_engines_ranking() -> None:
@@ -154,3 +168,98 @@ def test_projector_size_and_four_colour_toggles() -> None:
     assert explainer.board.scene["large"] is True
     explainer.look.four_colour.value = True
     assert "tl-suit-D tl-four" in explainer.board.scene["html"]
+
+
+# --- every parameter of every app, against hostile links -----------------------------------------
+
+APPS = {
+    "explain_trick": (explain_trick_app, ("trump", "cards")),
+    "replay": (replay_app, ("seat", "step")),
+    "play": (play_app, ("seat", "pace", "partnerships", "known_deck")),
+    "quiz": (quiz_app, ("level",)),
+    "bid_trainer": (bid_trainer_app, ("seat",)),
+}
+CORE = ("game", "players", "seed")
+# values no parameter of any app accepts: each must give a message and a default
+INVALID = (
+    "-1",
+    "1e9",
+    "NaN",
+    "0x1F",
+    "4 4",
+    "9" * 40,
+    "<script>alert(1)</script>",
+    '"><img src=x onerror=alert(1)>',
+    "'; DROP TABLE users; --",
+    "../../../etc/passwd",
+    "{{7*7}}${7*7}%(x)s",
+    "\x00",
+    "\u202e4",
+    "☃" * 300,
+)
+# values some parameters accept and others refuse: each must give no traceback and a usable app
+EDGE = ("", "   ", "0", "1", "99", "3.5", "٣", "+4", "yes")
+# whole query strings that are not well formed
+MALFORMED = ("&&&", "=", "game", "%", "%ZZ", "game=%C0%AF", "a=1&" * 25, "game=jv&game=chess", "x" * 2100)
+
+
+def alerts(app: Any) -> list[str]:
+    """The messages an app's header shows, as text."""
+    header: str = app.children[0].value
+    return [html.unescape(m).removeprefix("⚠ ") for m in re.findall(r'role="alert">(.*?)</p>', header)]
+
+
+class Elements(HTMLParser):
+    """Every element and attribute in a piece of HTML."""
+
+    def __init__(self, html: str) -> None:
+        super().__init__()
+        self.found: set[tuple[str, str]] = set()
+        self.feed(html)
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        self.found.add((tag, ""))
+        self.found.update((tag, name) for name, _ in attrs)
+
+
+def assert_no_markup_from_the_link(app: Any) -> None:
+    """The header holds only its own markup: the link's text is escaped, control characters dropped."""
+    header: str = app.children[0].value
+    allowed = {("div", ""), ("div", "class"), ("h2", ""), ("p", ""), ("p", "class"), ("p", "role")}
+    assert Elements(header).found <= allowed, header[:300]
+    assert not re.search(r"[\x00-\x08\x0b\x0c\x0e-\x1f\u202a-\u202e\u2066-\u2069]", header), repr(header[:300])
+
+
+@pytest.mark.parametrize("name", list(APPS))
+def test_every_parameter_of_every_app_refuses_hostile_values_with_a_message(name: str) -> None:
+    build, extras = APPS[name]
+    for parameter in (*CORE, *extras):
+        for value in INVALID:
+            app = build(f"{parameter}={quote(value)}")
+            assert_no_markup_from_the_link(app)
+            assert alerts(app), f"{name}: {parameter}={value[:20]!r} gave no message"
+
+
+@pytest.mark.parametrize("name", list(APPS))
+def test_every_parameter_of_every_app_takes_edge_values_without_a_traceback(name: str) -> None:
+    build, extras = APPS[name]
+    for parameter in (*CORE, *extras):
+        for value in EDGE:
+            assert_no_markup_from_the_link(build(f"{parameter}={quote(value)}"))
+    for query in MALFORMED:
+        assert_no_markup_from_the_link(build(query))
+    assert alerts(build("x" * 2100)) == ["The link's settings were too long and were ignored."]
+    assert alerts(build("a=1&" * 25)) == ["The link's settings could not be read and were ignored."]
+
+
+@pytest.mark.parametrize("value", INVALID + EDGE)
+def test_core_parameters_fall_back_to_safe_defaults(value: str) -> None:
+    for parameter in CORE:
+        params = parse_params(f"{parameter}={quote(value)}")
+        assert params.game in tricklab.games()
+        assert params.players in tricklab.find_game(params.game).player_counts
+        assert 0 <= params.seed <= MAX_SEED
+        if not params.messages:  # taken as given: it must mean what it says
+            given = value.strip()
+            chosen = {"game": params.game, "players": params.players, "seed": params.seed}[parameter]
+            assert (tricklab.find_game(given).name if parameter == "game" else int(given)) == chosen

@@ -1,12 +1,29 @@
-"""Command line: ``tricklab serve`` starts the Voilà app gallery on this machine."""
+"""Command line: ``tricklab serve`` starts the Voilà app gallery on this machine.
+
+``tricklab serve`` runs Voilà with the classroom fixes of :mod:`tricklab.serve` (TCP_NODELAY on
+kernel websockets, culling of closed pages' kernels, a preheated pool); ``tricklab jupyter-config``
+prints the same fixes as a Jupyter server config for the user image of a JupyterHub.
+"""
 
 from __future__ import annotations
 
 import argparse
+import json
 import os
 import sys
 from collections.abc import Sequence
 from pathlib import Path
+
+from .serve import (
+    CULL_AFTER,
+    CULL_EVERY,
+    HUB_CULL_AFTER,
+    HUB_CULL_EVERY,
+    POOL_SIZE,
+    ServeOptions,
+    jupyter_server_config,
+    voila_arguments,
+)
 
 
 def apps_dir() -> Path:
@@ -17,7 +34,10 @@ def apps_dir() -> Path:
     return Path(__file__).resolve().parent.parent / "voila_apps"
 
 
-def serve_command(host: str, port: int, apps: Path, open_browser: bool) -> list[str]:
+def serve_command(
+    host: str, port: int, apps: Path, open_browser: bool, *, options: ServeOptions | None = None
+) -> list[str]:
+    """The Voilà command line that ``tricklab serve`` runs."""
     command = [
         sys.executable,
         "-m",
@@ -25,6 +45,7 @@ def serve_command(host: str, port: int, apps: Path, open_browser: bool) -> list[
         str(apps),
         f"--Voila.ip={host}",
         f"--port={port}",
+        *voila_arguments(options),
     ]
     if not open_browser:
         command.append("--no-browser")
@@ -39,11 +60,52 @@ def main(argv: Sequence[str] | None = None) -> int:
     serve.add_argument("--port", type=int, default=8866, help="port to listen on (default 8866)")
     serve.add_argument("--apps", type=Path, default=None, help="folder of app notebooks (default voila_apps/)")
     serve.add_argument("--open", action="store_true", help="open a browser tab")
+    serve.add_argument(
+        "--pool-size",
+        type=int,
+        default=POOL_SIZE,
+        metavar="N",
+        help=f"preheated kernels kept ready per app, 0 for none (default {POOL_SIZE})",
+    )
+    serve.add_argument(
+        "--cull-after",
+        type=int,
+        default=CULL_AFTER,
+        metavar="SECONDS",
+        help=f"shut down a kernel with no open page after this many idle seconds (default {CULL_AFTER})",
+    )
+    serve.add_argument(
+        "--cull-every",
+        type=int,
+        default=CULL_EVERY,
+        metavar="SECONDS",
+        help=f"look for such kernels this often (default {CULL_EVERY})",
+    )
+    serve.add_argument(
+        "--nodelay",
+        action=argparse.BooleanOptionalAction,
+        default=True,
+        help="set TCP_NODELAY on kernel websockets (default on; --no-nodelay only to measure without it)",
+    )
+    config = sub.add_parser(
+        "jupyter-config", help="print the Jupyter server config with the same fixes, for a JupyterHub user image"
+    )
+    config.add_argument("--cull-after", type=int, default=HUB_CULL_AFTER, metavar="SECONDS")
+    config.add_argument("--cull-every", type=int, default=HUB_CULL_EVERY, metavar="SECONDS")
     args = parser.parse_args(argv)
-    apps = args.apps or apps_dir()
+    try:
+        if args.command == "jupyter-config":
+            print(json.dumps(jupyter_server_config(cull_after=args.cull_after, cull_every=args.cull_every), indent=2))
+            return 0
+        options = ServeOptions(
+            pool_size=args.pool_size, cull_after=args.cull_after, cull_every=args.cull_every, nodelay=args.nodelay
+        )
+    except ValueError as error:
+        parser.error(str(error))
+    apps = (args.apps or apps_dir()).resolve()
     if not apps.is_dir():
         parser.error(f"no app folder at {apps}")
-    command = serve_command(args.host, args.port, apps, args.open)
+    command = serve_command(args.host, args.port, apps, args.open, options=options)
     print(f"tricklab: serving {apps} at http://{args.host}:{args.port}/", flush=True)
     os.chdir(apps)
     os.execv(command[0], command)

@@ -10,6 +10,7 @@ from __future__ import annotations
 import contextlib
 import os
 import re
+import unicodedata
 from dataclasses import dataclass, field
 from typing import Any
 from urllib.parse import parse_qs
@@ -152,6 +153,9 @@ def _seat(params: AppParams, default: int | None, fallback: str) -> int | None:
 
 
 def _short(text: str) -> str:
+    """A link's value as a message quotes it: without control or direction-changing characters
+    (they could garble or reorder the message), 40 characters at most."""
+    text = "".join(ch for ch in text if unicodedata.category(ch) not in ("Cc", "Cf"))
     return text if len(text) <= 40 else text[:37] + "..."
 
 

@@ -1,0 +1,168 @@
+"""The apps under a real JupyterHub on 127.0.0.1, opened by two learners from one shared link.
+
+JupyterHub runs as a school would run it, scaled down to this machine: configurable-http-proxy
+from the npm registry in front (installed once into a temporary folder), the dummy authenticator
+(any name logs in) and a local-process spawner, each learner's own Jupyter server with Voilà's
+server extension, the apps folder as its root, and the Jupyter config that ``tricklab jupyter-config``
+prints (TCP_NODELAY, culling of closed pages' kernels, Voilà's settings) found on the config path
+as a user image's ``/etc/jupyter`` would hold it. Chromium follows the teacher's link
+``/hub/user-redirect/voila/render/replay.ipynb?...`` as two learners, logs in, and lands in each
+learner's own server at ``/user/<name>/voila/render/replay.ipynb``.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+import urllib.request
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import psutil
+import pytest
+
+from tricklab.serve import jupyter_server_config
+
+from .servers import ROOT, free_port
+
+pytestmark = pytest.mark.browser
+
+NPM_FOLDER = Path(tempfile.gettempdir()) / "tricklab-test-npm"
+PROXY = NPM_FOLDER / "node_modules" / ".bin" / "configurable-http-proxy"
+LINK = "voila/render/replay.ipynb?game=band-of-tricks&players=4&seed=3"
+BOARD = ".tricklab-board"
+
+
+def configurable_http_proxy() -> Path:
+    """JupyterHub's proxy from the npm registry, installed once into a temporary folder."""
+    if PROXY.exists():
+        return PROXY
+    if not (shutil.which("npm") and shutil.which("node")):
+        pytest.skip("Node.js and npm are needed for JupyterHub's proxy (apt-get install -y nodejs npm)")
+    done = subprocess.run(
+        ["npm", "install", "--prefix", str(NPM_FOLDER), "--no-audit", "--no-fund", "configurable-http-proxy@5"],
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    assert done.returncode == 0 and PROXY.exists(), f"npm could not install configurable-http-proxy:\n{done.stderr}"
+    return PROXY
+
+
+def hub_config(folder: Path, *, port: int, proxy: Path) -> Path:
+    """A ``jupyterhub_config.py`` for 127.0.0.1, and the users' Jupyter config beside it."""
+    etc_jupyter = folder / "etc-jupyter"
+    etc_jupyter.mkdir()
+    (etc_jupyter / "jupyter_server_config.json").write_text(json.dumps(jupyter_server_config(), indent=2))
+    singleuser = Path(sys.executable).with_name("jupyterhub-singleuser")
+    args = ["--allow-root"] if os.geteuid() == 0 else []  # CI runs as root
+    settings = {
+        "JupyterHub.ip": "127.0.0.1",
+        "JupyterHub.port": port,
+        "JupyterHub.hub_ip": "127.0.0.1",
+        "JupyterHub.hub_port": free_port(),
+        "ConfigurableHTTPProxy.api_url": f"http://127.0.0.1:{free_port()}",
+        "ConfigurableHTTPProxy.command": [str(proxy)],
+        "JupyterHub.authenticator_class": "dummy",
+        "JupyterHub.spawner_class": "simple",
+        "JupyterHub.implicit_spawn_seconds": 0.5,  # a learner following a link starts their server
+        "JupyterHub.db_url": f"sqlite:///{folder / 'jupyterhub.sqlite'}",
+        "JupyterHub.cookie_secret_file": str(folder / "cookie_secret"),
+        "SimpleLocalProcessSpawner.home_dir_template": str(folder / "home" / "{username}"),
+        "Spawner.cmd": [str(singleuser)],
+        "Spawner.args": args,
+        "Spawner.notebook_dir": str(ROOT / "voila_apps"),
+        "Spawner.environment": {"JUPYTER_CONFIG_PATH": str(etc_jupyter)},
+        "Spawner.start_timeout": 120,
+        "Spawner.http_timeout": 120,
+    }
+    lines = ["c = get_config()  # noqa: F821"]
+    lines += [f"c.{name} = {value!r}" for name, value in settings.items()]
+    path = folder / "jupyterhub_config.py"
+    path.write_text("\n".join(lines) + "\n")
+    return path
+
+
+@pytest.fixture(scope="module")
+def hub(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str, Path]]:
+    """A running JupyterHub; yields its URL and its log file."""
+    pytest.importorskip("jupyterhub", reason="JupyterHub is in the test extra: pip install -e '.[test]'")
+    proxy = configurable_http_proxy()
+    folder = tmp_path_factory.mktemp("hub")
+    port = free_port()
+    config = hub_config(folder, port=port, proxy=proxy)
+    log_path = folder / "hub.log"
+    with open(log_path, "wb") as log:
+        proc = subprocess.Popen(
+            [sys.executable, "-m", "jupyterhub", "-f", str(config)], cwd=folder, stdout=log, stderr=subprocess.STDOUT
+        )
+        url = f"http://127.0.0.1:{port}"
+        try:
+            deadline = time.monotonic() + 90
+            while True:
+                try:
+                    with urllib.request.urlopen(f"{url}/hub/api", timeout=2) as response:
+                        assert "version" in json.loads(response.read())
+                        break
+                except OSError:
+                    if proc.poll() is not None or time.monotonic() > deadline:
+                        raise RuntimeError(f"JupyterHub did not start:\n{log_path.read_text()[-3000:]}") from None
+                    time.sleep(0.5)
+            yield url, log_path
+        finally:
+            started = psutil.Process(proc.pid).children(recursive=True)
+            proc.terminate()  # the hub stops the learners' servers and its proxy
+            try:
+                proc.wait(timeout=60)
+            except subprocess.TimeoutExpired:
+                proc.kill()
+            for child in started:  # anything it left behind, by process id
+                if child.is_running():
+                    child.kill()
+
+
+def follow_the_link_as(browser: Any, hub_url: str, name: str) -> tuple[Any, Any]:
+    """A learner's own browser session: open the shared link, log in, get to the app."""
+    context = browser.new_context(viewport={"width": 1280, "height": 1000})
+    context.route(
+        "**/*",
+        lambda route: route.continue_() if route.request.url.startswith("http://127.0.0.1") else route.abort(),
+    )
+    page = context.new_page()
+    page.goto(f"{hub_url}/hub/user-redirect/{LINK}")
+    page.locator("input[name=username]").fill(name)
+    page.locator("input[name=password]").fill("any")
+    page.locator("input[type=submit], button[type=submit]").first.click()
+    page.locator(f"{BOARD} .tl-card").first.wait_for(timeout=150_000)
+    return context, page
+
+
+def test_two_learners_open_an_app_in_their_own_servers(browser: Any, hub: tuple[str, Path]) -> None:
+    hub_url, log = hub
+    captions = {}
+    sessions = {}
+    for name in ("ada", "bo"):
+        context, page = follow_the_link_as(browser, hub_url, name)
+        sessions[name] = (context, page)
+        assert page.url.startswith(f"{hub_url}/user/{name}/voila/render/replay.ipynb?game=band-of-tricks")
+        assert "Traceback" not in page.inner_text("body")
+        captions[name] = page.locator(f"{BOARD} .tl-caption").inner_text()
+        # a step goes through the proxy to the learner's kernel and back
+        page.get_by_role("button", name="▶", exact=True).click()
+        page.wait_for_function(f"document.querySelector('{BOARD}')?.dataset.step === '1'")
+    assert captions["ada"] == captions["bo"], "one link, one deal"
+    # one learner cannot open another's server
+    _, bo = sessions["bo"]
+    response = bo.goto(f"{hub_url}/user/ada/{LINK}")
+    assert response is not None and response.status == 403
+    # each server read the config from the config path: its culler runs with its settings
+    culling = f"idle durations > {jupyter_server_config()['MappingKernelManager']['cull_idle_timeout']} seconds"
+    assert log.read_text(errors="replace").count(culling) == 2
+    for context, _ in sessions.values():
+        context.close()
