@@ -107,6 +107,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         parser.error(f"no app folder at {apps}")
     command = serve_command(args.host, args.port, apps, args.open, options=options)
     print(f"tricklab: serving {apps} at http://{args.host}:{args.port}/", flush=True)
+    print(f"tricklab: the app gallery is http://{args.host}:{args.port}/voila/render/index.ipynb", flush=True)
     os.chdir(apps)
     os.execv(command[0], command)
     return 0  # not reached
