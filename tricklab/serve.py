@@ -1,6 +1,6 @@
 """Serving the apps to a classroom: Voilà (or a JupyterHub user's server) with three fixes.
 
-Measured on a 2-core machine (``/work/shared/BENCHMARKS.md`` and ``benchmarks/classroom.py``),
+Measured on a 2-core machine (``benchmarks/classroom.py``),
 plain Voilà 0.5 has three weaknesses when a whole class opens one link; each has a cure here,
 applied through ordinary Jupyter configuration, so nothing in Voilà or jupyter_server is patched:
 
