@@ -15,7 +15,7 @@ from __future__ import annotations
 import re
 from typing import ClassVar, Self
 
-from .errors import InvalidCard
+from .errors import InvalidCard, describe
 
 FRENCH_SUITS = ("S", "H", "D", "C")
 SUIT_SYMBOL = {"S": "♠", "H": "♥", "D": "♦", "C": "♣"}
@@ -59,14 +59,24 @@ class Card:
     _interned: ClassVar[dict[tuple[type[Card], str, int], Card]] = {}
 
     def __new__(cls, suit: str, rank: int) -> Self:
+        if type(suit) is not str or type(rank) is not int:
+            raise InvalidCard(
+                f"a card is made of a suit letter and a whole number, not {describe(suit)} and {describe(rank)}"
+            )
         key = (cls, suit, rank)
         card = Card._interned.get(key)
         if card is None:
+            cls._check(suit, rank)
             card = object.__new__(cls)
             object.__setattr__(card, "suit", suit)
             object.__setattr__(card, "rank", rank)
             Card._interned[key] = card
         return card  # type: ignore[return-value]
+
+    @classmethod
+    def _check(cls, suit: str, rank: int) -> None:
+        """Raise :class:`InvalidCard` unless ``suit`` and ``rank`` make a card of this family."""
+        raise InvalidCard("Card is the common base of the card families: make a FrenchCard or a BandCard")
 
     def __setattr__(self, name: str, value: object) -> None:
         raise AttributeError(f"cards are immutable: cannot set {name}")
@@ -110,6 +120,14 @@ class FrenchCard(Card):
 
     _PATTERN: ClassVar[re.Pattern[str]] = re.compile(r"^(10|[2-9TJQKA])([SHDC♠♥♦♣])$")
 
+    @classmethod
+    def _check(cls, suit: str, rank: int) -> None:
+        if suit not in FRENCH_SUITS or not 1 <= rank <= 13:
+            raise InvalidCard(
+                f"a French card has a suit S, H, D or C and a rank from 1 (Ace) to 13 (King), "
+                f"not {describe(suit)} and {describe(rank)}"
+            )
+
     def __str__(self) -> str:
         return f"{_RANK_LETTER.get(self.rank, str(self.rank))}{self.suit}"
 
@@ -137,11 +155,12 @@ class FrenchCard(Card):
     def parse(cls, text: str) -> FrenchCard:
         """Parse ``"QH"``, ``"10h"``, ``"T♥"``...; checks the notation only, not a deck."""
         if not isinstance(text, str):
-            raise InvalidCard(f"a card must be given as text like 'QH', not {text!r}")
+            raise InvalidCard(f"a card must be given as text like 'QH', not {describe(text)}")
         match = cls._PATTERN.match(text.strip().upper())
         if match is None:
             raise InvalidCard(
-                f"{text!r} is not a card: write the rank then the suit letter, for example 7S, 10H, JD, QC, KH or AS"
+                f"{describe(text)} is not a card: write the rank then the suit letter, "
+                "for example 7S, 10H, JD, QC, KH or AS"
             )
         rank_text, suit_text = match.groups()
         rank = _LETTER_RANK.get(rank_text) or int(rank_text)
@@ -152,6 +171,14 @@ class BandCard(Card):
     __slots__ = ()
 
     _PATTERN: ClassVar[re.Pattern[str]] = re.compile(r"^([RSPM])(\d{1,2})$")
+
+    @classmethod
+    def _check(cls, suit: str, rank: int) -> None:
+        if suit not in BAND_SUITS or not 0 <= rank <= 99:
+            raise InvalidCard(
+                f"a Band of Tricks card has a suit R, S, P or M and a number from 0 to 99, "
+                f"not {describe(suit)} and {describe(rank)}"
+            )
 
     def __str__(self) -> str:
         return f"{self.suit}{self.rank}"
@@ -179,14 +206,34 @@ class BandCard(Card):
     def parse(cls, text: str) -> BandCard:
         """Parse ``"R13"``, ``"s5"``...; checks the notation only, not a deck."""
         if not isinstance(text, str):
-            raise InvalidCard(f"a card must be given as text like 'R13', not {text!r}")
+            raise InvalidCard(f"a card must be given as text like 'R13', not {describe(text)}")
         match = cls._PATTERN.match(text.strip().upper())
         if match is None:
             raise InvalidCard(
-                f"{text!r} is not a Band of Tricks card: write the suit letter "
+                f"{describe(text)} is not a Band of Tricks card: write the suit letter "
                 "(R Rock, S Soul, P Pops, M Metal) then the number, for example R13 or M10"
             )
         return cls(match.group(1), int(match.group(2)))
+
+
+def any_card(value: object) -> Card:
+    """A card of either family from its text (``"AS"``, ``"10H"``, ``"R13"``), or a card as it is.
+
+    No text is a card of both families (French cards are rank then suit, Band of Tricks cards
+    suit then number), so the text decides the family. Deck membership is the game's to check.
+    """
+    if isinstance(value, Card):
+        return value
+    if isinstance(value, str):
+        for family in (FrenchCard, BandCard):
+            try:
+                return family.parse(value)
+            except InvalidCard:
+                pass
+    raise InvalidCard(
+        f"{describe(value)} is not a card: write a card like AS, 10H or QC (rank then suit), "
+        "or like R13 or M10 in Band of Tricks (suit then number)"
+    )
 
 
 class Deck:
@@ -216,7 +263,7 @@ class Deck:
         return len(self.cards)
 
     def __contains__(self, card: object) -> bool:
-        return card in self._by_text and not isinstance(card, str)
+        return isinstance(card, Card) and card in self._by_text
 
     def card(self, value: str | Card) -> Card:
         """The deck's card for ``value`` (text or card); :class:`InvalidCard` otherwise."""
@@ -231,4 +278,4 @@ class Deck:
         parsed = self.card_type.parse(value)  # raises on bad notation
         if parsed in self._by_text:
             return self._by_text[parsed]
-        raise InvalidCard(f"{value!r} is not a card of {self.game}: its deck has no {parsed}")
+        raise InvalidCard(f"{describe(value)} is not a card of {self.game}: its deck has no {parsed}")

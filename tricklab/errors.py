@@ -6,6 +6,77 @@ All of them derive from :class:`TricklabError`, which is a :class:`ValueError`, 
 
 from __future__ import annotations
 
+import builtins
+import math
+import reprlib
+
+#: How much of a value an error message quotes: longer text is cut to this many characters,
+#: a whole number with more digits is described by its length.
+QUOTE_LIMIT = 40
+
+
+def describe(value: object) -> str:
+    """A value as error messages quote it: short, and never failing.
+
+    Small values read as their ``repr`` (``'QS'``, ``2.0``, ``True``); a whole number of more
+    than 40 digits is "a 5,001-digit number"; text longer than 40 characters is its first 40
+    characters, "…" and its length; containers show their first few items and two levels of
+    nesting; other objects their text form (``play QS`` for an action), shortened.
+    """
+    return _DESCRIBER.repr(value)
+
+
+def _digits(n: int) -> int:
+    n = abs(n)
+    if n < 10**QUOTE_LIMIT:
+        return len(str(n))
+    digits = int(math.log10(n)) + 1  # a float estimate, corrected below near powers of ten
+    while digits > 1 and 10 ** (digits - 1) > n:
+        digits -= 1
+    while 10**digits <= n:
+        digits += 1
+    return digits
+
+
+class _Describer(reprlib.Repr):
+    def __init__(self) -> None:
+        super().__init__()
+        self.maxlevel = 2
+        self.maxtuple = self.maxlist = self.maxarray = self.maxdeque = 6
+        self.maxdict = self.maxset = self.maxfrozenset = 6
+        self.maxother = 60
+
+    def repr_int(self, x: int, level: int) -> str:
+        digits = _digits(x)
+        if digits > QUOTE_LIMIT:
+            return f"a {digits:,}-digit {'negative ' if x < 0 else ''}number"
+        return builtins.repr(x)
+
+    def repr_str(self, x: str, level: int) -> str:
+        if len(x) <= QUOTE_LIMIT:
+            return builtins.repr(x)
+        quoted = builtins.repr(x[:QUOTE_LIMIT])
+        return f"{quoted[:-1]}…{quoted[-1]} ({len(x):,} characters)"
+
+    def repr_bytes(self, x: bytes, level: int) -> str:
+        if len(x) <= QUOTE_LIMIT:
+            return builtins.repr(x)
+        quoted = builtins.repr(x[:QUOTE_LIMIT])
+        return f"{quoted[:-1]}…{quoted[-1]} ({len(x):,} bytes)"
+
+    def repr_instance(self, x: object, level: int) -> str:
+        # an object with its own text form (a card, an action) reads as that text
+        try:
+            text = str(x) if type(x).__str__ is not object.__str__ else builtins.repr(x)
+        except Exception:
+            return f"a {type(x).__name__} object"
+        if len(text) > self.maxother:
+            return f"{text[: self.maxother]}… ({len(text):,} characters)"
+        return text
+
+
+_DESCRIBER = _Describer()
+
 
 class TricklabError(ValueError):
     """Base class of every error raised by tricklab.
