@@ -558,7 +558,7 @@ def test_jv_club_target_is_automatic_when_only_one_showroom_has_jewels() -> None
 
 @pytest.mark.parametrize(
     ("target", "rule"),
-    [(CARLA, "jv.action.club"), (4, "jv.action.club"), (-1, "jv.action.club"), (True, "jv.action.club")],
+    [(CARLA, "jv.action.club"), (4, "jv.action.club"), (-1, "jv.action.club")],
 )
 def test_jv_club_bad_targets(target: Any, rule: str) -> None:
     rules = jv(4)
@@ -567,6 +567,11 @@ def test_jv_club_bad_targets(target: Any, rule: str) -> None:
     with pytest.raises(IllegalAction) as info:
         rules.apply(state, Steal(target))
     assert info.value.rule_id == rule
+
+
+def test_jv_club_target_that_is_not_a_seat_number_is_not_an_action() -> None:
+    with pytest.raises(tricklab.InvalidAction, match="the target seat must be a whole number, not True"):
+        Steal(True)  # type: ignore[arg-type]
 
 
 def test_jv_club_cannot_take_from_an_empty_showroom() -> None:

@@ -3,17 +3,54 @@
 Every action has a text form (``str(action)``) that :func:`parse_action` reads back,
 so a match record is readable JSON: ``["predict 3", "play QS", "place 1 4", ...]``.
 Which actions a game accepts, and when, is the game's business; this module only
-knows their shapes.
+knows their shapes. An action checks and canonicalises its fields when it is built, so
+every action that exists reads back from its text (``parse_action(str(a)) == a``):
+card text becomes the card (``Play("AS")`` holds the Ace of Spades), numbers must be
+whole numbers (not ``True``, not ``2.0``), tuples have the right shape; anything else
+raises :class:`~tricklab.errors.InvalidAction`. Whether a value is *allowed* (a
+prediction of 7, a card the player does not hold) is for the rules to say on apply.
 """
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import ClassVar
 
-from .cards import Card
-from .errors import InvalidAction, TricklabError
+from .cards import Card, any_card
+from .errors import InvalidAction, InvalidCard, TricklabError, describe
+
+#: Numbers in actions are refused beyond this size: no game counts that far, and a
+#: number this size still prints in a record.
+NUMBER_LIMIT = 2**63
+
+BID_SUITS = ("rock", "soul", "pops")
+
+
+def _set(action: Action, name: str, value: object) -> None:
+    object.__setattr__(action, name, value)
+
+
+def _whole(action: str, name: str, value: object) -> int:
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise InvalidAction(f"{action}: {name} must be a whole number, not {describe(value)}")
+    if not -NUMBER_LIMIT < value < NUMBER_LIMIT:
+        raise InvalidAction(f"{action}: {name} must be a whole number of a sensible size, not {describe(value)}")
+    return int(value)
+
+
+def _items(action: str, name: str, value: object, example: str) -> tuple[object, ...]:
+    if not isinstance(value, (tuple, list)):
+        raise InvalidAction(f"{action}: {name} must be a tuple like {example}, not {describe(value)}")
+    return tuple(value)
+
+
+def _card(action: str, value: object) -> Card:
+    try:
+        return any_card(value)
+    except InvalidCard as exc:
+        raise InvalidAction(f"{action}: {exc}") from None
 
 
 @dataclass(frozen=True, slots=True)
@@ -22,13 +59,27 @@ class Action:
 
     verb: ClassVar[str] = ""
 
+    def __post_init__(self) -> None:
+        if type(self) is Action:
+            raise InvalidAction("Action is the base class of the actions: make a Play, Predict, Bid, ... instead")
+
+    def named_cards(self) -> tuple[Card, ...]:
+        """The cards the action names (a game checks that they belong to its deck)."""
+        return ()
+
 
 @dataclass(frozen=True, slots=True)
 class Play(Action):
-    """Play a card to the current trick."""
+    """Play a card to the current trick (a Card, or its text: ``Play("QS")``)."""
 
     card: Card
     verb: ClassVar[str] = "play"
+
+    def __post_init__(self) -> None:
+        _set(self, "card", _card("Play", self.card))
+
+    def named_cards(self) -> tuple[Card, ...]:
+        return (self.card,)
 
     def __str__(self) -> str:
         return f"play {self.card}"
@@ -41,6 +92,9 @@ class Predict(Action):
     n: int
     verb: ClassVar[str] = "predict"
 
+    def __post_init__(self) -> None:
+        _set(self, "n", _whole("Predict", "the prediction", self.n))
+
     def __str__(self) -> str:
         return f"predict {self.n}"
 
@@ -52,8 +106,12 @@ class Place(Action):
     chambers: tuple[int, ...]
     verb: ClassVar[str] = "place"
 
+    def __post_init__(self) -> None:
+        chambers = _items("Place", "the chambers", self.chambers, "(1, 4)")
+        _set(self, "chambers", tuple(_whole("Place", "a chamber", c) for c in chambers))
+
     def __str__(self) -> str:
-        return "place " + " ".join(str(c) for c in self.chambers)
+        return "place" + "".join(f" {c}" for c in self.chambers)
 
 
 @dataclass(frozen=True, slots=True)
@@ -63,8 +121,17 @@ class Move(Action):
     steps: tuple[tuple[int, int], ...]
     verb: ClassVar[str] = "move"
 
+    def __post_init__(self) -> None:
+        steps = []
+        for step in _items("Move", "the steps", self.steps, "((2, 3),)"):
+            pair = _items("Move", "a step", step, "(2, 3)")
+            if len(pair) != 2:
+                raise InvalidAction(f"Move: a step is a pair (from, to) like (2, 3), not {describe(step)}")
+            steps.append((_whole("Move", "a chamber", pair[0]), _whole("Move", "a chamber", pair[1])))
+        _set(self, "steps", tuple(steps))
+
     def __str__(self) -> str:
-        return "move " + " ".join(f"{a}>{b}" for a, b in self.steps)
+        return "move" + "".join(f" {a}>{b}" for a, b in self.steps)
 
 
 @dataclass(frozen=True, slots=True)
@@ -77,12 +144,13 @@ class Skip(Action):
         return "skip"
 
 
-BID_SUITS = ("rock", "soul", "pops")
-
-
 @dataclass(frozen=True, slots=True)
 class Bid(Action):
-    """Band of Tricks: a public bid per suit (0-6 each), or Zero Success when ``zero``."""
+    """Band of Tricks: a public bid per suit (0-6 each), or Zero Success when ``zero``.
+
+    Zero Success has no numbers; a zero bid built with numbers anyway is written
+    ``bid zero 1 0 0`` so that it reads back as itself, and the rules refuse it.
+    """
 
     rock: int = 0
     soul: int = 0
@@ -90,10 +158,17 @@ class Bid(Action):
     zero: bool = False
     verb: ClassVar[str] = "bid"
 
+    def __post_init__(self) -> None:
+        for suit in BID_SUITS:
+            _set(self, suit, _whole("Bid", suit, getattr(self, suit)))
+        if not isinstance(self.zero, bool):
+            raise InvalidAction(f"Bid: zero must be True or False, not {describe(self.zero)}")
+
     def __str__(self) -> str:
+        numbers = f"{self.rock} {self.soul} {self.pops}"
         if self.zero:
-            return "bid zero"
-        return f"bid {self.rock} {self.soul} {self.pops}"
+            return "bid zero" if numbers == "0 0 0" else f"bid zero {numbers}"
+        return f"bid {numbers}"
 
     @classmethod
     def zero_success(cls) -> Bid:
@@ -110,6 +185,15 @@ class AssignMetal(Action):
     suit: str
     verb: ClassVar[str] = "count"
 
+    def __post_init__(self) -> None:
+        key = self.suit.strip().lower() if isinstance(self.suit, str) else None
+        if key not in BID_SUITS:
+            raise InvalidAction(
+                f"AssignMetal: a Metal win counts for rock, soul or pops, not {describe(self.suit)}",
+                rule_id="bt.metal.assign",
+            )
+        _set(self, "suit", key)
+
     def __str__(self) -> str:
         return f"count {self.suit}"
 
@@ -121,19 +205,29 @@ class Announce(Action):
     n: int
     verb: ClassVar[str] = "announce"
 
+    def __post_init__(self) -> None:
+        _set(self, "n", _whole("Announce", "the number of cards", self.n))
+
     def __str__(self) -> str:
         return f"announce {self.n}"
 
 
 @dataclass(frozen=True, slots=True)
 class Pass(Action):
-    """Jewel Vault: the cards this player passes on."""
+    """Jewel Vault: the cards this player passes on (Cards, or their text)."""
 
     cards: tuple[Card, ...]
     verb: ClassVar[str] = "pass"
 
+    def __post_init__(self) -> None:
+        cards = _items("Pass", "the cards", self.cards, "('2H', '3S')")
+        _set(self, "cards", tuple(_card("Pass", c) for c in cards))
+
+    def named_cards(self) -> tuple[Card, ...]:
+        return self.cards
+
     def __str__(self) -> str:
-        return "pass " + " ".join(str(c) for c in self.cards)
+        return "pass" + "".join(f" {c}" for c in self.cards)
 
 
 @dataclass(frozen=True, slots=True)
@@ -143,15 +237,20 @@ class Steal(Action):
     target: int
     verb: ClassVar[str] = "steal"
 
+    def __post_init__(self) -> None:
+        _set(self, "target", _whole("Steal", "the target seat", self.target))
+
     def __str__(self) -> str:
         return f"steal {self.target}"
 
 
+_WHOLE = re.compile(r"-?[0-9]{1,19}")
+
+
 def _int(word: str, text: str) -> int:
-    try:
-        return int(word)
-    except ValueError:
-        raise InvalidAction(f"{text!r}: {word!r} is not a whole number") from None
+    if _WHOLE.fullmatch(word) is None:
+        raise InvalidAction(f"{describe(text)}: {describe(word)} is not a whole number of a sensible size")
+    return int(word)
 
 
 def parse_action(text: str | Action, card: Callable[[str], Card]) -> Action:
@@ -159,7 +258,7 @@ def parse_action(text: str | Action, card: Callable[[str], Card]) -> Action:
     if isinstance(text, Action):
         return text
     if not isinstance(text, str) or not text.strip():
-        raise InvalidAction(f"an action must be text like 'play QS', not {text!r}")
+        raise InvalidAction(f"an action must be text like 'play QS', not {describe(text)}")
     verb, *args = text.split()
     verb = verb.lower()
     try:
@@ -167,37 +266,38 @@ def parse_action(text: str | Action, card: Callable[[str], Card]) -> Action:
             return Play(card(args[0]))
         if verb == "predict" and len(args) == 1:
             return Predict(_int(args[0], text))
-        if verb == "place" and args:
+        if verb == "place":
             return Place(tuple(_int(a, text) for a in args))
-        if verb == "move" and args:
+        if verb == "move":
             steps = []
             for arg in args:
                 a, sep, b = arg.partition(">")
                 if not sep:
-                    raise InvalidAction(f"{text!r}: a move step is written FROM>TO, like 2>3")
+                    raise InvalidAction(f"{describe(text)}: a move step is written FROM>TO, like 2>3")
                 steps.append((_int(a, text), _int(b, text)))
             return Move(tuple(steps))
         if verb == "skip" and not args:
             return Skip()
-        if verb == "bid" and args == ["zero"]:
-            return Bid(zero=True)
+        if verb == "bid" and args and args[0].lower() == "zero" and len(args) in (1, 4):
+            rock, soul, pops = (_int(a, text) for a in args[1:]) if len(args) == 4 else (0, 0, 0)
+            return Bid(rock, soul, pops, zero=True)
         if verb == "bid" and len(args) == 3:
             rock, soul, pops = (_int(a, text) for a in args)
             return Bid(rock, soul, pops)
         if verb == "count" and len(args) == 1:
-            return AssignMetal(args[0].lower())
+            return AssignMetal(args[0])
         if verb == "announce" and len(args) == 1:
             return Announce(_int(args[0], text))
-        if verb == "pass" and args:
+        if verb == "pass":
             return Pass(tuple(card(a) for a in args))
         if verb == "steal" and len(args) == 1:
             return Steal(_int(args[0], text))
     except InvalidAction:
         raise
     except TricklabError as exc:
-        raise InvalidAction(f"{text!r}: {exc}") from None
+        raise InvalidAction(f"{describe(text)}: {exc}") from None
     raise InvalidAction(
-        f"{text!r} is not an action; actions look like 'play QS', 'predict 3', 'place 1 4', "
+        f"{describe(text)} is not an action; actions look like 'play QS', 'predict 3', 'place 1 4', "
         "'move 2>3', 'skip', 'bid 1 3 0', 'bid zero', 'count rock', 'announce 2', "
         "'pass 2H 3S' or 'steal 1'"
     )
