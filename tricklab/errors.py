@@ -21,7 +21,7 @@ def describe(value: object) -> str:
     Small values read as their ``repr`` (``'QS'``, ``2.0``, ``True``); a whole number of more
     than 40 digits is "a 5,001-digit number"; text longer than 40 characters is its first 40
     characters, "…" and its length; containers show their first few items and two levels of
-    nesting; other objects their text form (``play QS`` for an action), shortened.
+    nesting; other objects their ``repr``, shortened.
     """
     return _DESCRIBER.repr(value)
 
@@ -65,9 +65,8 @@ class _Describer(reprlib.Repr):
         return f"{quoted[:-1]}…{quoted[-1]} ({len(x):,} bytes)"
 
     def repr_instance(self, x: object, level: int) -> str:
-        # an object with its own text form (a card, an action) reads as that text
         try:
-            text = str(x) if type(x).__str__ is not object.__str__ else builtins.repr(x)
+            text = builtins.repr(x)
         except Exception:
             return f"a {type(x).__name__} object"
         if len(text) > self.maxother:

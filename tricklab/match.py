@@ -9,13 +9,14 @@ from __future__ import annotations
 
 import hashlib
 import json
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
 from .actions import Action
-from .errors import IllegalAction, RecordError, TricklabError
-from .games.base import Event, MatchResult, Rules, check_seed
+from .errors import IllegalAction, InvalidOption, RecordError, TricklabError, describe
+from .games import find_game
+from .games.base import Event, MatchResult, Rules, check_seed, quote_names
 
 RECORD_FORMAT = "tricklab-match"
 RECORD_VERSION = 1
@@ -47,11 +48,17 @@ class Match:
         seed: int = 0,
         *,
         match_options: Mapping[str, Any] | None = None,
-        actions: tuple[Action | str, ...] = (),
+        actions: Iterable[Action | str] = (),
     ) -> None:
+        if not isinstance(rules, Rules):
+            raise InvalidOption(f"a match needs a game's rules, like tricklab.get_rules(...), not {describe(rules)}")
+        if not isinstance(actions, Iterable) or isinstance(actions, (str, bytes, Mapping)):
+            raise InvalidOption(
+                f"actions must be a list of actions or action texts, like ['predict 2'], not {describe(actions)}"
+            )
         self.rules = rules
         self.seed = check_seed(seed)
-        self.match_options: dict[str, Any] = dict(match_options or {})
+        self.match_options: dict[str, Any] = rules.check_match_options(match_options)
         self._states: list[Any] = [rules.initial_state(self.seed, **self.match_options)]
         self._actions: list[Action] = []
         self._timeline: list[Step] | None = None
@@ -112,7 +119,10 @@ class Match:
     def undo(self) -> Action:
         """Take back the last decision (and the automatic steps that followed it)."""
         if not self._actions:
-            raise IllegalAction("there is nothing to undo: no decision has been made yet")
+            raise IllegalAction(
+                "there is nothing to undo: no decision has been made yet",
+                rule_id=f"{self.rules.rulebook_prefix()}.undo",
+            )
         self._states.pop()
         action = self._actions.pop()
         if self._timeline is not None:
@@ -171,40 +181,25 @@ class Match:
 
     @classmethod
     def from_record(cls, record: object) -> Match:
+        """Load a record (the data of :meth:`record`); anything wrong with it raises
+        :class:`RecordError`, and no half-loaded match is ever returned."""
         if not isinstance(record, dict):
-            raise RecordError("a match record must be a JSON object")
+            raise RecordError(f"a match record must be a JSON object, not {describe(record)}")
         if record.get("format") != RECORD_FORMAT:
-            raise RecordError(f"not a tricklab match record (format is {record.get('format')!r})")
+            raise RecordError(f"not a tricklab match record (format is {describe(record.get('format'))})")
         if record.get("version") != RECORD_VERSION:
             raise RecordError(
-                f"record version {record.get('version')!r} is not supported "
+                f"record version {describe(record.get('version'))} is not supported "
                 f"(this tricklab reads version {RECORD_VERSION})"
             )
-        expected = {
-            "format",
-            "version",
-            "game",
-            "players",
-            "options",
-            "match_options",
-            "seed",
-            "actions",
-            "digest",
-        }
-        missing = sorted(expected - set(record))
-        extra = sorted(set(record) - expected)
+        missing = [k for k in RECORD_FIELDS if k not in record]
+        extra = [k for k in record if k not in RECORD_FIELDS]
         if missing or extra:
-            raise RecordError(
-                "the record's fields are wrong: "
-                + "; ".join(
-                    part
-                    for part in (
-                        f"missing {', '.join(missing)}" if missing else "",
-                        f"unexpected {', '.join(extra)}" if extra else "",
-                    )
-                    if part
-                )
-            )
+            parts = [
+                f"missing {', '.join(missing)}" if missing else "",
+                f"unexpected {quote_names(extra)}" if extra else "",
+            ]
+            raise RecordError("the record's fields are wrong: " + "; ".join(p for p in parts if p))
         body = {k: v for k, v in record.items() if k != "digest"}
         if record["digest"] != _digest(body):
             raise RecordError("the record was changed after it was saved: its digest does not match")
@@ -213,10 +208,8 @@ class Match:
             raise RecordError("the record's actions must be a list of action texts")
         if not isinstance(record["options"], dict) or not isinstance(record["match_options"], dict):
             raise RecordError("the record's options must be JSON objects")
-        from . import get_rules
-
         try:
-            rules = get_rules(record["game"], players=record["players"], **record["options"])
+            rules = find_game(record["game"]).from_options(record["players"], record["options"])
             match = cls(rules, record["seed"], match_options=record["match_options"])
         except TricklabError as exc:
             raise RecordError(f"the record's game settings are invalid: {exc}") from None
@@ -224,15 +217,21 @@ class Match:
             try:
                 match.apply(text)
             except TricklabError as exc:
-                raise RecordError(f"action {number} of the record, {text!r}, cannot be replayed: {exc}") from None
+                raise RecordError(
+                    f"action {number} of the record, {describe(text)}, cannot be replayed: {exc}"
+                ) from None
         return match
 
     @classmethod
     def from_json(cls, text: str | bytes) -> Match:
         """Load a record written by :meth:`to_json`; a bad record raises :class:`RecordError`."""
+        if not isinstance(text, (str, bytes, bytearray)):
+            raise RecordError(f"a record is JSON text, not {describe(text)}")
         try:
             record = json.loads(text)
-        except (TypeError, ValueError) as exc:
+        except RecursionError:
+            raise RecordError("the record is not a match record: it is nested far too deeply") from None
+        except ValueError as exc:  # also UnicodeDecodeError, and numbers too long to read
             raise RecordError(f"the record is not valid JSON: {exc}") from None
         return cls.from_record(record)
 
@@ -249,6 +248,12 @@ class Match:
         )
 
 
+RECORD_FIELDS = ("format", "version", "game", "players", "options", "match_options", "seed", "actions", "digest")
+
+
 def _digest(body: Mapping[str, Any]) -> str:
-    canonical = json.dumps(body, sort_keys=True, ensure_ascii=True, separators=(",", ":"))
+    try:
+        canonical = json.dumps(body, sort_keys=True, ensure_ascii=True, separators=(",", ":"), allow_nan=False)
+    except (TypeError, ValueError, RecursionError):
+        raise RecordError("the record is not plain JSON data (or is nested far too deeply)") from None
     return "sha256:" + hashlib.sha256(canonical.encode()).hexdigest()

@@ -9,11 +9,11 @@ from __future__ import annotations
 
 import importlib
 import random
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from typing import Any, Protocol, runtime_checkable
 
 from ..actions import Action
-from ..errors import InvalidOption
+from ..errors import InvalidOption, describe
 from ..games.base import Rules
 
 
@@ -55,6 +55,8 @@ BOT_NAMES = ("random", "heuristic")
 
 def make_bots(rules: Rules[Any], bots: str | Sequence[str | Bot], seed: int) -> list[Bot]:
     """One bot per seat from a name (``"random"``/``"heuristic"``) or a list of names/bots."""
+    if not isinstance(bots, (str, Iterable)):
+        raise InvalidOption(f"bots is a bot name ('random' or 'heuristic') or one bot per seat, not {describe(bots)}")
     specs: list[str | Bot] = [bots] * rules.players if isinstance(bots, str) else list(bots)
     if len(specs) != rules.players:
         raise InvalidOption(f"give one bot per seat: {rules.players} seats, {len(specs)} bots")
@@ -68,5 +70,5 @@ def make_bots(rules: Rules[Any], bots: str | Sequence[str | Bot], seed: int) -> 
         elif isinstance(spec, Bot):
             players.append(spec)
         else:
-            raise InvalidOption(f"unknown bot {spec!r}: use 'random', 'heuristic' or an object with choose()")
+            raise InvalidOption(f"unknown bot {describe(spec)}: use 'random', 'heuristic' or an object with choose()")
     return players

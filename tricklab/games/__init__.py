@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..errors import UnknownGame
+from ..errors import UnknownGame, describe
 from .band_of_tricks import BandOfTricks
 from .base import Rules
 from .jewel_vault import JewelVault
@@ -20,5 +20,5 @@ def find_game(name: object) -> type[Rules[Any]]:
     """The Rules class for a game name or alias (case-insensitive)."""
     key = name.strip().lower() if isinstance(name, str) else None
     if key is None or key not in _ALIASES:
-        raise UnknownGame(f"there is no game {name!r}; the games are {', '.join(GAMES)}")
+        raise UnknownGame(f"there is no game {describe(name)}; the games are {', '.join(GAMES)}")
     return GAMES[_ALIASES[key]]

@@ -21,7 +21,7 @@ from typing import Any, ClassVar
 
 from ..actions import BID_SUITS, Action, AssignMetal, Bid, Play
 from ..cards import BAND_SUIT_NAME, BAND_SUITS, BandCard, Card, Deck
-from ..errors import IllegalAction, InvalidOption, InvalidScoreInput
+from ..errors import IllegalAction, InvalidOption, InvalidScoreInput, describe
 from ..explain import Clause, Reason, Rulebook
 from .base import (
     CardLike,
@@ -35,6 +35,8 @@ from .base import (
     TrickOutcome,
     illegal,
     leaders,
+    quote_action,
+    quote_names,
 )
 
 NAME = "band-of-tricks"
@@ -255,6 +257,12 @@ RULEBOOK = Rulebook(
             option="max_extra_deals",
         ),
         Clause("bt.over", "The end", "When the winner is known the game is over."),
+        Clause(
+            "bt.undo",
+            "Taking a decision back",
+            "In tricklab the last decision can be taken back (undo), together with everything the rules "
+            "did by themselves after it; before the first decision there is nothing to take back.",
+        ),
     ],
 )
 
@@ -439,7 +447,7 @@ class BandOfTricks(Rules[BandOfTricksState]):
         cap = self.options.max_extra_deals
         if isinstance(cap, bool) or not isinstance(cap, int) or not 0 <= cap <= MAX_EXTRA_DEALS_LIMIT:
             raise InvalidOption(
-                f"{TITLE}: max_extra_deals is a whole number from 0 to {MAX_EXTRA_DEALS_LIMIT}, not {cap!r}",
+                f"{TITLE}: max_extra_deals is a whole number from 0 to {MAX_EXTRA_DEALS_LIMIT}, not {describe(cap)}",
                 rule_id="bt.win.limit",
             )
 
@@ -466,7 +474,7 @@ class BandOfTricks(Rules[BandOfTricksState]):
         more suits, by number high to low, the later card first on equal numbers.
         """
         if context:
-            raise InvalidOption(f"{TITLE} tricks need no context, not {', '.join(sorted(context))}")
+            raise InvalidOption(f"{TITLE} tricks need no context, not {quote_names(context)}")
         played = self._trick(cards)
         if not played:
             raise InvalidOption("a trick needs at least one card to rank", rule_id="bt.trick")
@@ -477,7 +485,7 @@ class BandOfTricks(Rules[BandOfTricksState]):
     ) -> tuple[Card, ...]:
         """The cards of ``hand`` that may be played to ``trick`` (BT-4)."""
         if context:
-            raise InvalidOption(f"{TITLE} needs only the hand and the trick, not {', '.join(sorted(context))}")
+            raise InvalidOption(f"{TITLE} needs only the hand and the trick, not {quote_names(context)}")
         cards, played = self._hand_and_trick(hand, trick)
         return _legal(cards, played)
 
@@ -500,14 +508,14 @@ class BandOfTricks(Rules[BandOfTricksState]):
     def _check_won_input(self, won: object, zero: bool) -> Wins:
         if not isinstance(won, Mapping):
             raise InvalidScoreInput(
-                f"won must give the tricks won per suit, like {{'rock': 1, 'soul': 3, 'pops': 0}}, not {won!r}",
+                f"won must give the tricks won per suit, like {{'rock': 1, 'soul': 3, 'pops': 0}}, not {describe(won)}",
                 rule_id="bt.score.deal",
             )
         counts = [0, 0, 0, 0]
         for key, value in won.items():
             if key not in WIN_KEYS:
                 raise InvalidScoreInput(
-                    f"{key!r} is not a suit to count wins in; use rock, soul and pops",
+                    f"{describe(key)} is not a suit to count wins in; use rock, soul and pops",
                     rule_id="bt.score.deal",
                 )
             if key == "metal" and not zero:
@@ -517,14 +525,14 @@ class BandOfTricks(Rules[BandOfTricksState]):
                 )
             if isinstance(value, bool) or not isinstance(value, int) or value < 0:
                 raise InvalidScoreInput(
-                    f"tricks won in {LABEL[key]} must be a whole number, 0 or more, not {value!r}",
+                    f"tricks won in {LABEL[key]} must be a whole number, 0 or more, not {describe(value)}",
                     rule_id="bt.score.deal",
                 )
             counts[WIN_KEYS.index(key)] = value
         total = sum(counts)
         if total > self.cards_each:
             raise InvalidScoreInput(
-                f"{total} tricks won is impossible: with {self.players} players a deal has only "
+                f"{describe(total)} tricks won is impossible: with {self.players} players a deal has only "
                 f"{self.cards_each} tricks",
                 rule_id="bt.deal",
             )
@@ -547,7 +555,7 @@ class BandOfTricks(Rules[BandOfTricksState]):
             return self.first_dealer(seed, None)
         if isinstance(start_player, bool) or not isinstance(start_player, int) or not 0 <= start_player < self.players:
             raise InvalidOption(
-                f"start_player must be a seat from 0 to {self.players - 1}, not {start_player!r}",
+                f"start_player must be a seat from 0 to {self.players - 1}, not {describe(start_player)}",
                 rule_id="bt.start",
             )
         return start_player
@@ -556,7 +564,7 @@ class BandOfTricks(Rules[BandOfTricksState]):
         self, seed: int, log: Log = None, start_player: int | None = None, **match_options: Any
     ) -> BandOfTricksState:
         if match_options:
-            raise InvalidOption(f"{TITLE} has no match option {', '.join(sorted(match_options))}; use start_player")
+            raise InvalidOption(f"{TITLE} has no match option {quote_names(match_options)}; use start_player")
         first = self.start_player(seed, start_player)
         empty_state = BandOfTricksState(
             seed=seed,
@@ -644,7 +652,7 @@ class BandOfTricks(Rules[BandOfTricksState]):
             return list(ASSIGN_ACTIONS)
         return []
 
-    def apply(self, state: BandOfTricksState, action: Action, log: Log = None) -> BandOfTricksState:
+    def _apply(self, state: BandOfTricksState, action: Action, log: Log) -> BandOfTricksState:
         seat = state.to_play
         if seat is None:
             raise illegal("bt.over", "the game is over: no more actions can be taken")
@@ -653,18 +661,18 @@ class BandOfTricks(Rules[BandOfTricksState]):
                 raise illegal(
                     "bt.bid",
                     f"{self.seat_name(seat)} must bid now: a number from 0 to 6 for Rock, Soul and Pops "
-                    f"(like 'bid 1 3 0') or Zero Success ('bid zero'), not {action}",
+                    f"(like 'bid 1 3 0') or Zero Success ('bid zero'), not {quote_action(action)}",
                 )
             return self._bid(state, seat, action, log)
         if state.phase == PLAY:
             if not isinstance(action, Play):
-                raise illegal("bt.trick", f"{self.seat_name(seat)} must play a card now, not {action}")
+                raise illegal("bt.trick", f"{self.seat_name(seat)} must play a card now, not {quote_action(action)}")
             return self._play(state, seat, action.card, log)
         if not isinstance(action, AssignMetal):
             raise illegal(
                 "bt.metal.assign",
                 f"{self.seat_name(seat)} won the last trick with Metal and first chooses the suit it counts for "
-                f"('count rock', 'count soul' or 'count pops'), not {action}",
+                f"('count rock', 'count soul' or 'count pops'), not {quote_action(action)}",
             )
         return self._assign(state, seat, action, log)
 
@@ -885,12 +893,7 @@ class BandOfTricks(Rules[BandOfTricksState]):
         return f"{w} won of {b} bid"
 
     def _assign(self, state: BandOfTricksState, seat: int, action: AssignMetal, log: Log) -> BandOfTricksState:
-        key = action.suit.lower() if isinstance(action.suit, str) else action.suit
-        if key not in BID_SUITS:
-            raise illegal(
-                "bt.metal.assign",
-                f"a Metal win counts for rock, soul or pops, not {action.suit!r}",
-            )
+        key = action.suit  # rock, soul or pops: AssignMetal checks that when it is made
         last = state.last_trick
         assert last is not None
         choice = next(c for c in self.metal_choices(state) if c.suit == key)
@@ -1097,9 +1100,8 @@ def _add_win(wins: Wins, index: int) -> Wins:
 
 
 def _check_bid_action(bid: Bid) -> Bid:
-    """The bid as the rules see it (an all-zero bid becomes Zero Success); raises if malformed."""
-    if not isinstance(bid.zero, bool):
-        raise illegal("bt.bid.zero", f"zero must be True or False, not {bid.zero!r}")
+    """The bid as the rules see it (an all-zero bid becomes Zero Success); raises if not allowed.
+    (A Bid holds whole numbers and a true/false ``zero``: it checks that when it is made.)"""
     values = (bid.rock, bid.soul, bid.pops)
     if bid.zero:
         if any(v != 0 for v in values):
@@ -1109,8 +1111,8 @@ def _check_bid_action(bid: Bid) -> Bid:
             )
         return ZERO
     for key, value in zip(BID_SUITS, values, strict=True):
-        if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value <= MAX_BID:
-            raise illegal("bt.bid", f"a bid for {LABEL[key]} is a whole number from 0 to {MAX_BID}, not {value!r}")
+        if not 0 <= value <= MAX_BID:
+            raise illegal("bt.bid", f"a bid for {LABEL[key]} is a whole number from 0 to {MAX_BID}, not {value}")
     return ZERO if values == (0, 0, 0) else bid
 
 
@@ -1125,12 +1127,14 @@ def _check_bid_input(bid: object) -> Bid:
         if bid.strip().lower() == "zero":
             return ZERO
         raise InvalidScoreInput(
-            f"a bid is {{'rock': r, 'soul': s, 'pops': p}} (each 0 to 6) or 'zero' for Zero Success, not {bid!r}",
+            f"a bid is {{'rock': r, 'soul': s, 'pops': p}} (each 0 to 6) or 'zero' for Zero Success, "
+            f"not {describe(bid)}",
             rule_id="bt.bid",
         )
     if not isinstance(bid, Mapping):
         raise InvalidScoreInput(
-            f"a bid is {{'rock': r, 'soul': s, 'pops': p}} (each 0 to 6) or 'zero' for Zero Success, not {bid!r}",
+            f"a bid is {{'rock': r, 'soul': s, 'pops': p}} (each 0 to 6) or 'zero' for Zero Success, "
+            f"not {describe(bid)}",
             rule_id="bt.bid",
         )
     values = {"rock": 0, "soul": 0, "pops": 0}
@@ -1142,11 +1146,11 @@ def _check_bid_input(bid: object) -> Bid:
             )
         if key not in values:
             raise InvalidScoreInput(
-                f"{key!r} is not a suit you can bid on; bid on rock, soul and pops", rule_id="bt.bid"
+                f"{describe(key)} is not a suit you can bid on; bid on rock, soul and pops", rule_id="bt.bid"
             )
         if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value <= MAX_BID:
             raise InvalidScoreInput(
-                f"a bid for {LABEL[key]} is a whole number from 0 to {MAX_BID}, not {value!r}",
+                f"a bid for {LABEL[key]} is a whole number from 0 to {MAX_BID}, not {describe(value)}",
                 rule_id="bt.bid",
             )
         values[key] = value

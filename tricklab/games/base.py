@@ -8,7 +8,9 @@ matches, records -- lives here or in :mod:`tricklab.match`, once for all games.
 
 from __future__ import annotations
 
+import json
 import random
+import sys
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, fields, replace
@@ -16,7 +18,7 @@ from typing import TYPE_CHECKING, Any, ClassVar, Generic, Self, TypeVar
 
 from ..actions import Action, parse_action
 from ..cards import Card, Deck
-from ..errors import IllegalAction, InvalidOption, InvalidTrick
+from ..errors import IllegalAction, InvalidAction, InvalidCard, InvalidOption, InvalidTrick, describe
 from ..explain import Reason, Rulebook
 
 if TYPE_CHECKING:
@@ -150,12 +152,14 @@ class Options:
     @classmethod
     def from_keywords(cls, game: str, keywords: Mapping[str, object]) -> Self:
         known = {f.name for f in fields(cls)}  # type: ignore[arg-type]
-        unknown = sorted(set(keywords) - known)
+        unknown = sorted(describe(k) for k in keywords if k not in known)
         if unknown:
             raise InvalidOption(
-                f"{game} has no option {', '.join(map(repr, unknown))}; "
+                f"{game} has no option {', '.join(unknown[:3])}{', ...' if len(unknown) > 3 else ''}; "
                 f"its options are {', '.join(sorted(known)) or 'none'}"
             )
+        for name, value in keywords.items():
+            check_plain(f"{game}: the option {name}", value)
         return cls(**keywords)
 
     def as_dict(self) -> dict[str, object]:
@@ -165,14 +169,40 @@ class Options:
 def check_choice(game: str, name: str, value: object, allowed: Sequence[object]) -> None:
     if value not in allowed or isinstance(value, bool) != any(isinstance(a, bool) for a in allowed):
         raise InvalidOption(
-            f"{game}: {name}={value!r} is not allowed; choose one of " + ", ".join(repr(a) for a in allowed)
+            f"{game}: {name}={describe(value)} is not allowed; choose one of " + ", ".join(repr(a) for a in allowed)
         )
 
 
 def check_seed(seed: object) -> int:
     if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed < 2**63:
-        raise InvalidOption(f"a seed must be a whole number from 0 to 2**63 - 1, not {seed!r}")
+        raise InvalidOption(f"a seed must be a whole number from 0 to 2**63 - 1, not {describe(seed)}")
     return seed
+
+
+def check_plain(what: str, value: object) -> None:
+    """Raise :class:`InvalidOption` unless ``value`` is plain JSON data that reads back equal,
+    as every option must be: a match record stores it."""
+    try:
+        plain = json.loads(json.dumps(value, allow_nan=False)) == value
+    except (TypeError, ValueError, RecursionError):
+        plain = False
+    if not plain:
+        raise InvalidOption(
+            f"{what} must be plain data that a record stores and reads back (text, a number of at most "
+            f"{sys.get_int_max_str_digits():,} digits, true, false, null, or lists and objects of them), "
+            f"not {describe(value)}"
+        )
+
+
+def quote_action(action: object) -> str:
+    """An action as a message quotes it: its text form, quoted and shortened (``'play QS'``)."""
+    return describe(str(action) if isinstance(action, Action) else action)
+
+
+def quote_names(keys: Iterable[object]) -> str:
+    """Keyword or option names for a message: each described, the first few only."""
+    shown = sorted(describe(k) for k in keys)
+    return ", ".join(shown[:3]) + (", ..." if len(shown) > 3 else "")
 
 
 class Rules(ABC, Generic[S]):
@@ -199,11 +229,20 @@ class Rules(ABC, Generic[S]):
 
     @classmethod
     def create(cls, players: object, **options: object) -> Self:
+        return cls.from_options(players, options)
+
+    @classmethod
+    def from_options(cls, players: object, options: Mapping[str, object]) -> Self:
+        """The rules for ``players`` with the options given as a mapping (as a record holds them)."""
         if isinstance(players, bool) or not isinstance(players, int) or players not in cls.player_counts:
             counts = cls.player_counts
             raise InvalidOption(
-                f"{cls.title} is for {counts[0]} to {counts[-1]} players, not {players!r}",
+                f"{cls.title} is for {counts[0]} to {counts[-1]} players, not {describe(players)}",
                 rule_id=f"{cls.rulebook_prefix()}.players",
+            )
+        if not isinstance(options, Mapping):
+            raise InvalidOption(
+                f"{cls.title}: the options must be a mapping of names to values, not {describe(options)}"
             )
         opts = cls.options_type.from_keywords(cls.title, options)
         rules = cls(players, opts)
@@ -260,6 +299,10 @@ class Rules(ABC, Generic[S]):
         """Parse several cards; a string is split on spaces and commas."""
         if isinstance(values, str):
             values = values.replace(",", " ").split()
+        elif not isinstance(values, (tuple, list)) and (
+            not isinstance(values, Iterable) or isinstance(values, (bytes, Card))
+        ):
+            raise InvalidCard(f"cards are given as a list of cards or as text like 'AS KS', not {describe(values)}")
         return tuple(self._deck.card(v) for v in values)
 
     def _trick(self, cards: Iterable[CardLike] | str) -> tuple[Card, ...]:
@@ -309,19 +352,34 @@ class Rules(ABC, Generic[S]):
     @abstractmethod
     def legal_actions(self, state: S) -> list[Action]: ...
 
-    @abstractmethod
     def apply(self, state: S, action: Action, log: Log = None) -> S:
         """Check ``action`` against the rules and return the next state.
 
         Raises :class:`IllegalAction` naming the rule; the given state is never changed.
-        With ``log``, append ``(event, state_after)`` for every step, automatic ones too.
+        With ``log``, append ``(event, state_after)`` for every step, automatic ones too;
+        the last step's state is the state returned.
+        """
+        if log is None:
+            return self._apply(state, action, None)
+        start = len(log)
+        new = self._apply(state, action, log)
+        settle(log, start, new)
+        return new
+
+    @abstractmethod
+    def _apply(self, state: S, action: Action, log: Log) -> S:
+        """The game's step: :meth:`apply` without the guarantee on the log's last state.
+
+        A game moves on by itself after some steps (the next player's turn, the next
+        leader, a choice that must be made first) without an event of its own; those
+        changes belong to the step that caused them, and :meth:`apply` puts them there.
         """
 
     def check_view_seat(self, seat: object) -> None:
         """A view is for a seat ``0..players-1``, or ``None`` (the teacher, who sees everything)."""
         n = self.players
         if seat is not None and (isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < n):
-            raise InvalidOption(f"seat must be 0 to {n - 1} (or None for the teacher's view), not {seat!r}")
+            raise InvalidOption(f"seat must be 0 to {n - 1} (or None for the teacher's view), not {describe(seat)}")
 
     @abstractmethod
     def view(self, state: S, seat: int | None) -> Any:
@@ -331,7 +389,30 @@ class Rules(ABC, Generic[S]):
     def result(self, state: S) -> MatchResult | None: ...
 
     def parse_action(self, text: str | Action) -> Action:
-        return parse_action(text, self.card)
+        """An action from its text, or an action checked to name only cards of this game's deck."""
+        action = parse_action(text, self.card)
+        for card in action.named_cards():
+            if card not in self._deck:
+                raise InvalidAction(f"{quote_action(action)}: {card} is not a card of {self.title}")
+        return action
+
+    def check_match_options(self, options: object) -> dict[str, Any]:
+        """Match options (``rules.match_option_names``) as a new dict; their values are checked
+        by ``initial_state``. Raises :class:`InvalidOption` for a wrong name or a value a record
+        cannot store."""
+        if options is None:
+            return {}
+        if not isinstance(options, Mapping):
+            raise InvalidOption(f"match options must be a mapping of names to values, not {describe(options)}")
+        unknown = [k for k in options if k not in self.match_option_names]
+        if unknown:
+            raise InvalidOption(
+                f"{self.title} has no match option {quote_names(unknown)}; "
+                f"its match options are {', '.join(self.match_option_names)}"
+            )
+        for name, value in options.items():
+            check_plain(f"{self.title}: the match option {name}", value)
+        return dict(options)
 
     def seat_name(self, seat: int) -> str:
         return f"Player {seat + 1}"
@@ -373,7 +454,9 @@ class Rules(ABC, Generic[S]):
         if first_dealer is None:
             return random.Random(f"tricklab:{self.name}:{seed}:dealer").randrange(self.players)
         if isinstance(first_dealer, bool) or not isinstance(first_dealer, int) or not 0 <= first_dealer < self.players:
-            raise InvalidOption(f"first_dealer must be a seat from 0 to {self.players - 1}, not {first_dealer!r}")
+            raise InvalidOption(
+                f"first_dealer must be a seat from 0 to {self.players - 1}, not {describe(first_dealer)}"
+            )
         return first_dealer
 
 
@@ -383,6 +466,15 @@ def leaders(values: Sequence[int], among: Iterable[int] | None = None) -> list[i
     pool = list(range(len(values))) if among is None else list(among)
     best = max(values[i] for i in pool)
     return [i for i in pool if values[i] == best]
+
+
+def settle(log: list[tuple[Event, Any]], start: int, state: object) -> None:
+    """End the steps logged since ``start`` at ``state``: the moves a game makes by itself
+    after its last event (the next turn, the next leader) are part of that event's step."""
+    assert len(log) > start, "every decision logs at least one event"
+    event, logged = log[-1]
+    if logged is not state:
+        log[-1] = (event, state)
 
 
 def illegal(rule_id: str, message: str) -> IllegalAction:

@@ -31,7 +31,7 @@ from typing import Any, ClassVar, NamedTuple
 
 from ..actions import Action, Announce, Pass, Play, Steal
 from ..cards import FRENCH_SUITS, SUIT_NAME, SUIT_SINGULAR, SUIT_SYMBOL, Card, Deck, FrenchCard
-from ..errors import InvalidOption, InvalidScoreInput, InvalidTrick
+from ..errors import InvalidOption, InvalidScoreInput, InvalidTrick, describe
 from ..explain import Clause, Reason, Rulebook
 from .base import (
     CardLike,
@@ -46,6 +46,8 @@ from .base import (
     check_choice,
     illegal,
     leaders,
+    quote_action,
+    quote_names,
 )
 
 NAME = "jewel-vault"
@@ -352,6 +354,12 @@ RULEBOOK = Rulebook(
             option="known_deck",
         ),
         Clause("jv.over", "The end", "When the last round's actions are done, the game is over."),
+        Clause(
+            "jv.undo",
+            "Taking a decision back",
+            "In tricklab the last decision can be taken back (undo), together with everything the rules "
+            "did by themselves after it; before the first decision there is nothing to take back.",
+        ),
     ],
 )
 
@@ -580,14 +588,14 @@ class JewelVault(Rules[JewelVaultState]):
         ):
             raise InvalidOption(
                 f"{TITLE}: rounds must be a whole number from 1 to {MAX_ROUNDS}, or None for the usual "
-                f"number ({DEFAULT_ROUNDS[n]} with {n} players); not {o.rounds!r}",
+                f"number ({DEFAULT_ROUNDS[n]} with {n} players); not {describe(o.rounds)}",
                 rule_id="jv.rounds",
             )
         least = START_SHOWROOM * n
         if isinstance(o.supply, bool) or not isinstance(o.supply, int) or o.supply < least:
             raise InvalidOption(
                 f"{TITLE}: supply must be a whole number of jewels, at least {least} so that each of the {n} "
-                f"players can start with {START_SHOWROOM} in the showroom; not {o.supply!r}",
+                f"players can start with {START_SHOWROOM} in the showroom; not {describe(o.supply)}",
                 rule_id="jv.supply",
             )
         if o.partnerships and n not in (4, 6):
@@ -673,7 +681,7 @@ class JewelVault(Rules[JewelVaultState]):
         so no context is taken."""
         if context:
             raise InvalidOption(
-                f"{TITLE} has no trumps: resolve_trick takes only the cards, not {', '.join(sorted(context))}"
+                f"{TITLE} has no trumps: resolve_trick takes only the cards, not {quote_names(context)}"
             )
         played = self._trick(cards)
         if not played:
@@ -686,8 +694,7 @@ class JewelVault(Rules[JewelVaultState]):
         """The cards of ``hand`` that may be played to ``trick``: the led suit if held, else any."""
         if context:
             raise InvalidOption(
-                f"{TITLE} needs no context to find legal plays: legal_plays(hand, trick), "
-                f"not {', '.join(sorted(context))}"
+                f"{TITLE} needs no context to find legal plays: legal_plays(hand, trick), not {quote_names(context)}"
             )
         cards, played = self._hand_and_trick(hand, trick)
         return _legal(cards, played)
@@ -697,13 +704,13 @@ class JewelVault(Rules[JewelVaultState]):
         for label, value in (("vault", vault), ("showroom", showroom)):
             if isinstance(value, bool) or not isinstance(value, int) or value < 0:
                 raise InvalidScoreInput(
-                    f"{label} is a number of jewels: a whole number, 0 or more, not {value!r}",
+                    f"{label} is a number of jewels: a whole number, 0 or more, not {describe(value)}",
                     rule_id="jv.score",
                 )
         if vault + showroom > self.options.supply:
             raise InvalidScoreInput(
-                f"there are only {self.options.supply} jewels in the game, but vault {vault} and "
-                f"showroom {showroom} make {vault + showroom}",
+                f"there are only {self.options.supply} jewels in the game, but vault {describe(vault)} and "
+                f"showroom {describe(showroom)} make {describe(vault + showroom)}",
                 rule_id="jv.supply",
             )
         return _final_score(vault, showroom)
@@ -727,7 +734,7 @@ class JewelVault(Rules[JewelVaultState]):
         suit = _parse_suit(suit)
         self._check_seat(seat, "seat")
         if cause not in CAUSES:
-            raise InvalidOption(f"cause must be one of {', '.join(CAUSES)}, not {cause!r}")
+            raise InvalidOption(f"cause must be one of {', '.join(CAUSES)}, not {describe(cause)}")
         jewels = Jewels(
             _count(supply, "supply"),
             self._per_side(showrooms, "showrooms"),
@@ -758,7 +765,7 @@ class JewelVault(Rules[JewelVaultState]):
         neighbour; without ``dealer`` they start at seat 0.
         """
         n = self.players
-        if isinstance(won, (str, bytes)) or len(won) != n:
+        if not isinstance(won, Sequence) or isinstance(won, (str, bytes)) or len(won) != n:
             raise InvalidScoreInput(
                 f"give the won cards of each of the {n} players, one mapping of suit to count each",
                 rule_id="jv.round-end.count",
@@ -767,7 +774,7 @@ class JewelVault(Rules[JewelVaultState]):
         for seat, per_suit in enumerate(won):
             if not isinstance(per_suit, Mapping):
                 raise InvalidScoreInput(
-                    f"{self.seat_name(seat)}: give a mapping like {{'D': 4, 'H': 1}}, not {per_suit!r}",
+                    f"{self.seat_name(seat)}: give a mapping like {{'D': 4, 'H': 1}}, not {describe(per_suit)}",
                     rule_id="jv.round-end.count",
                 )
             row = [0, 0, 0, 0]
@@ -780,7 +787,8 @@ class JewelVault(Rules[JewelVaultState]):
             total = sum(row[SUIT_INDEX[suit]] for row in counts)
             if total > per_suit_total:
                 raise InvalidScoreInput(
-                    f"the deck has only {per_suit_total} {SUIT_NAME[suit].lower()}, but the counts add up to {total}",
+                    f"the deck has only {per_suit_total} {SUIT_NAME[suit].lower()}, "
+                    f"but the counts add up to {describe(total)}",
                     rule_id="jv.round-end.count",
                 )
         if dealer is None:
@@ -796,12 +804,12 @@ class JewelVault(Rules[JewelVaultState]):
     def _check_seat(self, seat: object, what: str) -> None:
         n = self.players
         if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < n:
-            raise InvalidOption(f"{what} must be a seat from 0 to {n - 1}, not {seat!r}")
+            raise InvalidOption(f"{what} must be a seat from 0 to {n - 1}, not {describe(seat)}")
 
     def _per_side(self, values: Sequence[int], what: str) -> tuple[int, ...]:
-        if isinstance(values, (str, bytes)) or len(values) != self._n_sides:
+        if not isinstance(values, Sequence) or isinstance(values, (str, bytes)) or len(values) != self._n_sides:
             kind = "partnership" if self.options.partnerships else "player"
-            raise InvalidScoreInput(f"{what} needs one number per {kind} ({self._n_sides}), not {values!r}")
+            raise InvalidScoreInput(f"{what} needs one number per {kind} ({self._n_sides}), not {describe(values)}")
         return tuple(_count(v, what) for v in values)
 
     # --- match engine ----------------------------------------------------------------------------
@@ -810,7 +818,7 @@ class JewelVault(Rules[JewelVaultState]):
         self, seed: int, log: Log = None, first_dealer: int | None = None, **match_options: Any
     ) -> JewelVaultState:
         if match_options:
-            raise InvalidOption(f"{TITLE} has no match option {', '.join(sorted(match_options))}; use first_dealer")
+            raise InvalidOption(f"{TITLE} has no match option {quote_names(match_options)}; use first_dealer")
         n = self.players
         dealer = self.first_dealer(seed, first_dealer)
         showrooms = tuple(START_SHOWROOM * len(m) for m in self._members)
@@ -922,35 +930,36 @@ class JewelVault(Rules[JewelVaultState]):
             return [Announce(k) for k in ANNOUNCE_CHOICES]
         return []
 
-    def apply(self, state: JewelVaultState, action: Action, log: Log = None) -> JewelVaultState:
+    def _apply(self, state: JewelVaultState, action: Action, log: Log) -> JewelVaultState:
         seat = state.to_play
         if seat is None:
             raise illegal("jv.over", "the game is over: no more actions can be taken")
         phase = state.phase
         if phase == PLAY:
             if not isinstance(action, Play):
-                raise illegal("jv.trick", f"{self.seat_name(seat)} must play a card now, not '{action}'")
+                raise illegal("jv.trick", f"{self.seat_name(seat)} must play a card now, not {quote_action(action)}")
             return self._play(state, seat, action.card, log)
         if phase == STEAL:
             if not isinstance(action, Steal):
                 raise illegal(
                     "jv.action.club",
                     f"{self.seat_name(seat)} must first choose whose showroom to take a jewel from "
-                    f"(like 'steal 1'), not '{action}'",
+                    f"(like 'steal 1'), not {quote_action(action)}",
                 )
             return self._steal(state, seat, action.target, log)
         if phase == PASS:
             if not isinstance(action, Pass):
                 raise illegal(
                     "jv.pass",
-                    f"{self.seat_name(seat)} must choose {state.announced} card(s) to pass now, not '{action}'",
+                    f"{self.seat_name(seat)} must choose {state.announced} card(s) to pass now, "
+                    f"not {quote_action(action)}",
                 )
             return self._pass(state, seat, action.cards, log)
         if not isinstance(action, Announce):
             raise illegal(
                 "jv.announce",
                 f"{self.seat_name(seat)} is the dealer and must first say how many cards everyone passes "
-                f"(1, 2 or 3), not '{action}'",
+                f"(1, 2 or 3), not {quote_action(action)}",
             )
         return self._announce(state, seat, action.n, log)
 
@@ -958,7 +967,7 @@ class JewelVault(Rules[JewelVaultState]):
 
     def _announce(self, state: JewelVaultState, seat: int, k: int, log: Log) -> JewelVaultState:
         if isinstance(k, bool) or k not in ANNOUNCE_CHOICES:
-            raise illegal("jv.announce", f"the dealer names 1, 2 or 3 cards to pass, not {k!r}")
+            raise illegal("jv.announce", f"the dealer names 1, 2 or 3 cards to pass, not {describe(k)}")
         first = (state.dealer + 1) % self.players
         new = _evolve(state, announced=k, phase=PASS, to_play=first)
         if log is not None:
@@ -1126,7 +1135,7 @@ class JewelVault(Rules[JewelVaultState]):
         n = self.players
         name = self.seat_name(seat)
         if isinstance(target, bool) or not isinstance(target, int) or not 0 <= target < n:
-            raise illegal("jv.action.club", f"there is no seat {target!r}: the seats are 0 to {n - 1}")
+            raise illegal("jv.action.club", f"there is no seat {describe(target)}: the seats are 0 to {n - 1}")
         if target == seat:
             raise illegal("jv.action.club", f"{name} cannot take a jewel from their own showroom with ♣")
         side = self._sides[target]
@@ -1633,7 +1642,7 @@ def _final_score(vault: int, showroom: int) -> Score:
 
 def _count(value: object, what: str) -> int:
     if isinstance(value, bool) or not isinstance(value, int) or value < 0:
-        raise InvalidScoreInput(f"{what} must be a whole number, 0 or more, not {value!r}")
+        raise InvalidScoreInput(f"{what} must be a whole number, 0 or more, not {describe(value)}")
     return value
 
 
@@ -1643,7 +1652,7 @@ def _parse_suit(suit: object) -> str:
         for s in SUITS:
             if text.upper() == s or text == SUIT_SYMBOL[s] or text.lower() == SUIT_NAME[s].lower():
                 return s
-    raise InvalidOption(f"a suit is one of S, H, D, C (or ♠ ♥ ♦ ♣), not {suit!r}")
+    raise InvalidOption(f"a suit is one of S, H, D, C (or ♠ ♥ ♦ ♣), not {describe(suit)}")
 
 
 def _explain_trick(outcome: TrickOutcome) -> tuple[Reason, ...]:

@@ -19,7 +19,7 @@ from typing import Any, ClassVar, NamedTuple
 
 from ..actions import Action, Move, Place, Play, Predict, Skip
 from ..cards import FRENCH_SUITS, SUIT_NAME, SUIT_SYMBOL, Card, Deck, FrenchCard
-from ..errors import InvalidOption, InvalidScoreInput
+from ..errors import InvalidOption, InvalidScoreInput, describe
 from ..explain import Clause, Reason, Rulebook
 from .base import (
     CardLike,
@@ -34,6 +34,8 @@ from .base import (
     check_choice,
     illegal,
     leaders,
+    quote_action,
+    quote_names,
 )
 
 NAME = "tricks-and-stones"
@@ -265,6 +267,12 @@ RULEBOOK = Rulebook(
             ruling="TS-9",
         ),
         Clause("ts.over", "The end", "When the fourth round is scored the game is over."),
+        Clause(
+            "ts.undo",
+            "Taking a decision back",
+            "In tricklab the last decision can be taken back (undo), together with everything the rules "
+            "did by themselves after it; before the first decision there is nothing to take back.",
+        ),
     ],
 )
 
@@ -427,7 +435,7 @@ class TricksAndStones(Rules[TricksAndStonesState]):
                 if text.upper() == suit or text == SUIT_SYMBOL[suit] or text.lower() == SUIT_NAME[suit].lower():
                     return suit
         raise InvalidOption(
-            f"trump must be one of S, H, D, C (or ♠ ♥ ♦ ♣), or None for no trump; not {trump!r}",
+            f"trump must be one of S, H, D, C (or ♠ ♥ ♦ ♣), or None for no trump; not {describe(trump)}",
             rule_id="ts.rounds",
         )
 
@@ -437,7 +445,7 @@ class TricksAndStones(Rules[TricksAndStonesState]):
         """Rank a (possibly partial) trick, first place to last. ``trump="S"`` etc. is required
         (``None`` explicitly means a trick without trump, as a quiz may ask)."""
         if context:
-            raise InvalidOption(f"resolve_trick takes trump=..., not {', '.join(sorted(context))}")
+            raise InvalidOption(f"resolve_trick takes trump=..., not {quote_names(context)}")
         if trump is self._MISSING:
             raise InvalidOption("Tricks & Stones tricks need the trump suit: resolve_trick(cards, trump='S')")
         suit = self.parse_trump(trump)
@@ -456,11 +464,11 @@ class TricksAndStones(Rules[TricksAndStonesState]):
     ) -> tuple[Card, ...]:
         """The cards of ``hand`` that may be played to ``trick`` (follow suit, TS-4)."""
         if context:
-            raise InvalidOption(f"legal_plays takes trump= and trump_broken=, not {', '.join(sorted(context))}")
+            raise InvalidOption(f"legal_plays takes trump= and trump_broken=, not {quote_names(context)}")
         if trump is self._MISSING:
             raise InvalidOption("Tricks & Stones needs the trump suit: legal_plays(hand, trick, trump='S')")
         if not isinstance(trump_broken, bool):
-            raise InvalidOption(f"trump_broken must be True or False, not {trump_broken!r}")
+            raise InvalidOption(f"trump_broken must be True or False, not {describe(trump_broken)}")
         cards, played = self._hand_and_trick(hand, trick)
         return _legal(cards, played, self.parse_trump(trump), trump_broken)
 
@@ -471,23 +479,23 @@ class TricksAndStones(Rules[TricksAndStonesState]):
         """
         if isinstance(prediction, bool) or not isinstance(prediction, int) or not 0 <= prediction <= MAX_PREDICTION:
             raise InvalidScoreInput(
-                f"a prediction is a whole number from 0 to 5, not {prediction!r}",
+                f"a prediction is a whole number from 0 to 5, not {describe(prediction)}",
                 rule_id="ts.predict",
             )
         if isinstance(tricks, bool) or not isinstance(tricks, int) or not 0 <= tricks <= CARDS_EACH:
             raise InvalidScoreInput(
-                f"tricks won in a round is a whole number from 0 to {CARDS_EACH}, not {tricks!r}",
+                f"tricks won in a round is a whole number from 0 to {CARDS_EACH}, not {describe(tricks)}",
                 rule_id="ts.score.chamber",
             )
-        layout = tuple(gems) if not isinstance(gems, (str, bytes)) else ()
+        layout = tuple(gems) if isinstance(gems, Iterable) and not isinstance(gems, (str, bytes)) else ()
         if len(layout) != CHAMBERS or any(isinstance(g, bool) or not isinstance(g, int) or g < 0 for g in layout):
             raise InvalidScoreInput(
-                f"gems must list the player's own gem count in each of the 6 chambers 0-5, not {gems!r}",
+                f"gems must list the player's own gem count in each of the 6 chambers 0-5, not {describe(gems)}",
                 rule_id="ts.score.chamber",
             )
         if sum(layout) > GEMS_EACH:
             raise InvalidScoreInput(
-                f"a player has only {GEMS_EACH} gems, but {list(layout)} holds {sum(layout)}",
+                f"a player has only {GEMS_EACH} gems, but {describe(list(layout))} holds {describe(sum(layout))}",
                 rule_id="ts.place",
             )
         return _score(prediction, tricks, layout)
@@ -498,7 +506,7 @@ class TricksAndStones(Rules[TricksAndStonesState]):
         self, seed: int, log: Log = None, first_dealer: int | None = None, **match_options: Any
     ) -> TricksAndStonesState:
         if match_options:
-            raise InvalidOption(f"{TITLE} has no match option {', '.join(sorted(match_options))}; use first_dealer")
+            raise InvalidOption(f"{TITLE} has no match option {quote_names(match_options)}; use first_dealer")
         n = self.players
         dealer = self.first_dealer(seed, first_dealer)
         empty = tuple(0 for _ in range(n))
@@ -608,7 +616,7 @@ class TricksAndStones(Rules[TricksAndStonesState]):
             self.options.chambers == "ring",
         )
 
-    def apply(self, state: TricksAndStonesState, action: Action, log: Log = None) -> TricksAndStonesState:
+    def _apply(self, state: TricksAndStonesState, action: Action, log: Log) -> TricksAndStonesState:
         seat = state.to_play
         if seat is None:
             raise illegal("ts.over", "the game is over: no more actions can be taken")
@@ -616,17 +624,17 @@ class TricksAndStones(Rules[TricksAndStonesState]):
             if not isinstance(action, Predict):
                 raise illegal(
                     "ts.predict",
-                    f"{self.seat_name(seat)} must make a prediction now (0 to 5), not {action}",
+                    f"{self.seat_name(seat)} must make a prediction now (0 to 5), not {quote_action(action)}",
                 )
             return self._predict(state, seat, action.n, log)
         if state.phase == PLAY:
             if not isinstance(action, Play):
-                raise illegal("ts.trick", f"{self.seat_name(seat)} must play a card now, not {action}")
+                raise illegal("ts.trick", f"{self.seat_name(seat)} must play a card now, not {quote_action(action)}")
             return self._play(state, seat, action.card, log)
         if not isinstance(action, (Place, Move, Skip)):
             raise illegal(
                 "ts.gems.order",
-                f"{self.seat_name(seat)} takes a gem action now (place, move or skip), not {action}",
+                f"{self.seat_name(seat)} takes a gem action now (place, move or skip), not {quote_action(action)}",
             )
         return self._gem_action(state, seat, action, log)
 
@@ -634,7 +642,7 @@ class TricksAndStones(Rules[TricksAndStonesState]):
 
     def _predict(self, state: TricksAndStonesState, seat: int, n: int, log: Log) -> TricksAndStonesState:
         if isinstance(n, bool) or not isinstance(n, int) or not 0 <= n <= MAX_PREDICTION:
-            raise illegal("ts.predict", f"a prediction is a number of tricks from 0 to 5, not {n!r}")
+            raise illegal("ts.predict", f"a prediction is a number of tricks from 0 to 5, not {describe(n)}")
         players = self.players
         predictions = state.predictions[:seat] + (n,) + state.predictions[seat + 1 :]
         nxt = (seat + 1) % players
@@ -909,7 +917,7 @@ class TricksAndStones(Rules[TricksAndStonesState]):
                 raise illegal("ts.gems.places", f"{name} may place at most {p} gem(s): {allowance}")
             for c in chambers:
                 if isinstance(c, bool) or not isinstance(c, int) or not 0 <= c < CHAMBERS:
-                    raise illegal("ts.board", f"there is no chamber {c!r}: the chambers are 0 to 5")
+                    raise illegal("ts.board", f"there is no chamber {describe(c)}: the chambers are 0 to 5")
                 if c == prediction:
                     raise illegal(
                         "ts.place.expedition",
@@ -933,7 +941,7 @@ class TricksAndStones(Rules[TricksAndStonesState]):
         for a, b in steps:
             for c in (a, b):
                 if isinstance(c, bool) or not isinstance(c, int) or not 0 <= c < CHAMBERS:
-                    raise illegal("ts.board", f"there is no chamber {c!r}: gems stay on chambers 0 to 5")
+                    raise illegal("ts.board", f"there is no chamber {describe(c)}: gems stay on chambers 0 to 5")
             if not _adjacent(a, b, ring):
                 raise illegal(
                     "ts.board" if {a, b} == {0, CHAMBERS - 1} else "ts.move",
