@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -16,6 +17,11 @@ STATIC = Path(__file__).resolve().parent / "static"
 
 Intent = Callable[[str, str | None], None]
 
+#: the front end's "are you there?": answered by the Board itself, never passed to handlers
+PING = "ping"
+#: what a ping may carry: the page's count of pings, echoed back in the pong
+_PING_VALUE = re.compile(r"[0-9]{1,12}")
+
 
 class Board(anywidget.AnyWidget):
     """Shows ``scene["html"]`` (markup from :mod:`tricklab.display`) and sends back intents.
@@ -25,6 +31,10 @@ class Board(anywidget.AnyWidget):
     Clicks on elements with ``data-intent`` and the keys ←/→/Home/End arrive as
     ``(intent, value)`` calls of the handlers given to :meth:`on_intent`; the front end
     decides nothing.
+
+    After a click or key anywhere on the page the front end sends ``("ping", n)`` and waits
+    a few seconds for the custom message ``{"pong": n}``; without it the page says that the
+    connection is lost. The Board answers pings itself, so no handler ever sees one.
     """
 
     _esm = STATIC / "board.js"
@@ -50,8 +60,16 @@ class Board(anywidget.AnyWidget):
 
     def intent(self, intent: str, value: str | None = None) -> None:
         """Handle an intent as if the front end had sent it (used by tests and keys)."""
+        if intent == PING:
+            self._pong(value)
+            return
         for handler in self._handlers:
             handler(intent, value)
+
+    def _pong(self, value: str | None) -> None:
+        """Answer a ping, echoing its number; anything else in a ping is not echoed back."""
+        if value is not None and _PING_VALUE.fullmatch(value):
+            self.send({"pong": value})
 
     def __repr__(self) -> str:
         return f"Board(label={self.scene.get('label', '')!r})"
