@@ -47,7 +47,7 @@ __version__ = "0.1.0"
 
 def get_rules(game: str, players: int, **options: Any) -> Rules[Any]:
     """The rules of ``game`` for ``players`` players; keywords are the game's options."""
-    return find_game(game).create(players, **options)
+    return find_game(game).from_options(players, options)
 
 
 def games() -> list[str]:

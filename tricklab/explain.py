@@ -11,6 +11,7 @@ from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 
 from .cards import Card
+from .errors import InvalidOption, describe
 
 
 @dataclass(frozen=True, slots=True)
@@ -65,6 +66,11 @@ class Rulebook(Mapping[str, Clause]):
 
     def section(self, *prefixes: str) -> Rulebook:
         """The clauses whose ids start with any of ``prefixes`` (``"ts.rank"`` -> ``ts.rank.*``)."""
+        for prefix in prefixes:
+            if not isinstance(prefix, str):
+                raise InvalidOption(
+                    f"a rulebook section is named by a rule id prefix like 'ts.rank', not {describe(prefix)}"
+                )
         chosen = [c for c in self._clauses.values() if any(c.id == p or c.id.startswith(p + ".") for p in prefixes)]
         return Rulebook(self.game, chosen)
 

@@ -187,9 +187,10 @@ class Match:
             raise RecordError(f"a match record must be a JSON object, not {describe(record)}")
         if record.get("format") != RECORD_FORMAT:
             raise RecordError(f"not a tricklab match record (format is {describe(record.get('format'))})")
-        if record.get("version") != RECORD_VERSION:
+        version = record.get("version")
+        if version != RECORD_VERSION or type(version) is not int:
             raise RecordError(
-                f"record version {describe(record.get('version'))} is not supported "
+                f"record version {describe(version)} is not supported "
                 f"(this tricklab reads version {RECORD_VERSION})"
             )
         missing = [k for k in RECORD_FIELDS if k not in record]

@@ -228,7 +228,7 @@ class Rules(ABC, Generic[S]):
     # --- construction -----------------------------------------------------------------
 
     @classmethod
-    def create(cls, players: object, **options: object) -> Self:
+    def create(cls, players: object, /, **options: object) -> Self:
         return cls.from_options(players, options)
 
     @classmethod
@@ -260,7 +260,7 @@ class Rules(ABC, Generic[S]):
         if not options:
             return self
         merged = {**self.options.as_dict(), **options}
-        return type(self).create(self.players, **merged)
+        return type(self).from_options(self.players, merged)
 
     @abstractmethod
     def _build_deck(self) -> Deck: ...
