@@ -7,13 +7,17 @@ records.
 
 from __future__ import annotations
 
+import hashlib
 import json
 import random
 from typing import Any
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 import tricklab
+from tricklab.bots import make_bots
 from tricklab.errors import IllegalAction, InvalidOption, RecordError, UnknownGame
 
 CASES = [(game, players) for game in tricklab.games() for players in tricklab.find_game(game).player_counts]
@@ -194,3 +198,113 @@ def test_timeline_grows_with_the_match_and_shrinks_with_undo(game: str, players:
     for _ in range(7):
         match.undo()
     assert [(s.event.text, s.state, s.decisions) for s in match.timeline()] == rebuilt()
+
+
+# --- the timeline ends at the current state -----------------------------------------------------
+
+
+@settings(max_examples=88, deadline=None, derandomize=True, database=None, suppress_health_check=[HealthCheck.too_slow])
+@given(
+    case=st.sampled_from(CASES),
+    seed=st.integers(min_value=0, max_value=2**63 - 1),
+    bots=st.sampled_from(["random", "heuristic"]),
+    undo_every=st.integers(min_value=3, max_value=40),
+)
+def test_the_timeline_ends_at_the_current_state(case: tuple[str, int], seed: int, bots: str, undo_every: int) -> None:
+    """After every decision (automatic steps included) and after every undo, the last step of
+    the timeline shows the match as it is: same phase, same player to act, same leader."""
+    game, players = case
+    rules = _rules(game, players)
+    match = rules.new_match(seed=seed)
+    seats = make_bots(rules, bots, seed)
+    assert match.timeline()[-1].state == match.state
+    decisions = 0
+    while not match.is_over:
+        seat = match.to_play
+        assert seat is not None
+        match.apply(seats[seat].choose(match.view(seat), match.legal_actions()))
+        decisions += 1
+        last = match.timeline()[-1]
+        assert last.state == match.state, (decisions, match.phase)
+        assert last.decisions == len(match.actions)
+        if decisions % undo_every == 0:
+            match.undo()
+            assert match.timeline()[-1].state == match.state
+
+
+@pytest.mark.parametrize(("game", "players"), CASES)
+def test_the_log_of_apply_ends_at_the_state_it_returns(game: str, players: int) -> None:
+    match = _random_match(game, players, seed=13)
+    for before, action, after in zip(match.states[:-1], match.actions, match.states[1:], strict=True):
+        log: list[Any] = []
+        assert match.rules.apply(before, action, log) == after
+        assert log and log[-1][1] is not None and log[-1][1] == after
+
+
+# --- records are forever --------------------------------------------------------------------------
+
+# Whole matches played by the heuristic bots under tricklab 0.1.0: the first 16 hex digits of the
+# SHA-256 of the record (to_json) and of repr(match.states). Same seed, same deal, same record.
+RELEASED_MATCHES = {
+    ("tricks-and-stones", 3, 21): ("39d78ae9d2d0965f", "d9c841cbb33d5bb2", 200),
+    ("tricks-and-stones", 4, 22): ("f076edd2dbd4ff8f", "14ec3b556d7a2287", 231),
+    ("band-of-tricks", 3, 23): ("0b84d6ca730c3fd4", "f6809d6b79439323", 136),
+    ("band-of-tricks", 5, 24): ("d7e13dc9b3d7c4da", "e7e3be7cb66f46eb", 286),
+    ("jewel-vault", 2, 25): ("76e2b25548896e5f", "2171ef1956394d63", 92),
+    ("jewel-vault", 4, 26): ("5b2a77ba8302cebd", "c194d36172bbeb86", 196),
+    ("jewel-vault", 6, 27): ("43d8c8f42de6d255", "e1f3b841444d8ed4", 375),
+}
+
+# Records saved by tricklab 0.1.0 (30 random decisions each), with the hash of repr(states) then.
+RELEASED_RECORDS = [
+    (
+        '{"format": "tricklab-match", "version": 1, "game": "tricks-and-stones", "players": 4, "options": '
+        '{"chambers": "ring", "first_lead_tie": "left-of-dealer"}, "match_options": {}, "seed": 5, "actions": '
+        '["predict 4", "predict 2", "predict 5", "predict 2", "play QC", "play JC", "play 10S", "play AC", '
+        '"place 0 3", "place 5", "play QS", "play 7S", "play 8S", "play 9S", "place 4 5", "place 0", "play QH", '
+        '"play 8H", "play 10H", "play AH", "place 0 1", "move 0>1", "play 8C", "play 9H", "play KC", "play 8D", '
+        '"place 1", "place 1", "move 5>0", "play AS"], '
+        '"digest": "sha256:206a0b6a5d3128eda1b0b0dbdcd0079d5bd91457b33db0540eaaf827e3c5a63f"}',
+        "86f198f4b3e1aada",
+    ),
+    (
+        '{"format": "tricklab-match", "version": 1, "game": "band-of-tricks", "players": 4, "options": '
+        '{"max_extra_deals": 10}, "match_options": {}, "seed": 6, "actions": ["bid 5 6 6", "bid 0 5 6", '
+        '"bid 5 0 3", "bid 2 5 0", "play R7", "play R10", "play R8", "play M14", "play P3", "play P6", "play P1", '
+        '"play P13", "play M10", "play S8", "play M16", "play M13", "play P12", "play P2", "play P7", "play P10", '
+        '"play M15", "play P8", "play P11", "play P5", "play S9", "play S7", "play S10", "play S12", "play P4", '
+        '"play M11"], "digest": "sha256:d07831224cdc003dd0117c6cc13599f11bdb1f60a5fbd5149af6136292e4b74f"}',
+        "fe5202d40114136c",
+    ),
+    (
+        '{"format": "tricklab-match", "version": 1, "game": "jewel-vault", "players": 4, "options": '
+        '{"partnerships": true, "known_deck": false, "rounds": null, "supply": 100}, "match_options": {}, '
+        '"seed": 7, "actions": ["announce 2", "pass 6H 8H", "pass 5H 10D", "pass 3D QC", "pass 4S KS", "play AD", '
+        '"play KD", "play 6D", "play QD", "play AS", "play 6S", "play 9S", "play 3D", "play 6C", "play JC", '
+        '"play 2C", "play 7C", "play 2H", "play 7H", "play AH", "play 5H", "play 4S", "play 2D", "play 10S", '
+        '"play 9C", "play 8C", "play 3C", "play 5C", "play 8H", "play QS"], '
+        '"digest": "sha256:3d1f9276aa02c92cbf70df10e18b0de60888e5e3cbb9a56caee834763634d403"}',
+        "9de98edf73821ea6",
+    ),
+]
+
+
+def _short_hash(text: str) -> str:
+    return hashlib.sha256(text.encode()).hexdigest()[:16]
+
+
+@pytest.mark.parametrize(("game", "players", "seed"), list(RELEASED_MATCHES))
+def test_the_same_seed_plays_the_same_match_as_the_released_version(game: str, players: int, seed: int) -> None:
+    record_hash, states_hash, decisions = RELEASED_MATCHES[(game, players, seed)]
+    match = _rules(game, players).play(seed=seed, bots="heuristic")
+    assert len(match.actions) == decisions
+    assert _short_hash(match.to_json()) == record_hash
+    assert _short_hash(repr(match.states)) == states_hash
+
+
+@pytest.mark.parametrize(("text", "states_hash"), RELEASED_RECORDS, ids=["ts", "bt", "jv"])
+def test_records_saved_by_the_released_version_load_and_replay_identically(text: str, states_hash: str) -> None:
+    match = tricklab.Match.from_json(text)
+    assert _short_hash(repr(match.states)) == states_hash
+    assert match.to_json() == text
+    assert match.timeline()[-1].state == match.state
