@@ -190,8 +190,7 @@ class Match:
         version = record.get("version")
         if version != RECORD_VERSION or type(version) is not int:
             raise RecordError(
-                f"record version {describe(version)} is not supported "
-                f"(this tricklab reads version {RECORD_VERSION})"
+                f"record version {describe(version)} is not supported (this tricklab reads version {RECORD_VERSION})"
             )
         missing = [k for k in RECORD_FIELDS if k not in record]
         extra = [k for k in record if k not in RECORD_FIELDS]
