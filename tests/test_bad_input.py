@@ -310,7 +310,7 @@ def _calls(rules: Any, game: str, a: Any, b: Any, c: Any, kw: dict[str, Any]) ->
         lambda: rules.legal_plays(a, b, **_without({"self", "hand", "trick"}, kw)),
         lambda: rules.new_match(a, **_without({"self", "seed"}, kw)),
         lambda: rules.new_match(0, **_without({"self", "seed"}, kw)),
-        lambda: rules.play(0, bots=a) if not isinstance(a, (str, list, tuple)) else None,
+        lambda: rules.play(0, bots=a),
         lambda: tricklab.get_rules(a, players=4),
         lambda: tricklab.get_rules(game, players=a, **_without({"game", "players"}, kw)),
         lambda: tricklab.get_rules(game, players=4, **_without({"game", "players"}, kw)),
