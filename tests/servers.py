@@ -15,10 +15,12 @@ import re
 import socket
 import subprocess
 import sys
+import threading
 import time
 import urllib.error
 import urllib.request
 import uuid
+from collections import deque
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
@@ -41,10 +43,14 @@ def free_port() -> int:
 
 @dataclass
 class Served:
-    """A server process that answers at ``url``."""
+    """A server process that answers at ``url``, and what it has printed so far."""
 
     url: str
     pid: int
+    lines: deque[str] = field(default_factory=lambda: deque(maxlen=20_000))
+
+    def output(self) -> str:
+        return "".join(self.lines)
 
 
 @contextmanager
@@ -56,7 +62,11 @@ def running(command: list[str], url: str, *, cwd: Path = ROOT, timeout: float = 
 
 @contextmanager
 def serving(command: list[str], url: str, *, cwd: Path = ROOT, timeout: float = 60) -> Iterator[Served]:
-    """Like :func:`running`, and tell the server's process id (``tricklab serve`` execs Voilà in place)."""
+    """Like :func:`running`, and tell the server's process id (``tricklab serve`` execs Voilà in place).
+
+    The server's output is read as it comes (a full pipe would stall the server) and kept, the
+    last lines of it, in ``Served.lines``.
+    """
     proc = subprocess.Popen(
         command,
         cwd=cwd,
@@ -64,6 +74,15 @@ def serving(command: list[str], url: str, *, cwd: Path = ROOT, timeout: float = 
         stderr=subprocess.STDOUT,
         env={**os.environ, "PYTHONUNBUFFERED": "1"},
     )
+    served = Served(url, proc.pid)
+
+    def drain() -> None:
+        assert proc.stdout is not None
+        for line in proc.stdout:
+            served.lines.append(line.decode(errors="replace"))
+
+    reader = threading.Thread(target=drain, daemon=True)
+    reader.start()
     try:
         deadline = time.monotonic() + timeout
         while True:
@@ -72,18 +91,19 @@ def serving(command: list[str], url: str, *, cwd: Path = ROOT, timeout: float = 
                     break
             except OSError:
                 if proc.poll() is not None:
-                    output = proc.stdout.read().decode(errors="replace") if proc.stdout else ""
-                    raise RuntimeError(f"{command[2:4]} exited early:\n{output[-3000:]}") from None
+                    reader.join(timeout=5)
+                    raise RuntimeError(f"{command[2:4]} exited early:\n{served.output()[-3000:]}") from None
                 if time.monotonic() > deadline:
                     raise RuntimeError(f"{url} did not answer within {timeout:.0f} s") from None
                 time.sleep(0.25)
-        yield Served(url, proc.pid)
+        yield served
     finally:
         proc.terminate()
         try:
             proc.wait(timeout=15)
         except subprocess.TimeoutExpired:
             proc.kill()
+        reader.join(timeout=5)
 
 
 def voila_command(port: int) -> list[str]:
@@ -92,11 +112,13 @@ def voila_command(port: int) -> list[str]:
 
 @dataclass
 class PageLog:
-    """What a page reported: uncaught errors, console errors and the requests we blocked."""
+    """What a page reported: uncaught errors, console errors, the requests we blocked and the
+    dialogs (``alert``, ``confirm``, ``prompt``) it opened, each dismissed."""
 
     errors: list[str] = field(default_factory=list)
     console_errors: list[str] = field(default_factory=list)
     blocked: list[str] = field(default_factory=list)
+    dialogs: list[str] = field(default_factory=list)
 
     def javascript_errors(self) -> list[str]:
         """Errors not explained by a request we blocked on purpose (e.g. a CDN font)."""
@@ -110,6 +132,12 @@ def open_page(browser: Any, url: str, *, viewport: tuple[int, int] = (1280, 1000
     log = PageLog()
     page.on("pageerror", lambda exc: log.errors.append(str(exc)))
     page.on("console", lambda msg: log.console_errors.append(msg.text) if msg.type == "error" else None)
+
+    def dialog(dialog: Any) -> None:
+        log.dialogs.append(f"{dialog.type}: {dialog.message}")
+        dialog.dismiss()
+
+    page.on("dialog", dialog)
 
     def route(route: Any) -> None:
         request_url = route.request.url
@@ -135,6 +163,46 @@ def launch(playwright: Any) -> Any:
 
 KERNEL_PROTOCOL = "v1.kernel.websocket.jupyter.org"
 SYS_PIDFD_GETFD = 438  # the same number on every Linux architecture
+
+
+@dataclass
+class Fetched:
+    """An HTTP response as the tests read it: error statuses included, the body as text."""
+
+    status: int
+    headers: Any  # email.message.Message
+    body: str
+    cookie: str  # the cookies the server set, as a Cookie header sends them back
+
+
+def fetch(url: str, *, timeout: float = 120) -> Fetched:
+    """GET ``url`` (on 127.0.0.1) and return the response, whatever its status."""
+    try:
+        with urllib.request.urlopen(url, timeout=timeout) as response:
+            status, headers, body = response.status, response.headers, response.read()
+    except urllib.error.HTTPError as error:
+        status, headers, body = error.code, error.headers, error.read()
+    cookies = [c.split(";")[0] for c in headers.get_all("Set-Cookie") or []]
+    return Fetched(status, headers, body.decode(errors="replace"), "; ".join(cookies))
+
+
+def kernel_id_in(page: str) -> str | None:
+    """The kernel id a Voilà page connects to, if the page has one."""
+    found = re.search(r'"kernelId": "([0-9a-f-]{36})"', page)
+    return found.group(1) if found else None
+
+
+def shut_down_kernel(base: str, kernel_id: str, cookie: str) -> None:
+    """Shut a page's kernel down as its page would, with an XSRF token (cookie and header agree)."""
+    token = uuid.uuid4().hex
+    request = urllib.request.Request(
+        f"{base}/voila/api/shutdown/{kernel_id}",
+        method="POST",
+        data=b"",
+        headers={"Cookie": f"{cookie}; _xsrf={token}" if cookie else f"_xsrf={token}", "X-XSRFToken": token},
+    )
+    with urllib.request.urlopen(request, timeout=30) as response:
+        assert response.status in (200, 204), response.status
 
 
 def open_app_page(base: str, app: str, query: str = "", *, timeout: float = 120) -> tuple[str, str]:

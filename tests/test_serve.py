@@ -3,17 +3,23 @@
 from __future__ import annotations
 
 import json
+import logging
 import shutil
+import threading
 import time
 import urllib.error
 import urllib.request
 from collections.abc import Iterator
+from concurrent.futures import ThreadPoolExecutor
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
 import psutil
 import pytest
+from tornado.httputil import HTTPHeaders, HTTPServerRequest, RequestStartLine
+from tornado.web import Application
+from traitlets.config import Config
 
 from tricklab import serve
 from tricklab.__main__ import main, serve_command
@@ -21,6 +27,7 @@ from tricklab.__main__ import main, serve_command
 from .servers import (
     KernelSocket,
     Served,
+    fetch,
     free_port,
     kernel_model,
     open_app_page,
@@ -69,6 +76,10 @@ CULL_EVERY = 2
 
 def test_serve_command_carries_the_classroom_fixes() -> None:
     command = serve_command("127.0.0.1", 8866, ROOT / "voila_apps", open_browser=False)
+    # Voilà with the link guard and the kernel limit, not plain Voilà
+    assert command[1:3] == ["-m", "tricklab.serve"]
+    assert f"--ClassroomKernelManager.max_kernels={serve.default_max_kernels()}" in command
+    assert "--VoilaConfiguration.allow_template_override=NO" in command
     assert "--Voila.kernel_websocket_connection_class=tricklab.serve.NoDelayKernelConnection" in command
     assert "--MappingKernelManager.cull_connected=False" in command
     assert f"--MappingKernelManager.cull_idle_timeout={serve.CULL_AFTER}" in command
@@ -80,7 +91,16 @@ def test_serve_command_carries_the_classroom_fixes() -> None:
 
 
 @pytest.mark.parametrize(
-    "bad", [["--pool-size", "-1"], ["--pool-size", "1000"], ["--cull-after", "0"], ["--port", "x"]]
+    "bad",
+    [
+        ["--pool-size", "-1"],
+        ["--pool-size", "1000"],
+        ["--cull-after", "0"],
+        ["--port", "x"],
+        ["--max-kernels", "0"],
+        ["--max-kernels", "x"],
+        ["--max-kernels", "7"],  # the pool alone keeps 7: one per app of voila_apps/
+    ],
 )
 def test_serve_refuses_bad_options(bad: list[str], capsys: pytest.CaptureFixture[str]) -> None:
     with pytest.raises(SystemExit) as exit_:
@@ -95,6 +115,93 @@ def test_jupyter_config_has_the_same_fixes(capsys: pytest.CaptureFixture[str]) -
     assert config["ServerApp"]["kernel_websocket_connection_class"] == "tricklab.serve.NoDelayKernelConnection"
     assert config["MappingKernelManager"] == {"cull_idle_timeout": 300, "cull_interval": 60, "cull_connected": False}
     assert issubclass(serve.NoDelayKernelConnection, serve.ZMQChannelsWebsocketConnection)
+    # the link guard is a server extension; without it no link sets the theme or the template
+    assert config["ServerApp"]["jpserver_extensions"] == {"tricklab.serve": True}
+    assert config["VoilaConfiguration"]["allow_theme_override"] == "NO"
+    assert config["VoilaConfiguration"]["allow_template_override"] == "NO"
+    assert serve._jupyter_server_extension_points() == [{"module": "tricklab.serve"}]
+
+
+def test_plain_voila_with_the_apps_config_takes_no_theme_or_template_from_a_link() -> None:
+    settings = json.loads((ROOT / "voila_apps" / "voila.json").read_text())["VoilaConfiguration"]
+    assert settings["allow_theme_override"] == "NO" and settings["allow_template_override"] == "NO"
+
+
+class FakeServerApp:
+    """What the extension uses of a Jupyter ServerApp: its tornado application, config and log."""
+
+    def __init__(self) -> None:
+        self.web_app = Application()
+        self.config = Config({"VoilaConfiguration": {"allow_theme_override": "NO"}})
+        self.log = logging.getLogger("test")
+
+
+def test_the_server_extension_guards_links_before_it_lets_them_choose_a_theme() -> None:
+    app = FakeServerApp()
+    serve._load_jupyter_server_extension(app)  # type: ignore[arg-type]
+    assert serve.ThemeGuard in app.web_app.transforms
+    assert app.config.VoilaConfiguration.allow_theme_override == "YES"
+    assert app.config.VoilaConfiguration.allow_template_override == "NO"
+
+
+def request(uri: str, *, body: bytes = b"", method: str = "GET") -> HTTPServerRequest:
+    headers = HTTPHeaders({"Host": "127.0.0.1"})
+    if body:
+        headers["Content-Type"] = "application/x-www-form-urlencoded"
+    return HTTPServerRequest(start_line=RequestStartLine(method, uri, "HTTP/1.1"), headers=headers, body=body)
+
+
+@pytest.mark.parametrize(
+    ("query", "kept"),
+    [
+        ("theme=dark", [b"dark"]),
+        ("theme=light", [b"light"]),
+        ("theme=dark&theme=%22%3E%3Cscript%3E", [b"dark"]),
+        ("theme=%22%3E%3Cscript%3E&theme=light", [b"light"]),
+        ("theme=light&theme=dark", [b"dark"]),  # the last, as tornado's get_argument reads it
+        ("theme=%22%3E%3Cscript%3E", None),
+        ("theme=Dark", None),
+        ("theme=JupyterLab%20Dark", None),
+        ("theme=dark%20", None),
+        ("theme=%2564ark", None),
+        ("theme=", None),
+        ("game=jewel-vault", None),
+    ],
+)
+def test_the_guard_keeps_a_theme_only_if_it_is_light_or_dark(query: str, kept: list[bytes] | None) -> None:
+    checked = request(f"/voila/render/replay.ipynb?{query}&seed=3&template=lab")
+    serve.ThemeGuard(checked)
+    for arguments in (checked.arguments, checked.query_arguments):
+        assert arguments.get("theme") == kept
+        assert "template" not in arguments  # a link never picks a template
+        assert arguments["seed"] == [b"3"]  # the app's own parameters are the app's to check
+
+
+def test_the_guard_drops_a_gets_body_which_would_add_arguments() -> None:
+    checked = request("/voila/render/replay.ipynb?theme=dark", body=b"theme=%22%3E%3Cscript%3E")
+    serve.ThemeGuard(checked)
+    checked._parse_body()  # what tornado does next
+    assert checked.arguments["theme"] == [b"dark"]
+    posted = request("/voila/api/shutdown/x", body=b"a=1", method="POST")
+    serve.ThemeGuard(posted)
+    assert posted.body == b"a=1"
+
+
+def test_the_default_limit_on_kernels_is_half_the_memory_at_62_mib_a_kernel() -> None:
+    gib = 2**30
+    assert serve.KERNEL_MIB == 62
+    assert serve.default_max_kernels(16 * gib) == 16 * 1024 // 2 // 62 == 132
+    assert serve.default_max_kernels(24 * gib) == 198
+    assert serve.default_max_kernels(gib) == serve.MIN_KERNELS  # 8 by memory; a class needs a few more
+    assert serve.default_max_kernels(4096 * gib) == serve.MAX_KERNELS
+    here = serve.machine_memory()
+    assert here is None or serve.default_max_kernels() == serve.default_max_kernels(here)
+
+
+def test_the_class_full_page_says_what_to_do_in_escaped_html() -> None:
+    page = serve.class_full_page(12)
+    assert "The class is full: this server runs at most 12 apps at once; close a tab or try again in a minute." in page
+    assert page.startswith("<!DOCTYPE html>") and "Traceback" not in page
 
 
 def classroom_command(port: int, apps: Path, *extra: str) -> list[str]:
@@ -202,3 +309,65 @@ def test_a_closed_pages_kernel_is_culled_and_an_open_pages_is_not(classroom: Ser
     open_.get_by_role("button", name="▶", exact=True).click()
     open_.wait_for_function("document.querySelector('.tricklab-board')?.dataset.step === '1'")
     open_.close()
+
+
+# --- at most --max-kernels kernels ----------------------------------------------------------------
+
+MAX_KERNELS = 3  # the pool's kernel and two pages
+
+
+@pytest.fixture(scope="module")
+def capped(replay_only: Path) -> Iterator[Served]:
+    """``tricklab serve --max-kernels 3`` for the replay app alone (its pool keeps one kernel)."""
+    port = free_port()
+    limits = ("--pool-size", "1", "--max-kernels", str(MAX_KERNELS), "--cull-after", "600")
+    with serving(classroom_command(port, replay_only, *limits), f"http://127.0.0.1:{port}/") as served:
+        served.url = served.url.rstrip("/")
+        yield served
+
+
+def test_a_full_server_refuses_new_pages_with_a_clear_page_and_starts_no_kernel(capped: Served) -> None:
+    assert f"tricklab: at most {MAX_KERNELS} kernels at once" in capped.output()
+    deadline = time.monotonic() + 60
+    while kernel_processes(capped.pid) < 1:  # the pool's kernel
+        assert time.monotonic() < deadline, "the pool never started its kernel"
+        time.sleep(0.2)
+    peak = 0
+    done = threading.Event()
+
+    def watch() -> None:
+        nonlocal peak
+        while not done.is_set():
+            peak = max(peak, kernel_processes(capped.pid))
+            time.sleep(0.05)
+
+    watcher = threading.Thread(target=watch)
+    watcher.start()
+    try:
+        # six learners open the link at once
+        url = f"{capped.url}/voila/render/replay.ipynb?game=band-of-tricks&seed=3"
+        with ThreadPoolExecutor(6) as learners:
+            pages = list(learners.map(lambda _: fetch(url), range(6)))
+        time.sleep(3)  # Voilà refills its pool a second after a page takes its kernel
+        settled = kernel_processes(capped.pid)
+        late = fetch(url)  # and one more once the server has settled
+        time.sleep(3)
+        after = kernel_processes(capped.pid)
+    finally:
+        done.set()
+        watcher.join()
+    served = [page for page in pages if page.status == 200]
+    refused = [page for page in pages if page.status == 503]
+    assert len(served) == MAX_KERNELS - 1 and len(refused) == 6 - len(served), [p.status for p in pages]
+    assert all("Band of Tricks" in page.body or "kernelId" in page.body for page in served)
+    assert peak <= MAX_KERNELS, f"{peak} kernels ran at once"
+    assert settled == after == MAX_KERNELS, "the refused pages started no kernel"
+    for page in [*refused, late]:
+        assert page.status == 503
+        assert page.headers["Content-Type"].startswith("text/html")
+        assert page.headers["Retry-After"] == "60"
+        assert (
+            f"The class is full: this server runs at most {MAX_KERNELS} apps at once; "
+            "close a tab or try again in a minute." in page.body
+        )
+        assert "Traceback" not in page.body and "kernelId" not in page.body

@@ -1,8 +1,9 @@
 """Command line: ``tricklab serve`` starts the Voilà app gallery on this machine.
 
 ``tricklab serve`` runs Voilà with the classroom fixes of :mod:`tricklab.serve` (TCP_NODELAY on
-kernel websockets, culling of closed pages' kernels, a preheated pool); ``tricklab jupyter-config``
-prints the same fixes as a Jupyter server config for the user image of a JupyterHub.
+kernel websockets, culling of closed pages' kernels, a preheated pool, links that may choose only
+the light or dark theme, at most ``--max-kernels`` kernels); ``tricklab jupyter-config`` prints the
+same fixes as a Jupyter server config for the user image of a JupyterHub.
 """
 
 from __future__ import annotations
@@ -19,9 +20,13 @@ from .serve import (
     CULL_EVERY,
     HUB_CULL_AFTER,
     HUB_CULL_EVERY,
+    KERNEL_MIB,
     POOL_SIZE,
     ServeOptions,
+    default_max_kernels,
     jupyter_server_config,
+    machine_memory,
+    pooled_kernels,
     voila_arguments,
 )
 
@@ -37,11 +42,11 @@ def apps_dir() -> Path:
 def serve_command(
     host: str, port: int, apps: Path, open_browser: bool, *, options: ServeOptions | None = None
 ) -> list[str]:
-    """The Voilà command line that ``tricklab serve`` runs."""
+    """The command line that ``tricklab serve`` runs: Voilà with its guard and its kernel limit."""
     command = [
         sys.executable,
         "-m",
-        "voila",
+        "tricklab.serve",
         str(apps),
         f"--Voila.ip={host}",
         f"--port={port}",
@@ -50,6 +55,16 @@ def serve_command(
     if not open_browser:
         command.append("--no-browser")
     return command
+
+
+def kernel_limit(max_kernels: int, *, chosen: bool) -> str:
+    """The line ``tricklab serve`` prints about its limit on kernels."""
+    why = "set by --max-kernels"
+    if not chosen:
+        memory = machine_memory()
+        size = f"{memory / 2**30:.1f} GiB" if memory else "unknown"
+        why = f"the default: half of this machine's memory ({size}) at {KERNEL_MIB} MiB a kernel"
+    return f"at most {max_kernels} kernels at once, one per open app page and the preheated pool ({why})"
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -82,6 +97,17 @@ def main(argv: Sequence[str] | None = None) -> int:
         help=f"look for such kernels this often (default {CULL_EVERY})",
     )
     serve.add_argument(
+        "--max-kernels",
+        type=int,
+        default=None,
+        metavar="N",
+        help=(
+            "run at most N kernels at once, the preheated pool included: one per open app page; a page beyond "
+            "is refused with 'The class is full' (default: half of this machine's memory at "
+            f"{KERNEL_MIB} MiB a kernel, here {default_max_kernels()})"
+        ),
+    )
+    serve.add_argument(
         "--nodelay",
         action=argparse.BooleanOptionalAction,
         default=True,
@@ -98,15 +124,26 @@ def main(argv: Sequence[str] | None = None) -> int:
             print(json.dumps(jupyter_server_config(cull_after=args.cull_after, cull_every=args.cull_every), indent=2))
             return 0
         options = ServeOptions(
-            pool_size=args.pool_size, cull_after=args.cull_after, cull_every=args.cull_every, nodelay=args.nodelay
+            pool_size=args.pool_size,
+            cull_after=args.cull_after,
+            cull_every=args.cull_every,
+            nodelay=args.nodelay,
+            max_kernels=default_max_kernels() if args.max_kernels is None else args.max_kernels,
         )
     except ValueError as error:
         parser.error(str(error))
     apps = (args.apps or apps_dir()).resolve()
     if not apps.is_dir():
         parser.error(f"no app folder at {apps}")
+    pooled = pooled_kernels(apps, options.pool_size)
+    if pooled >= options.max_kernels:
+        parser.error(
+            f"--max-kernels {options.max_kernels} leaves no kernel for a page: the preheated pool alone keeps "
+            f"{pooled} ({options.pool_size} for each app); raise --max-kernels or lower --pool-size"
+        )
     command = serve_command(args.host, args.port, apps, args.open, options=options)
     print(f"tricklab: serving {apps} at http://{args.host}:{args.port}/", flush=True)
+    print(f"tricklab: {kernel_limit(options.max_kernels, chosen=args.max_kernels is not None)}", flush=True)
     print(f"tricklab: the app gallery is http://{args.host}:{args.port}/voila/render/index.ipynb", flush=True)
     os.chdir(apps)
     os.execv(command[0], command)

@@ -1,4 +1,4 @@
-"""Serving the apps to a classroom: Voilà (or a JupyterHub user's server) with three fixes.
+"""Serving the apps to a classroom: Voilà (or a JupyterHub user's server), made safe and bounded.
 
 Measured on a 2-core machine (``benchmarks/classroom.py``),
 plain Voilà 0.5 has three weaknesses when a whole class opens one link; each has a cure here,
@@ -22,23 +22,58 @@ applied through ordinary Jupyter configuration, so nothing in Voilà or jupyter_
 3. **A preheated pool.** Voilà starts ``pool_size`` kernels per app ahead of time and runs the
    app in them, so a learner's page does not wait for a kernel start (about 0.4 s of 1.9 s).
 
-XSRF protection is left on: nothing here disables a check. And a link cannot pick another Voilà
-template (``?template=...``): Voilà would start a kernel for it and then fail on a missing
-template, leaving the page hanging; the apps need only the default one (``?theme=dark`` stays).
+Two more make a link harmless and the server bounded:
 
-``tricklab serve`` (see :mod:`tricklab.__main__`) runs Voilà with :func:`voila_arguments`.
-Under JupyterHub, where Voilà runs inside each user's Jupyter server and has no pool, the
-same fixes are the JSON from :func:`jupyter_server_config` (``tricklab jupyter-config``),
-saved in the user image as a Jupyter config file; the README's "Serving a classroom" says how.
+4. **A link chooses light or dark, nothing else.** Voilà's lab template writes the ``theme``
+   parameter into ``data-jp-theme-name="…"`` unescaped, and a ``template`` parameter into
+   stylesheet links; either lets a link run script. :class:`ThemeGuard`, a tornado transform
+   (built for each request before its handler runs), removes every ``template`` argument and
+   every ``theme`` argument whose value is not exactly ``light`` or ``dark``, so Voilà renders
+   its default instead. Voilà's theme override is switched on only by code that has installed
+   the guard: :class:`ClassroomVoila` (``tricklab serve``) and, under JupyterHub, this module
+   as a Jupyter server extension (:func:`_load_jupyter_server_extension`). Everywhere else the
+   shipped settings (``voila_apps/voila.json``, ``tricklab jupyter-config``) keep it off.
+5. **At most** ``max_kernels`` **kernels.** Each page of an app runs in its own kernel of about
+   :data:`KERNEL_MIB` MiB, so a loop of requests could exhaust the machine's memory.
+   :class:`ClassroomKernelManager` never starts a kernel beyond ``max_kernels`` (the preheated
+   pool included), and :class:`ClassroomVoilaHandler` answers a page it cannot serve with a
+   short 503 page ("The class is full") before any kernel is started for it. The default,
+   :func:`default_max_kernels`, is half of the machine's memory at :data:`KERNEL_MIB` a kernel.
+
+XSRF protection is left on: nothing here disables a check.
+
+``tricklab serve`` (see :mod:`tricklab.__main__`) runs :class:`ClassroomVoila` (``python -m
+tricklab.serve``) with :func:`voila_arguments`. Under JupyterHub, where Voilà runs inside each
+user's Jupyter server and has no pool, the fixes are the JSON from :func:`jupyter_server_config`
+(``tricklab jupyter-config``), saved in the user image as a Jupyter config file; it enables this
+module as a server extension. The README's "Serving a classroom" says how.
 """
 
 from __future__ import annotations
 
 import asyncio
-from dataclasses import dataclass
-from typing import Any
+import html
+import os
+import uuid
+import weakref
+from collections.abc import Iterator
+from contextlib import contextmanager
+from contextvars import ContextVar
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
+from jupyter_core.utils import ensure_async
 from jupyter_server.services.kernels.connection.channels import ZMQChannelsWebsocketConnection
+from jupyter_server.services.kernels.kernelmanager import AsyncMappingKernelManager
+from tornado.httputil import HTTPServerRequest
+from tornado.web import OutputTransform, authenticated
+from traitlets import Integer
+from voila.app import Voila
+from voila.tornado.handler import TornadoVoilaHandler
+
+if TYPE_CHECKING:
+    from jupyter_server.serverapp import ServerApp
 
 #: seconds a disconnected kernel may stay idle before it is shut down
 CULL_AFTER = 40
@@ -52,6 +87,17 @@ HUB_CULL_AFTER = 600
 HUB_CULL_EVERY = 60
 
 CONNECTION_CLASS = "tricklab.serve.NoDelayKernelConnection"
+
+#: the values a link may give ``theme``
+LINK_THEMES = (b"light", b"dark")
+#: resident memory of one app's kernel, MiB: 53 to 62 measured here for each of the apps, with the
+#: page open in Chromium (``ipykernel`` with tricklab and ipywidgets loaded)
+KERNEL_MIB = 62
+#: the default ``max_kernels`` stays within these bounds, whatever the machine's memory
+MIN_KERNELS = 10
+MAX_KERNELS = 500
+#: the default when the machine's memory cannot be read
+FALLBACK_KERNELS = 30
 
 
 class NoDelayKernelConnection(ZMQChannelsWebsocketConnection):
@@ -70,6 +116,278 @@ class NoDelayKernelConnection(ZMQChannelsWebsocketConnection):
         return super().connect()
 
 
+# --- 4. a link chooses light or dark, nothing else ---------------------------------------------
+
+
+def keep_checked_link_arguments(request: HTTPServerRequest) -> None:
+    """Remove from ``request`` every ``template`` argument and every ``theme`` but light or dark.
+
+    Of several ``theme`` values (``?theme=dark&theme=...``) the last checked one stays, as
+    tornado's ``get_argument`` takes the last. A GET's body would be parsed into its arguments
+    after this point; no link can send one and no handler reads one, so it is dropped.
+    """
+    for arguments in (request.arguments, request.query_arguments, request.body_arguments):
+        arguments.pop("template", None)
+        themes = arguments.pop("theme", None)
+        checked = [value for value in themes or () if value in LINK_THEMES]
+        if checked:
+            arguments["theme"] = checked[-1:]
+    if request.method in ("GET", "HEAD") and request.body:
+        request.body = b""
+
+
+class ThemeGuard(OutputTransform):
+    """A tornado transform that checks a request's link arguments before its handler runs.
+
+    Tornado builds each of an application's transforms for a request, with the request, just
+    before the handler's ``prepare`` and ``get``: the one place that sees every request of every
+    handler, Voilà's and jupyter_server's alike. The output passes through unchanged.
+    """
+
+    def __init__(self, request: HTTPServerRequest) -> None:
+        super().__init__(request)
+        keep_checked_link_arguments(request)
+
+
+def _jupyter_server_extension_points() -> list[dict[str, str]]:
+    """This module is also a Jupyter server extension (``ServerApp.jpserver_extensions``)."""
+    return [{"module": "tricklab.serve"}]
+
+
+def _load_jupyter_server_extension(server_app: ServerApp) -> None:
+    """Install :class:`ThemeGuard` on a Jupyter server, then let Voilà's links pick the theme.
+
+    jupyter_server loads its extensions in the order of their names, so this one runs before
+    ``voila.server_extension`` reads ``VoilaConfiguration``: the theme override it turns on
+    reaches Voilà. Were Voilà loaded first, the override would stay off, never unguarded.
+    """
+    server_app.web_app.add_transform(ThemeGuard)
+    server_app.config.VoilaConfiguration.allow_theme_override = "YES"
+    server_app.config.VoilaConfiguration.allow_template_override = "NO"
+    server_app.log.info("tricklab: a link may choose only the light or the dark theme")
+
+
+# --- 5. at most max_kernels kernels -------------------------------------------------------------
+
+
+def machine_memory() -> int | None:
+    """Bytes of memory this process may use: the machine's, or its container's limit if lower."""
+    try:
+        total = os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES")
+    except (AttributeError, OSError, ValueError):  # not a POSIX system
+        return None
+    for limit in ("/sys/fs/cgroup/memory.max", "/sys/fs/cgroup/memory/memory.limit_in_bytes"):
+        try:
+            text = Path(limit).read_text().strip()
+        except OSError:
+            continue
+        if text.isdigit():
+            total = min(total, int(text))
+    return total if total > 0 else None
+
+
+def default_max_kernels(memory: int | None = None) -> int:
+    """Half of ``memory`` (default: this machine's) at :data:`KERNEL_MIB` MiB a kernel, bounded."""
+    memory = machine_memory() if memory is None else memory
+    if memory is None:
+        return FALLBACK_KERNELS
+    return max(MIN_KERNELS, min(MAX_KERNELS, memory // 2 // (KERNEL_MIB * 2**20)))
+
+
+def pooled_kernels(apps: Path, pool_size: int) -> int:
+    """How many kernels Voilà's preheated pool keeps for the notebooks under ``apps``."""
+    notebooks = [path for path in apps.rglob("*.ipynb") if ".ipynb_checkpoints" not in path.parts]
+    return pool_size * len(notebooks)
+
+
+class ClassFull(RuntimeError):
+    """No kernel can start: the server already runs (or is starting) ``limit`` of them."""
+
+    def __init__(self, limit: int) -> None:
+        super().__init__(f"this server runs at most {limit} apps at once")
+        self.limit = limit
+
+
+class Admission:
+    """A page admitted by :meth:`ClassroomKernelManager.admitting_a_page`, counted as one kernel
+    until its own kernel or the pool's refill for it is counted instead."""
+
+    def __init__(self, manager: ClassroomKernelManager) -> None:
+        self.manager = manager
+        self.pending = True
+        manager._admitted += 1
+
+    def settle(self) -> None:
+        """The page's kernel is now counted otherwise: starting, running or as the pool's refill."""
+        if self.pending:
+            self.pending = False
+            self.manager._admitted -= 1
+
+
+#: the page whose handler is running (a task copies it): its own kernel start settles its admission
+_admission: ContextVar[Admission | None] = ContextVar("tricklab_admission", default=None)
+
+
+class ClassroomKernelManager(AsyncMappingKernelManager):
+    """jupyter_server's kernel manager, which never runs more than ``max_kernels`` kernels.
+
+    Voilà builds its pooling kernel manager on top of this class
+    (``VoilaConfiguration.multi_kernel_manager_class``), so every kernel, the pool's and the
+    pages', starts through :meth:`start_kernel`, which refuses a page's kernel beyond the limit
+    with :class:`ClassFull` and lets a kernel for the pool wait for a free place.
+
+    A page is admitted (:meth:`admitting_a_page`) only if every kernel the server will need
+    fits: those running or starting, those the pool is yet to start (each of its tasks until its
+    kernel starts, also once a page has taken it), and one for each page admitted whose own
+    kernel, or the refill its pooled kernel asks of the pool, is not yet counted. So an admitted
+    page never waits for a place, and a page that cannot be served is refused before any work.
+    """
+
+    max_kernels = Integer(
+        0, config=True, help="At most this many kernels at once, the preheated pool included (0: no limit)."
+    )
+    #: seconds between two looks for a free place, for a kernel the pool is waiting to start
+    wait_step = 0.5
+
+    def __init__(self, **kwargs: Any) -> None:
+        self._starting: set[str] = set()  # kernel ids being started
+        self._pool_starting: set[asyncio.Task[Any]] = set()  # the pool's tasks among them
+        self._pool_tasks: weakref.WeakSet[asyncio.Future[Any]] = weakref.WeakSet()  # all seen in Voilà's pool
+        self._admitted = 0
+        self._closing = False
+        super().__init__(**kwargs)  # type: ignore[no-untyped-call]
+
+    def kernels_running_or_starting(self) -> int:
+        return len(self._starting.union(self.list_kernel_ids()))
+
+    def kernels_held(self) -> int:
+        """The kernels this server will run without a new page (see the class's description)."""
+        pools: dict[str, list[asyncio.Future[Any]]] = getattr(self, "_pools", {})  # Voilà's pool
+        self._pool_tasks.update(task for pool in pools.values() for task in pool)
+        pool_to_start = sum(not task.done() and task not in self._pool_starting for task in self._pool_tasks)
+        return self.kernels_running_or_starting() + pool_to_start + self._admitted
+
+    def is_full(self) -> bool:
+        return 0 < self.max_kernels <= self.kernels_held()
+
+    @contextmanager
+    def admitting_a_page(self) -> Iterator[Admission]:
+        """Admit a page, or raise :class:`ClassFull` if it could need a kernel beyond the limit.
+
+        The page settles its admission once it has sent its first byte (its pooled kernel has
+        been taken and the refill is in the pool by then); its own kernel start settles it earlier.
+        """
+        if self.is_full():
+            raise ClassFull(self.max_kernels)
+        admission = Admission(self)
+        token = _admission.set(admission)
+        try:
+            yield admission
+        finally:
+            admission.settle()
+            _admission.reset(token)
+
+    # jupyter_client types start_kernel as blocking; jupyter_server's async one has the same ignore
+    async def start_kernel(self, *args: Any, **kwargs: Any) -> str:  # type: ignore[override]
+        existing = kwargs.get("kernel_id")
+        if isinstance(existing, str) and existing in self:
+            return str(await super().start_kernel(*args, **kwargs))  # not a new kernel
+        env = kwargs.get("env") or {}
+        pool_task = asyncio.current_task() if env.get("VOILA_PREHEAT") == "True" else None
+        while self.max_kernels and self.kernels_running_or_starting() >= self.max_kernels:
+            if pool_task is None or self._closing:
+                raise ClassFull(self.max_kernels)
+            await asyncio.sleep(self.wait_step)
+        # the id is chosen here, so that the kernel is counted once, starting and then running
+        kernel_id = kwargs["kernel_id"] = existing if isinstance(existing, str) else str(uuid.uuid4())
+        self._starting.add(kernel_id)
+        if pool_task is not None:
+            self._pool_starting.add(pool_task)
+        else:
+            admission = _admission.get()
+            if admission is not None:
+                admission.settle()
+        try:
+            started: str = await super().start_kernel(*args, **kwargs)
+        finally:
+            self._starting.discard(kernel_id)
+            if pool_task is not None:
+                self._pool_starting.discard(pool_task)
+        return started
+
+    async def shutdown_all(self, now: bool = False) -> None:  # type: ignore[override]  # as start_kernel
+        self._closing = True  # a pool kernel still waiting for a place gives up
+        await ensure_async(super().shutdown_all(now=now))
+
+
+def class_full_page(limit: int) -> str:
+    """The page a learner sees when the server runs as many apps as it may."""
+    message = html.escape(
+        f"The class is full: this server runs at most {limit} apps at once; close a tab or try again in a minute."
+    )
+    return (
+        '<!DOCTYPE html>\n<html lang="en"><head><meta charset="utf-8">'
+        '<meta name="viewport" content="width=device-width, initial-scale=1">'
+        "<title>The class is full</title>"
+        "<style>body{font:1.1rem/1.5 system-ui,sans-serif;max-width:38rem;margin:4rem auto;padding:0 1rem}"
+        "@media (prefers-color-scheme:dark){body{background:#111;color:#eee}}</style></head>"
+        f'<body><main><h1>The class is full</h1><p role="alert">{message}</p></main></body></html>\n'
+    )
+
+
+class ClassroomVoilaHandler(TornadoVoilaHandler):  # type: ignore[misc]  # Voilà ships no types
+    """Voilà's page of an app, refused with :func:`class_full_page` when no kernel may start."""
+
+    @authenticated
+    async def get(self, path: str | None = None) -> None:
+        manager = self.kernel_manager
+        if not isinstance(manager, ClassroomKernelManager):
+            await super().get(path)
+            return
+        try:
+            with manager.admitting_a_page() as admission:
+                async for snippet in self.get_generator(path=path):
+                    self.write(snippet)
+                    self.flush()
+                    admission.settle()
+        except ClassFull as full:
+            if self._headers_written:  # not reached: a kernel starts before the page's first byte
+                raise
+            self.refuse(full.limit)
+
+    def refuse(self, limit: int) -> None:
+        self.log.warning("Refused a page of %s: %d kernels at once is this server's limit", self.request.path, limit)
+        self.clear()
+        self.set_status(503)
+        self.set_header("Content-Type", "text/html; charset=UTF-8")
+        self.set_header("Cache-Control", "no-cache, no-store, must-revalidate")
+        self.set_header("Retry-After", "60")
+        self.finish(class_full_page(limit))
+
+
+class ClassroomVoila(Voila):  # type: ignore[misc]  # Voilà ships no types
+    """Voilà as ``tricklab serve`` runs it: :class:`ThemeGuard` on every request, and at most
+    ``ClassroomKernelManager.max_kernels`` kernels, pages beyond that refused."""
+
+    def initialize(self, argv: list[str] | None = None) -> None:
+        super().initialize(argv)
+        configuration = self.voila_configuration
+        if not issubclass(configuration.multi_kernel_manager_class, ClassroomKernelManager):
+            configuration.multi_kernel_manager_class = ClassroomKernelManager
+        configuration.allow_template_override = "NO"
+        configuration.allow_theme_override = "YES"  # checked by ThemeGuard, installed before any handler
+
+    def init_handlers(self) -> list[Any]:
+        self.app.add_transform(ThemeGuard)
+        handlers: list[Any] = super().init_handlers()
+        self.log.info("At most %d kernels at once, the preheated pool included", self.kernel_manager.max_kernels)
+        voila_page = TornadoVoilaHandler
+        return [(rule[0], ClassroomVoilaHandler, *rule[2:]) if rule[1] is voila_page else rule for rule in handlers]
+
+
+# --- what tricklab serve and tricklab jupyter-config pass on ------------------------------------
+
+
 @dataclass(frozen=True)
 class ServeOptions:
     """What ``tricklab serve`` can change besides the address."""
@@ -78,12 +396,15 @@ class ServeOptions:
     cull_after: int = CULL_AFTER
     cull_every: int = CULL_EVERY
     nodelay: bool = True
+    max_kernels: int = field(default_factory=default_max_kernels)
 
     def __post_init__(self) -> None:
         if not 0 <= self.pool_size <= 100:
             raise ValueError(f"the pool size is a number of kernels from 0 to 100, not {self.pool_size}")
         if self.cull_after < 1 or self.cull_every < 1:
             raise ValueError(f"culling needs whole seconds of at least 1, not {self.cull_after} and {self.cull_every}")
+        if not 1 <= self.max_kernels <= 10_000:
+            raise ValueError(f"the most kernels at once is a number from 1 to 10000, not {self.max_kernels}")
 
 
 def voila_arguments(options: ServeOptions | None = None) -> list[str]:
@@ -99,7 +420,9 @@ def voila_arguments(options: ServeOptions | None = None) -> list[str]:
         # 3. the preheated pool, per app
         f"--VoilaConfiguration.preheat_kernel={options.pool_size > 0}",
         f"--VoilaConfiguration.default_pool_size={options.pool_size}",
-        # a link chooses the theme, not the template
+        # 5. at most this many kernels (ClassroomVoila uses ClassroomKernelManager and ThemeGuard)
+        f"--ClassroomKernelManager.max_kernels={options.max_kernels}",
+        # 4. a link chooses the theme (checked: light or dark), not the template
         "--VoilaConfiguration.allow_template_override=NO",
     ]
 
@@ -108,12 +431,17 @@ def jupyter_server_config(*, cull_after: int = HUB_CULL_AFTER, cull_every: int =
     """A ``jupyter_server_config.json`` for each user's server under JupyterHub.
 
     It sets TCP_NODELAY on kernel websockets, culls kernels of closed pages after ``cull_after``
-    seconds (connected ones never), and gives Voilà's apps the settings of ``tricklab serve``
-    (no tracebacks shown, ``?theme=dark`` allowed, no ``?template=``).
+    seconds (connected ones never), enables this module as a server extension (:class:`ThemeGuard`)
+    and gives Voilà's apps the settings of ``tricklab serve``: no tracebacks shown, no
+    ``?template=``, and ``?theme=`` off here, turned on (light or dark only) by the extension once
+    its guard is in place, so a server without it never takes a theme from a link.
     """
-    ServeOptions(cull_after=cull_after, cull_every=cull_every)  # checks the numbers
+    ServeOptions(cull_after=cull_after, cull_every=cull_every, max_kernels=1)  # checks the numbers
     return {
-        "ServerApp": {"kernel_websocket_connection_class": CONNECTION_CLASS},
+        "ServerApp": {
+            "kernel_websocket_connection_class": CONNECTION_CLASS,
+            "jpserver_extensions": {"tricklab.serve": True},
+        },
         "MappingKernelManager": {
             "cull_idle_timeout": cull_after,
             "cull_interval": cull_every,
@@ -121,7 +449,13 @@ def jupyter_server_config(*, cull_after: int = HUB_CULL_AFTER, cull_every: int =
         },
         "VoilaConfiguration": {
             "show_tracebacks": False,
-            "allow_theme_override": "YES",
+            "allow_theme_override": "NO",
             "allow_template_override": "NO",
         },
     }
+
+
+if __name__ == "__main__":  # python -m tricklab.serve: what tricklab serve runs
+    from tricklab.serve import ClassroomVoila as _Voila  # the module's own classes, not __main__'s
+
+    _Voila.launch_instance()
