@@ -159,6 +159,40 @@ def launch(playwright: Any) -> Any:
     )
 
 
+# --- hostile links ------------------------------------------------------------------------------
+
+#: what a payload sets when it runs
+MARK = "__pwned"
+#: attribute-breaking payloads for link parameters, each short enough that an app's message
+#: quotes it whole (40 characters)
+PAYLOADS = (
+    f'"><img src=x onerror={MARK}=1>',
+    f"' onmouseover='{MARK}=1' x='",
+    f"</script><script>{MARK}=1</script>",
+    f"javascript:{MARK}=1//",
+    '"><svg onload=alert(1)>',
+)
+
+
+def assert_no_script_ran(page: Any, dialogs: list[str]) -> None:
+    """No payload ran on ``page``: no dialog, no ``window.__pwned``, no injected handler or
+    ``javascript:`` address, even after a mouseover on every element (that would run one)."""
+    page.evaluate(
+        "() => document.querySelectorAll('*')"
+        ".forEach(e => e.dispatchEvent(new MouseEvent('mouseover', {bubbles: true})))"
+    )
+    page.wait_for_timeout(300)
+    assert page.evaluate(f"() => window.{MARK}") is None, "a link's payload ran"
+    assert dialogs == [], dialogs
+    handlers = page.evaluate(
+        """() => [...document.querySelectorAll('*')].flatMap(e => [...e.attributes]
+            .filter(a => a.name.startsWith('on') || /^\\s*javascript:/i.test(a.value))
+            .map(a => `<${e.tagName} ${a.name}=${a.value}>`))"""
+    )
+    assert handlers == [], handlers
+    assert page.locator("img[src='x'], svg[onload]").count() == 0
+
+
 # --- the kernel websocket, spoken as a Voilà page speaks it --------------------------------------
 
 KERNEL_PROTOCOL = "v1.kernel.websocket.jupyter.org"

@@ -23,7 +23,18 @@ import pytest
 
 from tricklab.widgets.apps import MAX_QUERY
 
-from .servers import ROOT, fetch, free_port, kernel_id_in, open_page, running, shut_down_kernel
+from .servers import (
+    MARK,
+    PAYLOADS,
+    ROOT,
+    assert_no_script_ran,
+    fetch,
+    free_port,
+    kernel_id_in,
+    open_page,
+    running,
+    shut_down_kernel,
+)
 
 APPS_DIR = ROOT / "voila_apps"
 CORE = ("game", "players", "seed")  # parse_params reads them for every app with settings
@@ -43,15 +54,6 @@ VOILA = ("theme", "template", "tricklab-unknown")
 #: the tree page's, too
 TREE = (*VOILA, "classic-tree")
 
-MARK = "__pwned"
-#: each short enough that an app's message quotes it whole (40 characters)
-PAYLOADS = (
-    f'"><img src=x onerror={MARK}=1>',
-    f"' onmouseover='{MARK}=1' x='",
-    f"</script><script>{MARK}=1</script>",
-    f"javascript:{MARK}=1//",
-    '"><svg onload=alert(1)>',
-)
 ENCODINGS = ("once", "as typed", "double", "repeated")
 
 
@@ -223,24 +225,6 @@ def browser_query(app: str) -> str:
         f"tricklab-unknown={quote(PAYLOADS[2], safe='')}",
     ]
     return "&".join(parts)
-
-
-def assert_no_script_ran(page: Any, dialogs: list[str]) -> None:
-    # every element gets a mouseover, so an injected onmouseover would run now
-    page.evaluate(
-        "() => document.querySelectorAll('*')"
-        ".forEach(e => e.dispatchEvent(new MouseEvent('mouseover', {bubbles: true})))"
-    )
-    page.wait_for_timeout(300)
-    assert page.evaluate(f"() => window.{MARK}") is None, "a link's payload ran"
-    assert dialogs == [], dialogs
-    handlers = page.evaluate(
-        """() => [...document.querySelectorAll('*')].flatMap(e => [...e.attributes]
-            .filter(a => a.name.startsWith('on') || /^\\s*javascript:/i.test(a.value))
-            .map(a => `<${e.tagName} ${a.name}=${a.value}>`))"""
-    )
-    assert handlers == [], handlers
-    assert page.locator("img[src='x'], svg[onload]").count() == 0
 
 
 @pytest.mark.browser

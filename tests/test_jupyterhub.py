@@ -7,7 +7,8 @@ server extension, the apps folder as its root, and the Jupyter config that ``tri
 prints (TCP_NODELAY, culling of closed pages' kernels, Voilà's settings) found on the config path
 as a user image's ``/etc/jupyter`` would hold it. Chromium follows the teacher's link
 ``/hub/user-redirect/voila/render/replay.ipynb?...`` as two learners, logs in, and lands in each
-learner's own server at ``/user/<name>/voila/render/replay.ipynb``.
+learner's own server at ``/user/<name>/voila/render/replay.ipynb``. A learner who is logged in
+follows a hostile link too: no script runs, whatever the link's ``theme`` and parameters say.
 """
 
 from __future__ import annotations
@@ -23,13 +24,14 @@ import urllib.request
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
+from urllib.parse import quote
 
 import psutil
 import pytest
 
 from tricklab.serve import jupyter_server_config
 
-from .servers import ROOT, free_port
+from .servers import PAYLOADS, ROOT, assert_no_script_ran, free_port
 
 pytestmark = pytest.mark.browser
 
@@ -127,15 +129,22 @@ def hub(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str, Path]]:
                     child.kill()
 
 
-def follow_the_link_as(browser: Any, hub_url: str, name: str) -> tuple[Any, Any]:
-    """A learner's own browser session: open the shared link, log in, get to the app."""
+def follow_the_link_as(
+    browser: Any, hub_url: str, name: str, *, link: str = LINK, dialogs: list[str] | None = None
+) -> tuple[Any, Any]:
+    """A learner's own browser session: open the shared link, log in, get to the app.
+
+    The page's dialogs (``alert`` and the like) are dismissed and, if ``dialogs`` is given, kept there.
+    """
     context = browser.new_context(viewport={"width": 1280, "height": 1000})
     context.route(
         "**/*",
         lambda route: route.continue_() if route.request.url.startswith("http://127.0.0.1") else route.abort(),
     )
     page = context.new_page()
-    page.goto(f"{hub_url}/hub/user-redirect/{LINK}")
+    seen = [] if dialogs is None else dialogs
+    page.on("dialog", lambda dialog: (seen.append(f"{dialog.type}: {dialog.message}"), dialog.dismiss()))
+    page.goto(f"{hub_url}/hub/user-redirect/{link}")
     page.locator("input[name=username]").fill(name)
     page.locator("input[name=password]").fill("any")
     page.locator("input[type=submit], button[type=submit]").first.click()
@@ -166,3 +175,31 @@ def test_two_learners_open_an_app_in_their_own_servers(browser: Any, hub: tuple[
     assert log.read_text(errors="replace").count(culling) == 2
     for context, _ in sessions.values():
         context.close()
+
+
+def hostile_link() -> str:
+    """The shared link with a payload in each of the app's parameters and in Voilà's: ``theme``
+    (after ``dark``, as Voilà reads the last value) and ``template``."""
+    hostile = {"seat": PAYLOADS[0], "step": PAYLOADS[1], "seed": PAYLOADS[2], "players": PAYLOADS[3]}
+    query = "&".join(f"{name}={quote(value, safe='')}" for name, value in hostile.items())
+    theme = f"theme=dark&theme={quote(PAYLOADS[0], safe='')}&template={quote(PAYLOADS[4], safe='')}"
+    return f"voila/render/replay.ipynb?game=band-of-tricks&{query}&{theme}"
+
+
+def test_a_hostile_link_runs_no_script_for_a_logged_in_learner(browser: Any, hub: tuple[str, Path]) -> None:
+    hub_url, log = hub
+    dialogs: list[str] = []
+    context, page = follow_the_link_as(browser, hub_url, "ada", link=hostile_link(), dialogs=dialogs)
+    try:
+        assert page.url.startswith(f"{hub_url}/user/ada/voila/render/replay.ipynb?game=band-of-tricks")
+        # the app got the payloads and shows them as text
+        page.get_by_role("alert").first.wait_for(timeout=30_000)
+        assert PAYLOADS[0] in " ".join(page.get_by_role("alert").all_inner_texts())
+        assert_no_script_ran(page, dialogs)
+        # the link's one checked value stays: the dark theme
+        assert page.locator("body").get_attribute("data-jp-theme-name") == "JupyterLab Dark"
+        assert "Traceback" not in page.inner_text("body")
+    finally:
+        context.close()
+    # the learner's server ran the guard: tricklab's extension, loaded before Voilà's
+    assert "tricklab: a link may choose only the light or the dark theme" in log.read_text(errors="replace")
