@@ -90,8 +90,8 @@ CONNECTION_CLASS = "tricklab.serve.NoDelayKernelConnection"
 
 #: the values a link may give ``theme``
 LINK_THEMES = (b"light", b"dark")
-#: resident memory of one app's kernel, MiB: 53 to 62 measured here for each of the apps, with the
-#: page open in Chromium (``ipykernel`` with tricklab and ipywidgets loaded)
+#: resident memory of one app's kernel, MiB: 57 to 63 measured here for each of the seven apps with
+#: its page open in Chromium (41 to 46 MiB of it the kernel's own, the rest shared libraries)
 KERNEL_MIB = 62
 #: the default ``max_kernels`` stays within these bounds, whatever the machine's memory
 MIN_KERNELS = 10
