@@ -838,3 +838,31 @@ def test_records_replay_and_refuse_tampering() -> None:
     record["digest"] = _digest(record)
     with pytest.raises(RecordError, match="action 6"):
         Match.from_json(json.dumps(record))
+
+
+# --- learner sentences: a count of one meets its noun in the singular ------------------------------
+
+
+def test_results_and_ties_count_one_point_as_a_point() -> None:
+    rules = get(4)
+    over = rules.play(seed=3, bots="heuristic").state
+    one = dataclasses.replace(over, deal_scores=((1, 0, -2, -3), (0, 0, 0, 0), (0, 0, 0, 0), (0, 0, 0, 0)))
+    result = rules.result(one)
+    assert result is not None and result.winners == (0,)
+    assert ids(result.reasons) == ["bt.win"]
+    assert "with 1 point." in result.reasons[0].text and "1 points" not in result.reasons[0].text
+    extra = dataclasses.replace(over, deal_scores=((1, 0, 0, 0),) + ((0, 0, 0, 0),) * 4)
+    result = rules.result(extra)
+    assert result is not None and ids(result.reasons) == ["bt.win.tie"]
+    assert "1 point:" in result.reasons[0].text and "1 extra deal broke" in result.reasons[0].text
+
+
+def test_scores_count_one_trick_and_one_point_in_the_singular() -> None:
+    rules = get(4)
+    success = rules.score_deal(bid={"rock": 0, "soul": 1, "pops": 0}, won={"rock": 0, "soul": 1, "pops": 0})
+    texts = [r.text for r in success.reasons]
+    assert any("so 1 point (0 + 1)" in t for t in texts)
+    broken = rules.score_deal(bid="zero", won={"rock": 1, "soul": 0, "pops": 0})
+    assert ids(broken.reasons) == ["bt.score.zero"]
+    assert "1 trick won" in broken.reasons[0].text and "1 tricks" not in broken.reasons[0].text
+    assert "won 1 trick:" in broken.lines[0].detail

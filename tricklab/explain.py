@@ -100,3 +100,12 @@ class Rulebook(Mapping[str, Clause]):
 
     def _repr_markdown_(self) -> str:
         return self.to_markdown()
+
+
+def plural(count: int, noun: str, many: str | None = None) -> str:
+    """``count`` and ``noun`` as a learner reads them: ``1 trick``, ``0 tricks``, ``2 tricks``.
+
+    ``many`` is the plural where adding ``s`` is wrong (``plural(2, "match", "matches")``).
+    Only a count of one (or minus one) takes the singular.
+    """
+    return f"{count} {noun if abs(count) == 1 else many or noun + 's'}"

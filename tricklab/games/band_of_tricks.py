@@ -22,7 +22,7 @@ from typing import Any, ClassVar
 from ..actions import BID_SUITS, Action, AssignMetal, Bid, Play
 from ..cards import BAND_SUIT_NAME, BAND_SUITS, BandCard, Card, Deck
 from ..errors import IllegalAction, InvalidOption, InvalidScoreInput, describe
-from ..explain import Clause, Reason, Rulebook
+from ..explain import Clause, Reason, Rulebook, plural
 from .base import (
     CardLike,
     Event,
@@ -533,7 +533,7 @@ class BandOfTricks(Rules[BandOfTricksState]):
         if total > self.cards_each:
             raise InvalidScoreInput(
                 f"{describe(total)} tricks won is impossible: with {self.players} players a deal has only "
-                f"{self.cards_each} tricks",
+                f"{plural(self.cards_each, 'trick')}",
                 rule_id="bt.deal",
             )
         return (counts[0], counts[1], counts[2], counts[3])
@@ -701,8 +701,7 @@ class BandOfTricks(Rules[BandOfTricksState]):
             else:
                 total = bid.rock + bid.soul + bid.pops
                 text = (
-                    f"{name} bids Rock {bid.rock}, Soul {bid.soul}, Pops {bid.pops} "
-                    f"({total} trick{'s' if total != 1 else ''} in all)."
+                    f"{name} bids Rock {bid.rock}, Soul {bid.soul}, Pops {bid.pops} ({plural(total, 'trick')} in all)."
                 )
                 reasons.append(Reason("bt.bid", "Bids are public: everyone sees this bid."))
             if done:
@@ -887,7 +886,7 @@ class BandOfTricks(Rules[BandOfTricksState]):
         won = state.won[seat]
         if bid.zero:
             total = sum(won)
-            return f"{total} trick{'s' if total != 1 else ''} won after bidding Zero Success"
+            return f"{plural(total, 'trick')} won after bidding Zero Success"
         b = getattr(bid, key)
         w = won[WIN_INDEX[SUIT_OF_KEY[key]]]
         return f"{w} won of {b} bid"
@@ -958,7 +957,7 @@ class BandOfTricks(Rules[BandOfTricksState]):
                         Event(
                             "tie",
                             None,
-                            f"{names} share the lead with {best} points, so an extra deal is played.",
+                            f"{names} share the lead with {plural(best, 'point')}, so an extra deal is played.",
                             (Reason("bt.win.tie", RULEBOOK["bt.win.tie"].text),),
                             {"leaders": tuple(leaders)},
                         ),
@@ -988,16 +987,16 @@ class BandOfTricks(Rules[BandOfTricksState]):
         names = _join(self.seat_name(s) for s in top)
         extra = len(state.deal_scores) - n
         if len(top) == 1 and extra == 0:
-            return MatchResult(totals, top, None, (Reason("bt.win", f"{names} wins with {best} points."),))
+            return MatchResult(totals, top, None, (Reason("bt.win", f"{names} wins with {plural(best, 'point')}."),))
         if len(top) == 1:
-            deals = f"{extra} extra deal{'s' if extra != 1 else ''}"
+            deals = plural(extra, "extra deal")
             return MatchResult(
                 totals,
                 top,
                 "extra deals",
-                (Reason("bt.win.tie", f"{names} wins with {best} points: {deals} broke the tie."),),
+                (Reason("bt.win.tie", f"{names} wins with {plural(best, 'point')}: {deals} broke the tie."),),
             )
-        after = f" after {extra} extra deal{'s' if extra != 1 else ''}" if extra else ""
+        after = f" after {plural(extra, 'extra deal')}" if extra else ""
         return MatchResult(
             totals,
             top,
@@ -1005,7 +1004,7 @@ class BandOfTricks(Rules[BandOfTricksState]):
             (
                 Reason(
                     "bt.win.limit",
-                    f"{names} are still tied on {best} points{after}, the most extra deals allowed "
+                    f"{names} are still tied on {plural(best, 'point')}{after}, the most extra deals allowed "
                     f"({self.options.max_extra_deals}): they share the victory.",
                 ),
             ),
@@ -1185,7 +1184,7 @@ def _suit_line(key: str, bid: int, won: int) -> tuple[ScoreLine, Reason]:
             ScoreLine(key, label, points, "success", detail),
             Reason(
                 "bt.score.success",
-                f"{label}: bid {bid} and won exactly {won}, so {points} point{'s' if points != 1 else ''} ({bid} + 1).",
+                f"{label}: bid {bid} and won exactly {won}, so {plural(points, 'point')} ({bid} + 1).",
             ),
         )
     if won > bid:
@@ -1215,24 +1214,24 @@ def _score(bid: Bid, won: Wins, players: int) -> Score:
                 "Zero Success",
                 points,
                 "success",
-                f"no trick won: +{points} with {players} players",
+                f"no trick won: +{points} with {plural(players, 'player')}",
             )
             reason = Reason(
                 "bt.score.zero",
-                f"Zero Success kept: no trick won, which is worth {points} points with {players} players.",
+                f"Zero Success kept: no trick won, which is worth {plural(points, 'point')} "
+                f"with {plural(players, 'player')}.",
             )
         else:
-            plural = "s" if tricks != 1 else ""
             line = ScoreLine(
                 "zero",
                 "Zero Success",
                 points,
                 "overrun",
-                f"bid Zero Success, won {tricks} trick{plural}: overrun by {tricks}, {points}",
+                f"bid Zero Success, won {plural(tricks, 'trick')}: overrun by {tricks}, {points}",
             )
             reason = Reason(
                 "bt.score.zero",
-                f"Zero Success failed: {tricks} trick{plural} won, so {points}.",
+                f"Zero Success failed: {plural(tricks, 'trick')} won, so {points}.",
             )
         return Score(line.points, (line,), (reason,))
     lines = []
@@ -1263,7 +1262,7 @@ def _metal_choices(bid: Bid, won: Wins) -> tuple[MetalChoice, ...]:
         else:
             effect = f"{w - b} too many"
         text = (
-            f"Count it for {label}: {w} {label} win{'s' if w != 1 else ''} for a bid of {b}, {effect}, "
+            f"Count it for {label}: {plural(w, label + ' win')} for a bid of {b}, {effect}, "
             f"so {label} would score {after:+d} (it scores {before:+d} now)."
         )
         choices.append(MetalChoice(key, b, w, after, after - before, text))
@@ -1284,7 +1283,7 @@ def _suit_list(cards: tuple[Card, ...]) -> tuple[list[str], str]:
             order.append(card.suit)
             counts[card.suit] = 0
         counts[card.suit] += 1
-    listing = _join(f"{BAND_SUIT_NAME[s]} ({counts[s]} card{'s' if counts[s] != 1 else ''})" for s in order)
+    listing = _join(f"{BAND_SUIT_NAME[s]} ({plural(counts[s], 'card')})" for s in order)
     return order, listing
 
 
