@@ -741,3 +741,85 @@ def _play_state(rules: Any, *, hands: dict[int, str], trick: str, leader: int) -
             spare = spare[8:]
     seat = (leader + len(trick_cards)) % rules.players
     return state._replace(hands=tuple(new_hands), trick=tuple(trick_cards), leader=leader, to_play=seat)
+
+
+# --- learner sentences: true, whole and counted right --------------------------------------------
+
+
+def test_ts_trump_lead_once_broken_says_trumps_are_broken() -> None:
+    """3 players, seed 4, heuristic bots, step 81: K♥ is led with hearts broken and other suits in hand."""
+    match = tricklab.get_rules("tricks-and-stones", players=3).play(seed=4, bots="heuristic")
+    step = match.timeline()[81]
+    before = match.timeline()[80].state
+    assert step.event.kind == "play" and before.trump_broken
+    assert any(c.suit != before.trump for c in before.hands[step.event.seat])
+    [reason] = [r for r in step.event.reasons if r.rule_id == "ts.trump.lead"]
+    assert "only trumps" not in reason.text.lower()
+    assert "broken" in reason.text
+
+
+def test_ts_trump_lead_from_an_all_trump_hand_says_only_trumps_were_held(ts4: Any) -> None:
+    state = _play_state(ts4, hands={0: "8S AS"}, trick="", leader=0)
+    log: list[Any] = []
+    ts4.apply(state, Play(ts4.card("AS")), log)
+    [reason] = [r for r in log[0][0].reasons if r.rule_id == "ts.trump.lead"]
+    assert "only trumps" in reason.text and "not broken" in reason.text
+
+
+def test_ts_rank_led_without_trump_is_a_whole_sentence(ts4: Any) -> None:
+    out = ts4.resolve_trick(["AS", "KH", "7D"], trump=None)
+    led = [r for r in out.reasons if r.rule_id == "ts.rank.led"]
+    assert led and all("neither" not in r.text and "trump" not in r.text for r in led)
+    assert all(r.text.endswith("is not a spade.") for r in led)
+    with_trump = ts4.resolve_trick(["AS", "KH", "7D"], trump="C")
+    assert next(r.text for r in with_trump.reasons if r.rule_id == "ts.rank.led").endswith(
+        "is neither a trump nor a spade."
+    )
+
+
+def test_ts_rank_led_without_trump_in_quiz_level_one() -> None:
+    from tricklab import quiz
+
+    led = [
+        r
+        for q in quiz.questions("tricks-and-stones", 4, seed=3, level=1, count=25)
+        for r in q.outcome.reasons
+        if r.rule_id == "ts.rank.led"
+    ]
+    assert led
+    assert all(
+        "neither" not in r.text
+        and r.text.endswith(("is not a spade.", "is not a heart.", "is not a diamond.", "is not a club."))
+        for r in led
+    )
+
+
+def test_ts_counts_meet_nouns_in_the_singular(ts4: Any) -> None:
+    score = ts4.score_round(prediction=1, tricks=1, gems=[0, 1, 0, 0, 0, 0])
+    text = " ".join(r.text for r in score.reasons) + " " + " ".join(line.detail for line in score.lines)
+    assert "(s)" not in text and "1 tricks" not in text
+    assert "1 trick won" in text and "1 own gem in chamber 1" in text
+    state = _gem_state(ts4, place=1)
+    with pytest.raises(IllegalAction, match=r"at most 1 gem:"):
+        ts4.apply(state, Place((1, 2)))
+    state = _gem_state(ts4, supply={0: 1})
+    with pytest.raises(IllegalAction, match=r"only 1 gem left"):
+        ts4.apply(state, Place((0, 1)))
+    state = _gem_state(ts4, place=1, board={0: [0, 1, 1, 0, 0, 0]})
+    with pytest.raises(IllegalAction, match=r"at most 1 move step:"):
+        ts4.apply(state, Move(((1, 0), (2, 3))))
+
+
+def test_ts_round_score_counts_one_trick_as_a_trick(ts4: Any) -> None:
+    """The round's score line says "1 trick", never "1 tricks"."""
+    seen_one = False
+    for seed in range(12):
+        match = ts4.play(seed=seed, bots="heuristic")
+        for step in match.timeline():
+            event = step.event
+            if event.kind == "score":
+                assert "1 tricks" not in event.text and "(s)" not in event.text
+                seen_one = seen_one or " 1 trick →" in event.text
+        if seen_one:
+            break
+    assert seen_one

@@ -20,7 +20,7 @@ from typing import Any, ClassVar, NamedTuple
 from ..actions import Action, Move, Place, Play, Predict, Skip
 from ..cards import FRENCH_SUITS, SUIT_NAME, SUIT_SYMBOL, Card, Deck, FrenchCard
 from ..errors import InvalidOption, InvalidScoreInput, describe
-from ..explain import Clause, Reason, Rulebook
+from ..explain import Clause, Reason, Rulebook, plural
 from .base import (
     CardLike,
     Event,
@@ -91,9 +91,9 @@ RULEBOOK = Rulebook(
         Clause(
             "ts.lead.first",
             "Who leads first",
-            "The player with the lowest prediction leads the first trick. If several share it, "
-            "go round clockwise starting with the dealer's left neighbour (the dealer comes "
-            "last); the first tied player you meet leads.",
+            "Whoever predicted the fewest tricks plays the first card of the round. If several "
+            "players tie on that lowest number, go round clockwise starting with the dealer's left "
+            "neighbour (the dealer comes last); the first tied player you meet leads.",
             ruling="TS-3",
             option="first_lead_tie",
         ),
@@ -111,7 +111,8 @@ RULEBOOK = Rulebook(
         Clause(
             "ts.follow",
             "Follow suit",
-            "If you have a card of the suit that was led, you must play one.",
+            "Whenever you hold at least one card in the suit of the first card of the trick, "
+            "the card you play has to be of that suit too.",
         ),
         Clause(
             "ts.follow.void",
@@ -217,7 +218,7 @@ RULEBOOK = Rulebook(
             "ts.move",
             "Move",
             "One Move point moves one of your own gems to a neighbouring chamber. With two points "
-            "you may move one gem two chambers or two gems one chamber each. Moving into or "
+            "you may take one gem two chambers along, or two gems one chamber each. Moving into or "
             "through your expedition chamber is allowed.",
             ruling="TS-7",
         ),
@@ -793,12 +794,7 @@ class TricksAndStones(Rules[TricksAndStonesState]):
         if len(trick) == 1:
             text = f"{self.seat_name(seat)} leads {card.pretty}."
             if card.suit == state.trump:
-                reasons.append(
-                    Reason(
-                        "ts.trump.lead",
-                        "Only trumps were left in this hand, so leading a trump is allowed.",
-                    )
-                )
+                reasons.append(_trump_lead_reason(card, state.trump_broken))
         else:
             led = trick[0].suit
             if card.suit == led:
@@ -914,7 +910,7 @@ class TricksAndStones(Rules[TricksAndStonesState]):
             if not chambers:
                 raise illegal("ts.gems.fewer", "name at least one chamber to place into, or skip")
             if len(chambers) > p:
-                raise illegal("ts.gems.places", f"{name} may place at most {p} gem(s): {allowance}")
+                raise illegal("ts.gems.places", f"{name} may place at most {plural(p, 'gem')}: {allowance}")
             for c in chambers:
                 if isinstance(c, bool) or not isinstance(c, int) or not 0 <= c < CHAMBERS:
                     raise illegal("ts.board", f"there is no chamber {describe(c)}: the chambers are 0 to 5")
@@ -926,7 +922,7 @@ class TricksAndStones(Rules[TricksAndStonesState]):
             if len(set(chambers)) != len(chambers):
                 raise illegal("ts.place.distinct", "two placed gems must go into two different chambers")
             if len(chambers) > supply:
-                raise illegal("ts.place", f"{name} has only {supply} gem(s) left in the supply")
+                raise illegal("ts.place", f"{name} has only {plural(supply, 'gem')} left in the supply")
             for c in chambers:
                 own[c] += 1
             return tuple(own)
@@ -937,7 +933,7 @@ class TricksAndStones(Rules[TricksAndStonesState]):
         if not steps:
             raise illegal("ts.gems.fewer", "give at least one move step, or skip")
         if len(steps) > m:
-            raise illegal("ts.gems.places", f"{name} may make at most {m} move step(s): {allowance}")
+            raise illegal("ts.gems.places", f"{name} may make at most {plural(m, 'move step')}: {allowance}")
         for a, b in steps:
             for c in (a, b):
                 if isinstance(c, bool) or not isinstance(c, int) or not 0 <= c < CHAMBERS:
@@ -958,8 +954,8 @@ class TricksAndStones(Rules[TricksAndStonesState]):
         finished = Reason("ts.gems.places", f"{name} finished {PLACE_NAMES[place]}: {self.describe_allowance(place)}.")
         if isinstance(action, Place):
             where = " and ".join(str(c) for c in action.chambers)
-            plural = "s" if len(action.chambers) > 1 else ""
-            text = f"{name} places {len(action.chambers)} gem{plural} into chamber{plural} {where}."
+            chambers = "chambers" if len(action.chambers) > 1 else "chamber"
+            text = f"{name} places {plural(len(action.chambers), 'gem')} into {chambers} {where}."
             reasons = (finished, Reason("ts.place", RULEBOOK["ts.place"].text))
         elif isinstance(action, Move):
             path = ", ".join(f"{a}→{b}" for a, b in action.steps)
@@ -990,7 +986,9 @@ class TricksAndStones(Rules[TricksAndStonesState]):
         if log is not None:
             text = (
                 "Round scored: "
-                + ", ".join(f"{self.seat_name(s)} {state.tricks_won[s]} tricks → {scores[s]}" for s in range(n))
+                + ", ".join(
+                    f"{self.seat_name(s)} {plural(state.tricks_won[s], 'trick')} → {scores[s]}" for s in range(n)
+                )
                 + "."
             )
             reasons = tuple(
@@ -1037,7 +1035,7 @@ class TricksAndStones(Rules[TricksAndStonesState]):
         names = " and ".join(self.seat_name(s) for s in tied)
         reasons = []
         if len(tied) == 1:
-            reasons.append(Reason("ts.win", f"{names} wins with {best} points."))
+            reasons.append(Reason("ts.win", f"{names} wins with {plural(best, 'point')}."))
             return MatchResult(totals, tuple(tied), None, tuple(reasons))
         still = leaders(state.exact, tied)
         most = state.exact[still[0]]
@@ -1045,8 +1043,8 @@ class TricksAndStones(Rules[TricksAndStonesState]):
             reasons.append(
                 Reason(
                     "ts.win.tie",
-                    f"{names} tie on {best} points; {self.seat_name(still[0])} wins with more exact "
-                    f"predictions ({most}).",
+                    f"{names} tie on {plural(best, 'point')}; {self.seat_name(still[0])} wins with more "
+                    f"exact predictions ({most}).",
                 )
             )
             return MatchResult(totals, tuple(still), "exact predictions", tuple(reasons))
@@ -1054,7 +1052,8 @@ class TricksAndStones(Rules[TricksAndStonesState]):
         reasons.append(
             Reason(
                 "ts.win.tie",
-                f"{sharing} tie on {best} points and on {most} exact predictions: they share the victory.",
+                f"{sharing} tie on {plural(best, 'point')} and on {plural(most, 'exact prediction')}: "
+                "they share the victory.",
             )
         )
         return MatchResult(totals, tuple(still), "shared", tuple(reasons))
@@ -1206,7 +1205,7 @@ def _score(prediction: int, tricks: int, own: tuple[int, ...]) -> Score:
             (
                 ScoreLine(
                     "chamber",
-                    f"{tricks} tricks: no chamber",
+                    f"{plural(tricks, 'trick')}: no chamber",
                     0,
                     "over",
                     "6 or more tricks score nothing",
@@ -1215,14 +1214,14 @@ def _score(prediction: int, tricks: int, own: tuple[int, ...]) -> Score:
             (
                 Reason(
                     "ts.score.over",
-                    f"{tricks} tricks: there is no chamber {tricks}, so the round scores 0.",
+                    f"{plural(tricks, 'trick')}: there is no chamber {tricks}, so the round scores 0.",
                 ),
             ),
         )
     gems = own[tricks]
     bonus = EXPEDITION_BONUS if prediction == tricks else 0
     lines = (
-        ScoreLine("gems", f"gems in chamber {tricks}", gems, "", f"{gems} own gem(s) in chamber {tricks}"),
+        ScoreLine("gems", f"gems in chamber {tricks}", gems, "", f"{plural(gems, 'own gem')} in chamber {tricks}"),
         ScoreLine(
             "bonus",
             "expedition bonus",
@@ -1234,7 +1233,8 @@ def _score(prediction: int, tricks: int, own: tuple[int, ...]) -> Score:
     reasons = [
         Reason(
             "ts.score.chamber",
-            f"{tricks} tricks won: {gems} own gem(s) in chamber {tricks} score {gems}.",
+            f"{plural(tricks, 'trick')} won: {plural(gems, 'own gem')} in chamber {tricks} "
+            f"{'scores' if gems == 1 else 'score'} {gems}.",
         )
     ]
     if bonus:
@@ -1295,7 +1295,7 @@ def _explain_trick(outcome: TrickOutcome) -> tuple[Reason, ...]:
 def _compare(a: Card, b: Card, led: str, trump: str | None) -> Reason:
     """Why ``a`` places above ``b``."""
     pair = (a, b)
-    neither = "follows the led suit nor is a trump" if trump else "follows the led suit"
+    neither = "card follows the led suit nor is a trump" if trump else "card follows the led suit"
     if a.suit == b.suit:
         what = "trumps" if a.suit == trump else SUIT_NAME[a.suit].lower()
         return Reason(
@@ -1308,10 +1308,10 @@ def _compare(a: Card, b: Card, led: str, trump: str | None) -> Reason:
             "ts.rank.trump", f"{a.pretty} beats {b.pretty} because {a.pretty} is a trump and {b.pretty} is not.", pair
         )
     if a.suit == led:
+        not_led = f"neither a trump nor {_article(SUIT_NAME[led])}" if trump else f"not {_article(SUIT_NAME[led])}"
         return Reason(
             "ts.rank.led",
-            f"{a.pretty} beats {b.pretty} because {SUIT_NAME[led].lower()} were led and {b.pretty} is neither "
-            f"{'a trump nor ' if trump else ''}{_article(SUIT_NAME[led])}.",
+            f"{a.pretty} beats {b.pretty} because {SUIT_NAME[led].lower()} were led and {b.pretty} is {not_led}.",
             pair,
         )
     return Reason(
@@ -1320,6 +1320,22 @@ def _compare(a: Card, b: Card, led: str, trump: str | None) -> Reason:
         f"{SUIT_SYMBOL[a.suit]} come before {SUIT_NAME[b.suit].lower()} {SUIT_SYMBOL[b.suit]} "
         "(♠ ♥ ♦ ♣), so the rank does not matter.",
         pair,
+    )
+
+
+def _trump_lead_reason(card: Card, trump_broken: bool) -> Reason:
+    """Why leading the trump ``card`` was allowed: trumps are broken, or the hand held only trumps."""
+    if trump_broken:
+        return Reason(
+            "ts.trump.lead",
+            f"Trumps are broken, so {card.pretty}, a trump, may be led.",
+            (card,),
+        )
+    return Reason(
+        "ts.trump.lead",
+        f"Trumps are not broken yet, but this hand held only trumps, so leading {card.pretty} is allowed "
+        "(and does not break trumps).",
+        (card,),
     )
 
 
