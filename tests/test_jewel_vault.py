@@ -1091,3 +1091,67 @@ def test_pass_options_are_every_combination() -> None:
     match.apply("announce 3")
     hand = match.state.hands[match.to_play]
     assert {a.cards for a in match.legal_actions()} == set(combinations(hand, 3))
+
+
+# --- learner sentences: seats named from Player 1, counts meet nouns right, the rulebook ----------
+
+
+def test_jv_club_choice_message_names_seats_from_player_one() -> None:
+    rules = jv(4)
+    state = table(rules, ["9H 2S", "3H 4S", "5C 6S", "QH 7S"], leader=ANNA)
+    state, _ = run(rules, state, "play 9H", "play 3H", "play 5C")
+    assert state.phase == STEAL and state.to_play == CARLA
+    with pytest.raises(IllegalAction) as info:
+        rules.apply(state, Play(rules.card("6S")))
+    message = str(info.value)
+    assert info.value.rule_id == "jv.action.club"
+    # the record text stays 0-based ('steal 1' is Ben's showroom); the sentence names Ben as Player 2
+    assert "Player 2's showroom: 'steal 1'" in message
+    assert "Player 1's showroom: 'steal 0'" in message and "Player 4's showroom: 'steal 3'" in message
+    assert "Player 3's showroom" not in message  # Carla does not rob herself
+    assert "(like 'steal 1')" not in message
+    assert str(Steal(BEN)) == "steal 1" and rules.parse_action("steal 1") == Steal(BEN)
+
+
+def test_jv_club_target_out_of_range_names_the_seats_from_player_one() -> None:
+    rules = jv(4)
+    state = table(rules, ["9H 2S", "3H 4S", "5C 6S", "QH 7S"])
+    state, _ = run(rules, state, "play 9H", "play 3H", "play 5C")
+    with pytest.raises(IllegalAction) as info:
+        rules.apply(state, Steal(4))
+    assert "0 (Player 1) to 3 (Player 4)" in str(info.value)
+    assert "the seats are 0 to 3" not in str(info.value)
+
+
+def test_jv_counts_meet_nouns_in_the_singular() -> None:
+    score = jv(4).final_score(vault=1, showroom=1)
+    text = " ".join(r.text for r in score.reasons) + " " + " ".join(line.detail for line in score.lines)
+    assert "(s)" not in text and "1 jewels" not in text
+    assert "1 jewel at 2 points each" in text and "1 jewel on show" in text
+    rules = jv(4)
+    match = rules.new_match(seed=2, first_dealer=0)
+    match.apply("announce 1")
+    with pytest.raises(IllegalAction) as info:
+        match.apply(Play(match.state.hands[1][0]))
+    assert "choose 1 card to pass" in str(info.value) and "(s)" not in str(info.value)
+    # the supply can run down to a single jewel (an option): the deal says so in the singular
+    first = jv(3, supply=10).new_match(seed=1).timeline()[0].event
+    assert "1 jewel stays in the supply" in first.text
+
+
+def test_jv_rulebook_two_players_has_five_tricks_a_round() -> None:
+    text = RULEBOOK["jv.two-players"].text
+    assert "5 tricks" in text and "10 cards" in text
+    assert jv(2).tricks_per_round == 5
+
+
+def test_jv_rulebook_variants_keep_their_facts() -> None:
+    partnerships = RULEBOOK["jv.partnerships"].text
+    assert all(fact in partnerships for fact in ("4 or 6", "across", "vault", "showroom", "3 jewels", "Off by default"))
+    count = RULEBOOK["jv.partnerships.count"].text
+    assert "together" in count and "two ♦ actions" in count
+    known = RULEBOOK["jv.known-deck"].text
+    for fact in ("13 cards", "36 cards, 12", "32 cards, 16", "9s", "8s", "5 or 6", "Off by default"):
+        assert fact in known, fact
+    follow = RULEBOOK["jv.follow"].text
+    assert "suit" in follow and "has to be" in follow

@@ -32,7 +32,7 @@ from typing import Any, ClassVar, NamedTuple
 from ..actions import Action, Announce, Pass, Play, Steal
 from ..cards import FRENCH_SUITS, SUIT_NAME, SUIT_SINGULAR, SUIT_SYMBOL, Card, Deck, FrenchCard
 from ..errors import InvalidOption, InvalidScoreInput, InvalidTrick, describe
-from ..explain import Clause, Reason, Rulebook
+from ..explain import Clause, Reason, Rulebook, plural
 from .base import (
     CardLike,
     Event,
@@ -184,7 +184,8 @@ RULEBOOK = Rulebook(
         Clause(
             "jv.follow",
             "Follow suit",
-            "If you have a card of the suit that was led, you must play one.",
+            "Whenever you hold at least one card in the suit of the first card of the trick, the card you "
+            "play has to be of that suit too.",
             ruling="JV-5",
         ),
         Clause(
@@ -287,7 +288,8 @@ RULEBOOK = Rulebook(
             "With two players each plays two cards to every trick: the leader, the other player, the leader "
             "again, then the other player. Every card after the first must follow the led suit if it can, "
             "every card that cannot follow earns its action, and the winner takes one action for the led "
-            "suit.",
+            "suit. A trick has 4 cards, so with 10 cards each a round has 5 tricks (8 tricks with the "
+            "known deck's 16 cards each).",
             ruling="JV-7",
         ),
         Clause(
@@ -301,8 +303,8 @@ RULEBOOK = Rulebook(
         Clause(
             "jv.win.tie",
             "Ties",
-            "If points are tied, the tied player with more jewels in the vault wins; if that is tied too, "
-            "they share the victory.",
+            "When players end level on points, the one among them holding more jewels in the vault is the "
+            "winner. If their vaults hold the same number as well, they win together.",
             ruling="JV-8",
         ),
         Clause(
@@ -315,8 +317,9 @@ RULEBOOK = Rulebook(
         Clause(
             "jv.partnerships",
             "Partnerships (variant)",
-            "With 4 or 6 players you may play in pairs: partners sit opposite each other and share one vault "
-            "and one showroom (with 3 starting jewels for each partner). Off by default.",
+            "With 4 or 6 players you may play in pairs. Your partner is the player seated straight across "
+            "the table from you, and the two of you keep your jewels together in a single vault and a single "
+            "showroom, which starts with 3 jewels per partner. Off by default.",
             ruling="JV-9",
             option="partnerships",
         ),
@@ -331,8 +334,9 @@ RULEBOOK = Rulebook(
         Clause(
             "jv.partnerships.count",
             "Partnerships: counting",
-            "At the end of a round partners add up their won cards for each suit. A player who won no trick "
-            "still takes two ♦ actions, even if the partner won some.",
+            "At the end of a round, both partners' won cards are counted together, suit by suit, to find "
+            "who has the most. The two ♦ actions for taking no trick are still earned by each player alone: "
+            "you get them when you took no trick, whatever your partner took.",
             ruling="JV-9",
             option="partnerships",
         ),
@@ -347,9 +351,10 @@ RULEBOOK = Rulebook(
         Clause(
             "jv.known-deck",
             "Known deck (variant)",
-            "To play with every card known: with 4 players deal all 52 cards, 13 each; with 3 players use "
-            "only Ace to 9 (36 cards, 12 each); with 2 players only Ace to 8 (32 cards, 16 each). It is not "
-            "defined for 5 or 6 players. Off by default.",
+            "A variant in which no card is left out of the deal, so every card in play is known. Four "
+            "players share out the whole deck, 13 cards apiece. Three players keep only the Aces up to the "
+            "9s, 36 cards, 12 apiece. Two players keep only the Aces up to the 8s, 32 cards, 16 apiece. "
+            "There is no known deck for 5 or 6 players. Off by default.",
             ruling="JV-9",
             option="known_deck",
         ),
@@ -875,9 +880,9 @@ class JewelVault(Rules[JewelVaultState]):
             last_trick=None,
         )
         if log is not None:
-            aside_note = f" The other {len(aside)} cards stay aside, unseen." if aside else ""
+            aside_note = f" The other {plural(len(aside), 'card')} stay aside, unseen." if aside else ""
             reasons = [
-                Reason("jv.deal", f"Everyone gets {each} cards this round.{aside_note}"),
+                Reason("jv.deal", f"Everyone gets {plural(each, 'card')} this round.{aside_note}"),
                 Reason(
                     "jv.rounds",
                     f"This is round {round_index + 1} of {self.rounds}; the deal moves one seat to the left "
@@ -890,7 +895,8 @@ class JewelVault(Rules[JewelVaultState]):
             if round_index == 0:
                 start = (
                     f" Everyone starts with {START_SHOWROOM} jewels from the supply in their showroom; "
-                    f"{state.jewels.supply} jewels stay in the supply."
+                    f"{plural(state.jewels.supply, 'jewel')} {'stays' if state.jewels.supply == 1 else 'stay'} "
+                    "in the supply."
                 )
                 reasons.append(Reason("jv.start", RULEBOOK["jv.start"].text))
                 reasons.append(Reason("jv.supply", RULEBOOK["jv.supply"].text))
@@ -944,14 +950,14 @@ class JewelVault(Rules[JewelVaultState]):
                 raise illegal(
                     "jv.action.club",
                     f"{self.seat_name(seat)} must first choose whose showroom to take a jewel from "
-                    f"(like 'steal 1'), not {quote_action(action)}",
+                    f"({self._steal_choices(state.jewels, seat)}), not {quote_action(action)}",
                 )
             return self._steal(state, seat, action.target, log)
         if phase == PASS:
             if not isinstance(action, Pass):
                 raise illegal(
                     "jv.pass",
-                    f"{self.seat_name(seat)} must choose {state.announced} card(s) to pass now, "
+                    f"{self.seat_name(seat)} must choose {plural(state.announced or 0, 'card')} to pass now, "
                     f"not {quote_action(action)}",
                 )
             return self._pass(state, seat, action.cards, log)
@@ -977,8 +983,7 @@ class JewelVault(Rules[JewelVaultState]):
                     Event(
                         "announce",
                         seat,
-                        f"{self.seat_name(seat)} (the dealer) announces: everyone passes {k} card{'s' * (k > 1)} "
-                        f"to {to}.",
+                        f"{self.seat_name(seat)} (the dealer) announces: everyone passes {plural(k, 'card')} to {to}.",
                         (Reason("jv.announce", RULEBOOK["jv.announce"].text),),
                         {"n": k},
                     ),
@@ -995,7 +1000,7 @@ class JewelVault(Rules[JewelVaultState]):
         if len(cards) != k:
             raise illegal(
                 "jv.pass",
-                f"{name} must pass exactly {k} card{'s' * (k > 1)} (the dealer announced {k}), not {len(cards)}",
+                f"{name} must pass exactly {plural(k, 'card')} (the dealer announced {k}), not {len(cards)}",
             )
         if len(set(cards)) != len(cards):
             twice = next(c for c in cards if cards.count(c) > 1)
@@ -1014,7 +1019,7 @@ class JewelVault(Rules[JewelVaultState]):
             Event(
                 "pass",
                 seat,
-                f"{name} secretly chooses {k} card{'s' * (k > 1)} to pass.",
+                f"{name} secretly chooses {plural(k, 'card')} to pass.",
                 (Reason(rule, RULEBOOK[rule].text), Reason("jv.pass.secret", RULEBOOK["jv.pass.secret"].text)),
                 {"cards": chosen},
             )
@@ -1135,7 +1140,11 @@ class JewelVault(Rules[JewelVaultState]):
         n = self.players
         name = self.seat_name(seat)
         if isinstance(target, bool) or not isinstance(target, int) or not 0 <= target < n:
-            raise illegal("jv.action.club", f"there is no seat {describe(target)}: the seats are 0 to {n - 1}")
+            raise illegal(
+                "jv.action.club",
+                f"there is no seat {describe(target)} to take a jewel from: a ♣ target is a seat number from "
+                f"0 ({self.seat_name(0)}) to {n - 1} ({self.seat_name(n - 1)})",
+            )
         if target == seat:
             raise illegal("jv.action.club", f"{name} cannot take a jewel from their own showroom with ♣")
         side = self._sides[target]
@@ -1150,6 +1159,15 @@ class JewelVault(Rules[JewelVaultState]):
                 "jv.action.club",
                 f"{self._owner(side)} showroom is empty: there is nothing to take; choose a showroom with jewels",
             )
+
+    def _steal_choices(self, jewels: Jewels, seat: int) -> str:
+        """The ♣ targets open to ``seat`` as a learner reads them: ``"Player 2's showroom, 'steal 1'; ..."``.
+
+        A target is a seat number counted from 0 in the action's text (``steal 1`` is Player 2's
+        showroom); the sentence names each showroom's owner the way the learner sees seats.
+        """
+        sides = self._steal_sides(jewels, self._sides[seat])
+        return "; ".join(f"{self._owner(side)} showroom: {quote_action(Steal(side))}" for side in sides)
 
     def _steal_sides(self, jewels: Jewels, side: int) -> list[int]:
         """The sides a ♣ action of ``side`` could take from: others with a jewel in the showroom."""
@@ -1460,8 +1478,9 @@ class JewelVault(Rules[JewelVaultState]):
         reasons: list[Reason] = [
             Reason(
                 "jv.score",
-                f"{self.side_name(side)}: {j.vaults[side]} jewel(s) in the vault at 2 points each and "
-                f"{j.showrooms[side]} in the showroom at 1 point each make {points[side]} points.",
+                f"{self.side_name(side)}: {plural(j.vaults[side], 'jewel')} in the vault (2 points each) and "
+                f"{plural(j.showrooms[side], 'jewel')} in the showroom (1 point each) make "
+                f"{plural(points[side], 'point')}.",
             )
             for side in range(self._n_sides)
         ]
@@ -1475,7 +1494,7 @@ class JewelVault(Rules[JewelVaultState]):
         names = " and ".join(self.side_name(side) for side in tied)
         if len(tied) == 1:
             verb = "win" if len(self._members[tied[0]]) > 1 else "wins"
-            reasons.append(Reason("jv.win", f"{names} {verb} with {best} points."))
+            reasons.append(Reason("jv.win", f"{names} {verb} with {plural(best, 'point')}."))
             return MatchResult(totals, seats(tied), None, tuple(reasons))
         still = leaders(j.vaults, tied)
         most = j.vaults[still[0]]
@@ -1483,8 +1502,8 @@ class JewelVault(Rules[JewelVaultState]):
             reasons.append(
                 Reason(
                     "jv.win.tie",
-                    f"{names} tie on {best} points; {self.side_name(still[0])} won with more jewels in the vault "
-                    f"({most}).",
+                    f"{names} tie on {plural(best, 'point')}; {self.side_name(still[0])} won with more jewels in "
+                    f"the vault ({most}).",
                 )
             )
             return MatchResult(totals, seats(still), "vault", tuple(reasons))
@@ -1492,7 +1511,8 @@ class JewelVault(Rules[JewelVaultState]):
         reasons.append(
             Reason(
                 "jv.win.tie",
-                f"{sharing} tie on {best} points and on {most} jewels in the vault: they share the victory.",
+                f"{sharing} tie on {plural(best, 'point')} and on {plural(most, 'jewel')} in the vault: "
+                "they share the victory.",
             )
         )
         return MatchResult(totals, seats(still), "shared", tuple(reasons))
@@ -1624,17 +1644,22 @@ def _move(jewels: Jewels, side: int, suit: str, target_side: int | None) -> tupl
 def _final_score(vault: int, showroom: int) -> Score:
     vault_points = VAULT_POINTS * vault
     lines = (
-        ScoreLine("vault", "vault jewels, 2 points each", vault_points, "", f"{vault} jewel(s) in the vault"),
+        ScoreLine("vault", "vault jewels, 2 points each", vault_points, "", f"{plural(vault, 'jewel')} in the vault"),
         ScoreLine(
-            "showroom", "showroom jewels, 1 point each", SHOWROOM_POINTS * showroom, "", f"{showroom} jewel(s) on show"
+            "showroom",
+            "showroom jewels, 1 point each",
+            SHOWROOM_POINTS * showroom,
+            "",
+            f"{plural(showroom, 'jewel')} on show",
         ),
     )
     total = vault_points + SHOWROOM_POINTS * showroom
     reasons = (
         Reason(
             "jv.score",
-            f"{vault} jewel(s) in the vault score 2 points each, {vault_points} in all, and {showroom} in the showroom "
-            f"score {showroom}: {total} points.",
+            f"Vault: {plural(vault, 'jewel')} at 2 points each = {plural(vault_points, 'point')}; "
+            f"showroom: {plural(showroom, 'jewel')} at 1 point each = {plural(showroom, 'point')}; "
+            f"{plural(total, 'point')} in all.",
         ),
     )
     return Score(total, lines, reasons)
