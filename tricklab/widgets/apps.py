@@ -10,7 +10,6 @@ from __future__ import annotations
 import contextlib
 import os
 import re
-import unicodedata
 from dataclasses import dataclass, field
 from typing import Any
 from urllib.parse import parse_qs
@@ -20,6 +19,7 @@ import ipywidgets as w
 from ..display import esc
 from ..errors import TricklabError
 from ..games import GAMES, find_game
+from .inputs import quote
 
 DEFAULT_GAME = "tricks-and-stones"
 DEFAULT_SEED = 1
@@ -118,7 +118,7 @@ def parse_params(query: str, *, extras: tuple[str, ...] = ()) -> AppParams:
     params.players = 4 if 4 in counts else counts[-1]
     players = first("players")
     if players is not None:
-        if re.fullmatch(r"\d{1,2}", players) and int(players) in counts:
+        if re.fullmatch(r"[0-9]{1,2}", players) and int(players) in counts:
             params.players = int(players)
         else:
             params.messages.append(
@@ -127,7 +127,7 @@ def parse_params(query: str, *, extras: tuple[str, ...] = ()) -> AppParams:
             )
     seed = first("seed")
     if seed is not None:
-        if re.fullmatch(r"\d{1,19}", seed) and int(seed) <= MAX_SEED:
+        if re.fullmatch(r"[0-9]{1,19}", seed) and int(seed) <= MAX_SEED:
             params.seed = int(seed)
         else:
             params.messages.append(
@@ -146,17 +146,15 @@ def _seat(params: AppParams, default: int | None, fallback: str) -> int | None:
     text = params.extra.get("seat")
     if text is None:
         return default
-    if re.fullmatch(r"\d", text) and 1 <= int(text) <= params.players:
+    if re.fullmatch(r"[0-9]", text) and 1 <= int(text) <= params.players:
         return int(text) - 1
     params.messages.append(f"There is no player “{_short(text)}”; {fallback}.")
     return default
 
 
 def _short(text: str) -> str:
-    """A link's value as a message quotes it: without control or direction-changing characters
-    (they could garble or reorder the message), 40 characters at most."""
-    text = "".join(ch for ch in text if unicodedata.category(ch) not in ("Cc", "Cf"))
-    return text if len(text) <= 40 else text[:37] + "..."
+    """A link's value as a message quotes it (see :func:`.inputs.quote`)."""
+    return quote(text)
 
 
 def _header(title: str, params: AppParams, *, describe: str) -> w.HTML:
@@ -189,7 +187,10 @@ def explain_trick_app(query: str | None = None) -> w.VBox:
 
 def replay_app(query: str | None = None) -> w.VBox:
     """The ``replay`` app: a :class:`TrickStepper` over a bot match from ``game``, ``players``, ``seed``
-    (``seat``, the player whose view to show, and ``step``, where to start, are optional)."""
+    (``seat``, the player whose view to show, and ``step``, where to start, are optional).
+
+    With a ``seat`` the page shows that player's view only, with no control to see more;
+    without one it is the teacher's stepper (every hand of the bots' match)."""
     from .stepper import TrickStepper
 
     params = parse_params(read_query_string() if query is None else query, extras=("seat", "step"))
@@ -197,7 +198,7 @@ def replay_app(query: str | None = None) -> w.VBox:
     step = 0
     if "step" in params.extra:
         text = params.extra["step"]
-        if re.fullmatch(r"\d{1,6}", text):
+        if re.fullmatch(r"[0-9]{1,6}", text):
             step = int(text)  # the stepper clamps it to the match's last step
         else:
             params.messages.append(f"“{_short(text)}” is not a step number; starting at the deal.")
@@ -222,7 +223,7 @@ def play_app(query: str | None = None) -> w.VBox:
     pace = 0.8
     if "pace" in params.extra:
         text = params.extra["pace"]
-        if re.fullmatch(r"\d(\.\d{1,2})?", text) and float(text) <= 3:
+        if re.fullmatch(r"[0-9](\.[0-9]{1,2})?", text) and float(text) <= 3:
             pace = float(text)
         else:
             params.messages.append(f"The pace must be 0 to 3 seconds, not “{_short(text)}”; using 0.8.")
@@ -264,7 +265,7 @@ def quiz_app(query: str | None = None) -> w.VBox:
     level = 1
     if "level" in params.extra:
         text = params.extra["level"]
-        if re.fullmatch(r"\d", text) and 1 <= int(text) <= last:
+        if re.fullmatch(r"[0-9]", text) and 1 <= int(text) <= last:
             level = int(text)
         else:
             params.messages.append(

@@ -1,0 +1,54 @@
+"""What the page sends, checked before the engine sees it.
+
+A widget's front end sends intents as ``(intent, value)`` text, and a page can send any
+text at all, as long as it likes. Widgets read those values only through these helpers:
+a number is ASCII digits of a bounded length, a text value is bounded, and a value is
+quoted in a message shortened and without control characters. Whether a value is legal
+is never decided here: that is the engine's answer.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+
+MAX_VALUE = 80  # the longest value a widget's own markup sends is an action text like "move 1>2 2>3 3>4"
+MAX_TYPED = 200  # typed card lists (the trick explainer's text box)
+QUOTE = 40
+_BID_STEP = re.compile(r"(rock|soul|pops):([+-]1)")
+
+
+def quote(text: object) -> str:
+    """A value as a message quotes it: without control or direction-changing characters (they
+    could garble or reorder the message), 40 characters at most."""
+    value = "".join(ch for ch in str(text) if unicodedata.category(ch) not in ("Cc", "Cf"))
+    return value if len(value) <= QUOTE else value[: QUOTE - 3] + "..."
+
+
+def number(value: str | None, *, digits: int = 2) -> int | None:
+    """``value`` as a whole number if it is 1 to ``digits`` ASCII digits, else ``None``.
+
+    ``"²".isdigit()`` is true and ``int("٣")`` is 3: neither is a number a button sends.
+    """
+    if value is None or len(value) > digits or not re.fullmatch(r"[0-9]+", value):
+        return None
+    return int(value)
+
+
+def short(value: str | None, limit: int = MAX_VALUE) -> str | None:
+    """``value`` if it is a text of at most ``limit`` characters, else ``None``."""
+    if value is None or len(value) > limit:
+        return None
+    return value
+
+
+def bid_step(value: str | None) -> tuple[str, int] | None:
+    """A bid stepper's click (``"rock:+1"``, ``"pops:-1"``, as :func:`tricklab.display.bid_rows`
+    writes them) as ``(suit, +1 or -1)``, else ``None``."""
+    found = _BID_STEP.fullmatch(value) if value is not None and len(value) <= 8 else None
+    return (found[1], int(found[2])) if found else None
+
+
+def too_long(value: str) -> str:
+    """The message for a value longer than any the widget's buttons send."""
+    return f"The page sent a value {len(value):,} characters long, longer than any button sends; nothing was changed."
