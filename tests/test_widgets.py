@@ -105,10 +105,19 @@ def test_stepper_from_record_and_seat_view() -> None:
     stepper = TrickStepper(record=match.to_json(), seat=1, step=3)
     assert stepper.seat == 1 and stepper.step == 3
     assert "face-down card" in stepper.board.scene["html"]
-    stepper.view_picker.value = -1
-    assert "face-down card" not in stepper.board.scene["html"]
+    # a seat's stepper has no view picker, only a label saying whose view it is
+    assert stepper.view_picker is None and stepper.view_label is not None
+    assert "<strong>Player 2's view</strong>" in stepper.view_label.value
+    assert stepper.board.scene["label"].endswith("Player 2's view")
+    # the teacher's stepper (no seat) shows every hand and may show one seat's view
+    teacher = TrickStepper(record=match.to_json(), step=3)
+    assert teacher.seat is None and "face-down card" not in teacher.board.scene["html"]
+    teacher.view_picker.value = 1
+    assert teacher.seat == 1 and teacher.board.scene["html"] == stepper.board.scene["html"]
     with pytest.raises(TypeError):
         TrickStepper()
+    with pytest.raises(tricklab.TricklabError):
+        TrickStepper(match, seat=3)
 
 
 @pytest.mark.parametrize(
@@ -126,6 +135,8 @@ def test_stepper_from_record_and_seat_view() -> None:
         ("seed=99999999999999999999999", "tricks-and-stones", 4, 1, "whole number"),
         ("seed=9223372036854775808", "tricks-and-stones", 4, 1, "whole number"),
         ("seed=1e5", "tricks-and-stones", 4, 1, "whole number"),
+        ("seed=%D9%A3", "tricks-and-stones", 4, 1, "whole number"),  # an Arabic-Indic 3: int() reads it, a link may not
+        ("players=%D9%A3", "tricks-and-stones", 4, 1, "not possible"),
         ("game=" + "x" * 3000, "tricks-and-stones", 4, 1, "too long"),
         ("game=%3Cimg%20src=x%20onerror=alert(1)%3E", "tricks-and-stones", 4, 1, "There is no game"),
     ],
@@ -146,6 +157,9 @@ def test_replay_app_starts_at_the_linked_step() -> None:
     assert replay_app("seed=5&step=99999").children[1].step == len(replay_app("seed=5").children[1].steps) - 1
     bad = replay_app("seed=5&step=-3")
     assert bad.children[1].step == 0 and "not a step number" in bad.children[0].value
+    unicode = replay_app("seed=5&step=%D9%A3&seat=%D9%A2")  # Arabic-Indic digits: not a step, not a seat
+    assert unicode.children[1].step == 0 and unicode.children[1].seat is None
+    assert "not a step number" in unicode.children[0].value and "There is no player" in unicode.children[0].value
 
 
 def test_apps_escape_whatever_the_link_says() -> None:

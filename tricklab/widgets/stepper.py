@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import ipywidgets as w
 
 from .. import get_rules
@@ -19,6 +21,11 @@ class TrickStepper(w.VBox):  # type: ignore[misc]
     Give a :class:`~tricklab.Match`, a saved ``record`` (JSON text), or a ``game`` with
     ``players`` and ``seed`` to have bots play one. States come from the match's
     timeline, so stepping either way is instant.
+
+    With a ``seat`` (0 to players - 1) it is that seat's stepper: the board shows only what
+    that seat may see at each step, a label says whose view it is, and no control of the
+    page can show more. Without one it is the teacher's stepper: every hand, and a "View"
+    dropdown to show the table as one seat sees it.
     """
 
     def __init__(
@@ -45,6 +52,8 @@ class TrickStepper(w.VBox):  # type: ignore[misc]
                 raise TypeError("give a match, a record or a game")
         self.match = match
         self.rules = match.rules
+        self.rules.check_view_seat(seat)
+        self._seat = seat  # fixed here: the page cannot change whose view a seat's stepper shows
         self.steps: list[Step] = match.timeline()
         last = len(self.steps) - 1
 
@@ -57,10 +66,21 @@ class TrickStepper(w.VBox):  # type: ignore[misc]
         self.back_button = w.Button(description="◀", tooltip="step back (←)", layout=w.Layout(width="44px"))
         self.next_button = w.Button(description="▶", tooltip="step forward (→)", layout=w.Layout(width="44px"))
         self.last_button = w.Button(description="▶|", tooltip="last step (End)", layout=w.Layout(width="44px"))
-        views = [("Teacher: every hand", -1)] + [
-            (f"{self.rules.seat_name(s)}'s view", s) for s in range(self.rules.players)
-        ]
-        self.view_picker = w.Dropdown(options=views, value=-1 if seat is None else seat, description="View")
+        self.view_picker: w.Dropdown | None = None  # the teacher's stepper only
+        self.view_label: w.HTML | None = None  # a seat's stepper only
+        if seat is None:
+            views = [("Teacher: every hand", -1)] + [
+                (f"{self.rules.seat_name(s)}'s view", s) for s in range(self.rules.players)
+            ]
+            self.view_picker = w.Dropdown(options=views, value=-1, description="View")
+            self.view_picker.observe(self._view_changed, "value")
+            view = self.view_picker
+        else:
+            self.view_label = w.HTML(
+                f'<span class="tl-view-label"><strong>{esc(self.rules.seat_name(seat))}\'s view</strong>: '
+                "the other players' cards stay face down</span>"
+            )
+            view = self.view_label
         self.board = Board()
         self.look = LookToggles(large=large, four_colour=four_colour, on_change=self._render)
 
@@ -72,13 +92,14 @@ class TrickStepper(w.VBox):  # type: ignore[misc]
         # Play and the slider in step (a link in the browser would echo every step back)
         self.slider.observe(lambda change: self.go(change["new"]), "value")
         self.player.observe(lambda change: self.go(change["new"]), "value")
-        self.view_picker.observe(lambda _: self._render(), "value")
+        for control in (self.slider, self.player):  # the page may send other bounds: the timeline's stay
+            control.observe(self._keep_bounds, ["min", "max"])
         self.board.on_intent(self._intent)
 
         controls = w.HBox(
             [self.player, self.first_button, self.back_button, self.next_button, self.last_button, self.slider]
         )
-        super().__init__([controls, w.HBox([self.view_picker, self.look]), self.board])
+        super().__init__([controls, w.HBox([view, self.look]), self.board])
         self.add_class("tricklab-stepper")
         self.go(step)  # the first go() always draws: nothing is shown yet
 
@@ -88,8 +109,11 @@ class TrickStepper(w.VBox):  # type: ignore[misc]
 
     @property
     def seat(self) -> int | None:
-        value: int = self.view_picker.value
-        return None if value < 0 else value
+        """Whose view the board shows: the stepper's seat, or the teacher's choice (``None``: every hand)."""
+        if self.view_picker is None:
+            return self._seat
+        value = self.view_picker.value
+        return value if isinstance(value, int) and value >= 0 else None
 
     @property
     def caption(self) -> str:
@@ -104,6 +128,17 @@ class TrickStepper(w.VBox):  # type: ignore[misc]
         self._render()  # the board first: it is what the learner waits for
         self.player.value = value  # each of these calls go(value) again, which returns at once
         self.slider.value = value
+
+    def _view_changed(self, change: dict[str, Any]) -> None:
+        if change["new"] is None:  # a blank choice from the page: keep the view shown
+            change["owner"].value = change["old"]
+            return
+        self._render()
+
+    def _keep_bounds(self, change: dict[str, Any]) -> None:
+        control = change["owner"]
+        control.min = 0
+        control.max = len(self.steps) - 1
 
     def _intent(self, intent: str, value: str | None) -> None:
         if intent != "key" or value is None:
@@ -125,16 +160,18 @@ class TrickStepper(w.VBox):  # type: ignore[misc]
         )
         body = caption + view_html(self.rules, view, four_colour=self.look.four_colour.value)
         body += reasons_html(step.event.reasons, title="Which rules made it so")
+        whose = "every hand" if self.seat is None else f"{self.rules.seat_name(self.seat)}'s view"
         self.board.scene = {
             "html": body,
-            "label": f"{self.rules.title}: step {self.step} of {total}",
+            "label": f"{self.rules.title}: step {self.step} of {total}, {whose}",
             "large": self.look.large.value,
             "step": self.step,
             "caption": step.event.text,
         }
 
     def __repr__(self) -> str:
+        seat = "" if self._seat is None else f", seat={self._seat}"
         return (
-            f"TrickStepper(game={self.rules.name!r}, players={self.rules.players}, seed={self.match.seed}, "
+            f"TrickStepper(game={self.rules.name!r}, players={self.rules.players}, seed={self.match.seed}{seat}, "
             f"step={self.step}/{len(self.steps) - 1})"
         )
