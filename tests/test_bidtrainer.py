@@ -7,7 +7,7 @@ import pytest
 from tricklab.actions import Bid, Predict
 from tricklab.advisor import advise
 from tricklab.display.charts import Bar, bar_chart
-from tricklab.errors import InvalidOption, InvalidScoreInput
+from tricklab.errors import IllegalAction, InvalidOption, InvalidScoreInput
 from tricklab.widgets import BidTrainer
 from tricklab.widgets.apps import bid_trainer_app
 
@@ -59,9 +59,12 @@ def test_bad_bids_raise_the_engines_typed_errors() -> None:
     with pytest.raises(InvalidScoreInput):
         trainer.choose({"metal": 1})
     ts = BidTrainer("tricks-and-stones", 4, seed=1, samples=50)
-    with pytest.raises(InvalidOption) as info:
+    with pytest.raises(IllegalAction) as info:  # the engine's refusal of the prediction
         ts.choose(6)
     assert info.value.rule_id == "ts.predict"
+    with pytest.raises(InvalidOption) as info:
+        ts.choose("3")
+    assert info.value.rule_id == "ts.predict" and ts.action == Predict(2)
     with pytest.raises(InvalidOption):
         BidTrainer("jewel-vault", 4)
     with pytest.raises(InvalidOption):

@@ -7,6 +7,7 @@ learner's bid, runs the advisor (in a worker thread, so the progress bar moves a
 
 from __future__ import annotations
 
+import re
 import threading
 from typing import Any
 
@@ -22,11 +23,11 @@ from ..errors import InvalidOption, TricklabError
 from ..games import find_game
 from ..match import Match
 from .board import Board, LookToggles
+from .inputs import bid_step, quote, short
 from .stepper import TrickStepper
 
 GAMES = ("tricks-and-stones", "band-of-tricks")
 BID_KEYS = ("rock", "soul", "pops")
-MAX_BID = 6
 TOP_BIDS = 10
 
 
@@ -102,12 +103,16 @@ class BidTrainer(w.VBox):  # type: ignore[misc]
         return Bid(self.bid["rock"], self.bid["soul"], self.bid["pops"])
 
     def choose(self, bid: object) -> None:
-        """Set the bid from code: a number (Tricks & Stones) or a dict / ``"zero"`` (Band of Tricks)."""
+        """Set the bid from code: a number (Tricks & Stones) or a dict / ``"zero"`` (Band of Tricks).
+
+        A bid the rules do not allow raises the engine's :class:`~tricklab.TricklabError`.
+        """
         if self.rules.name == "tricks-and-stones":
-            if isinstance(bid, bool) or not isinstance(bid, int) or not 0 <= bid <= 5:
+            if isinstance(bid, bool) or not isinstance(bid, int):
                 raise InvalidOption(
-                    f"a prediction is a number of tricks from 0 to 5, not {bid!r}", rule_id="ts.predict"
+                    f"a prediction is a whole number of tricks, not {quote(repr(bid))}", rule_id="ts.predict"
                 )
+            self.rules.apply(self.match.state, Predict(bid))  # the engine says whether it may be made
             self.prediction = bid
         elif bid == "zero":
             self.zero = True
@@ -174,11 +179,16 @@ class BidTrainer(w.VBox):  # type: ignore[misc]
         if self._worker is not None:
             self._worker.join(timeout)
 
-    def play_out(self) -> TrickStepper:
-        """Play this deal to the end of the round with the tried bid, and step through it."""
+    def play_out(self) -> TrickStepper | None:
+        """Play this deal to the end of the round with the tried bid, and step through it as
+        this seat sees it. A bid the rules refuse shows the engine's message instead (``None``)."""
         match = self.match.copy()
         start = len(match.timeline())
-        match.apply(self.action)
+        try:
+            match.apply(self.action)
+        except TricklabError as exc:  # no click makes such a bid; the engine has the last word
+            self._say(str(exc))
+            return None
         first_round = _round_of(match.state)
         while not match.is_over and _round_of(match.state) == first_round:
             to_play = match.to_play
@@ -186,22 +196,66 @@ class BidTrainer(w.VBox):  # type: ignore[misc]
             match.apply(self._bots[to_play].choose(match.view(to_play), match.legal_actions()))
         stepper = TrickStepper(match, seat=self.seat, step=start, four_colour=self.look.four_colour.value)
         self.stepper_box.children = (stepper,)
+        self._say("")
         return stepper
 
     # --- clicks and drawing ----------------------------------------------------------------------------
 
     def _intent(self, intent: str, value: str | None) -> None:
-        if intent == "predict" and value is not None and value.isdigit():
-            self.prediction = int(value)
-        elif intent == "bid" and value is not None:
-            key, _, delta = value.partition(":")
-            if key in self.bid and delta in ("+1", "-1"):
-                self.bid[key] = max(0, min(MAX_BID, self.bid[key] + int(delta)))
-                self.zero = False
+        """The picker's buttons. Values from the page are parsed strictly, and the engine says
+        whether the bid they make is allowed; a refused one changes nothing and says why."""
+        if self.rules.name == "tricks-and-stones":
+            if intent == "predict":
+                self._pick_prediction(value)
+        elif intent == "bid":
+            self._step_bid(value)
         elif intent == "zero":
             self.zero = not self.zero
-        else:
+            self._say("")
+
+    def _pick_prediction(self, value: str | None) -> None:
+        text = short(value, 2)
+        if text is None or not re.fullmatch(r"-?[0-9]+", text):
+            self._say(f"“{quote(value or '')}” is not a number of tricks: click one of the numbers.")
             return
+        try:
+            action = Predict(int(text))
+        except TricklabError as exc:
+            self._say(str(exc))
+            return
+        refusal = self._refusal(action)
+        if refusal is None:
+            self.prediction = action.n
+        self._say(refusal or "")
+
+    def _step_bid(self, value: str | None) -> None:
+        step = bid_step(value)
+        if step is None:
+            self._say(f"“{quote(value or '')}” is not a step of a bid: use the \u2212 and + buttons.")
+            return
+        bid = dict(self.bid)
+        bid[step[0]] += step[1]
+        try:
+            action = Bid(bid["rock"], bid["soul"], bid["pops"])
+        except TricklabError as exc:
+            self._say(str(exc))
+            return
+        refusal = self._refusal(action)
+        if refusal is None:
+            self.bid = bid
+            self.zero = False
+        self._say(refusal or "")
+
+    def _refusal(self, action: Action) -> str | None:
+        """The engine's reason why this seat may not make ``action`` now, or ``None``."""
+        try:
+            self.rules.apply(self.match.state, action)
+        except TricklabError as exc:
+            return str(exc)
+        return None
+
+    def _say(self, message: str) -> None:
+        self._message = message
         self._render()
 
     def _render(self) -> None:
