@@ -18,17 +18,18 @@ import ipywidgets as w
 from .. import get_rules
 from ..actions import Action, Bid, Move, Pass, Place, Play, Predict, Skip
 from ..bots import Bot, heuristic_bot, make_bots
+from ..cards import Card
 from ..display import bid_rows, card_html, esc, reasons_html, view_html
 from ..display import choice_button as _button
 from ..display import decision_html as _decision
-from ..errors import TricklabError
+from ..errors import InvalidOption, TricklabError
 from ..games import find_game
 from ..match import Match, Step
 from .board import Board, LookToggles
+from .inputs import bid_step, number, quote, short, too_long
 
 BID_KEYS = ("rock", "soul", "pops")
 ROUND_END = ("score", "round-end")  # the event kinds that close a round (scores, or Jewel Vault's round actions)
-MAX_BID = 6
 
 
 class PlayTable(w.VBox):  # type: ignore[misc]
@@ -55,8 +56,8 @@ class PlayTable(w.VBox):  # type: ignore[misc]
         rules = get_rules(cls.name, players=players)
         self.match: Match = rules.new_match(seed, **options)
         self.rules = self.match.rules
-        if not (isinstance(seat, int) and 0 <= seat < players):
-            raise TricklabError(f"seat must be 0 to {players - 1}, not {seat!r}")
+        if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < players:
+            raise InvalidOption(f"seat must be 0 to {players - 1}, not {quote(repr(seat))}")
         self.seat = seat
         self.pace = pace
         self.bots: list[Bot] = make_bots(self.rules, "heuristic", seed)
@@ -90,12 +91,7 @@ class PlayTable(w.VBox):  # type: ignore[misc]
     def act(self, action: Action | str) -> bool:
         """Take a decision for the learner's seat; an illegal one shows the engine's reason."""
         if not self.my_turn:
-            self._message = "Wait for your turn: " + (
-                "the game is over."
-                if self.match.is_over
-                else f"{self.rules.seat_name(self.match.to_play or 0)} is to play."
-            )
-            self._render()
+            self._refuse(self._wait())
             return False
         try:
             self.match.apply(action)
@@ -110,6 +106,13 @@ class PlayTable(w.VBox):  # type: ignore[misc]
         self._show_new_steps(reset=True)
         self._run_bots()
         return True
+
+    def _wait(self) -> str:
+        return "Wait for your turn: " + (
+            "the game is over."
+            if self.match.is_over
+            else f"{self.rules.seat_name(self.match.to_play or 0)} is to play."
+        )
 
     def undo(self) -> bool:
         """Take back the learner's last decision (and the bot moves after it)."""
@@ -200,77 +203,139 @@ class PlayTable(w.VBox):  # type: ignore[misc]
     # --- clicks ----------------------------------------------------------------------------------------------
 
     def _intent(self, intent: str, value: str | None) -> None:
-        if intent == "play" and value is not None:
-            try:
-                card = self.rules.card(value)
-            except TricklabError as exc:
-                self._message = str(exc)
-                self._render()
-                return
-            self.act(Play(card))
-        elif intent == "act" and value is not None:
-            self._act_text(value)
-        elif intent == "pick" and value is not None:
-            self._toggle(value)
-        elif intent == "gem-mode" and value in ("place", "move"):
-            self._gem_mode = value
-            self._picked = []
-            self._render()
-        elif intent == "chamber" and value is not None and value.isdigit():
-            self._picked.append(value)
-            self._render()
-        elif intent == "bid" and value is not None:
-            self._adjust_bid(value)
+        """Clicks on the board. A value from the page is read strictly (a card as its button
+        writes it, a chamber as ASCII digits) and the engine decides whether the decision is
+        allowed; anything refused changes nothing and the table says why."""
+        read = {
+            "play": self._play_card,
+            "act": self._act_text,
+            "pick": self._toggle,
+            "gem-mode": self._set_gem_mode,
+            "chamber": self._pick_chamber,
+            "bid": self._adjust_bid,
+        }.get(intent)
+        if read is not None:
+            text = short(value)
+            if text is None:
+                self._refuse(too_long(value) if value else "That click carried no value.")
+            else:
+                read(text)
         elif intent == "confirm":
             self._confirm()
         elif intent == "clear":
             self._picked = []
             self._render()
 
+    def _refuse(self, message: str) -> None:
+        self._message = message
+        self._render()
+
+    def _card(self, text: str) -> Card | None:
+        """The card a card button names (its notation exactly), or ``None`` with the reason shown."""
+        try:
+            card = self.rules.card(text)
+        except TricklabError as exc:
+            self._refuse(str(exc))
+            return None
+        if str(card) != text:
+            self._refuse(f"“{quote(text)}” is not a card as its button writes it (like {card}): click a card.")
+            return None
+        return card
+
+    def _play_card(self, text: str) -> None:
+        card = self._card(text)
+        if card is not None:
+            self.act(Play(card))
+
     def _act_text(self, text: str) -> None:
         try:
             action = self.rules.parse_action(text)
         except TricklabError as exc:
-            self._message = str(exc)
-            self._render()
+            self._refuse(str(exc))
             return
         self.act(action)
 
-    def _toggle(self, card: str) -> None:
-        if card in self._picked:
-            self._picked.remove(card)
+    def _offered(self) -> set[type[Action]]:
+        """The kinds of decision the engine offers the learner now."""
+        return {type(a) for a in self.match.legal_actions()} if self.my_turn else set()
+
+    def _toggle(self, text: str) -> None:
+        if Pass not in self._offered():
+            self._refuse("There are no cards to pick now.")
+            return
+        card = self._card(text)
+        if card is None:
+            return
+        if str(card) in self._picked:
+            self._picked.remove(str(card))
         else:
-            self._picked.append(card)
+            self._picked.append(str(card))
+        self._message = ""
         self._render()
 
-    def _adjust_bid(self, value: str) -> None:
-        key, _, delta = value.partition(":")
-        if key in self._bid and delta in ("+1", "-1"):
-            self._bid[key] = max(0, min(MAX_BID, self._bid[key] + int(delta)))
-            self._render()
+    def _set_gem_mode(self, text: str) -> None:
+        modes = {"place": Place, "move": Move}
+        if text not in modes or modes[text] not in self._offered():
+            self._refuse(f"“{quote(text)}” is not a gem action you can take now.")
+            return
+        self._gem_mode = text
+        self._picked = []
+        self._message = ""
+        self._render()
+
+    def _pick_chamber(self, text: str) -> None:
+        if not (self._gem_mode and self._offered()):
+            self._refuse("Choose Place gems or Move gems first, then click the chambers.")
+            return
+        chamber = number(text)
+        if chamber is None:
+            self._refuse(f"“{quote(text)}” is not a chamber: click one on the chamber board.")
+            return
+        self._picked.append(str(chamber))
+        self._message = ""
+        self._render()
+
+    def _adjust_bid(self, text: str) -> None:
+        step = bid_step(text)
+        if step is None:
+            self._refuse(f"“{quote(text)}” is not a step of a bid: use the \u2212 and + buttons.")
+            return
+        if not self.my_turn:
+            self._refuse(self._wait())
+            return
+        bid = dict(self._bid)
+        bid[step[0]] += step[1]
+        try:  # the engine says whether this seat could bid that now
+            self.rules.apply(self.match.state, Bid(bid["rock"], bid["soul"], bid["pops"]))
+        except TricklabError as exc:
+            self._refuse(str(exc))
+            return
+        self._bid = bid
+        self._message = ""
+        self._render()
 
     def _confirm(self) -> None:
         legal = self.match.legal_actions()
         kinds = {type(a) for a in legal}
-        if Bid in kinds:
-            self.act(Bid(self._bid["rock"], self._bid["soul"], self._bid["pops"]))
-        elif Pass in kinds:
-            try:
-                cards = tuple(self.rules.card(c) for c in self._picked)
-            except TricklabError as exc:
-                self._message = str(exc)
-                self._render()
+        try:  # building the action: the engine checks its fields
+            if Bid in kinds:
+                action: Action = Bid(self._bid["rock"], self._bid["soul"], self._bid["pops"])
+            elif Pass in kinds:
+                action = Pass(tuple(self.rules.card(c) for c in self._picked))
+            elif self._gem_mode == "place":
+                action = Place(tuple(int(c) for c in self._picked))
+            elif self._gem_mode == "move":
+                chambers = [int(c) for c in self._picked]
+                if len(chambers) % 2:
+                    self._refuse("A move step needs two chambers: where the gem is, then its neighbour.")
+                    return
+                action = Move(tuple(zip(chambers[::2], chambers[1::2], strict=True)))
+            else:
                 return
-            self.act(Pass(cards))
-        elif self._gem_mode == "place":
-            self.act(Place(tuple(int(c) for c in self._picked)))
-        elif self._gem_mode == "move":
-            chambers = [int(c) for c in self._picked]
-            if len(chambers) % 2:
-                self._message = "A move step needs two chambers: where the gem is, then its neighbour."
-                self._render()
-                return
-            self.act(Move(tuple(zip(chambers[::2], chambers[1::2], strict=True))))
+        except TricklabError as exc:
+            self._refuse(str(exc))
+            return
+        self.act(action)
 
     # --- drawing -------------------------------------------------------------------------------------------------
 
