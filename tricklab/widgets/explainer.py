@@ -13,6 +13,7 @@ from ..errors import TricklabError
 from ..games import GAMES, find_game
 from ..games.base import Rules, TrickOutcome
 from .board import Board, LookToggles
+from .inputs import MAX_TYPED, quote, short, too_long
 
 TRUMP_CHOICES = [(f"{SUIT_SYMBOL[s]} {SUIT_NAME[s]}", s) for s in "SHDC"] + [("no trump", "none")]
 
@@ -57,7 +58,7 @@ class TrickExplainer(w.VBox):  # type: ignore[misc]
 
         self.game_picker.observe(self._game_changed, "value")
         self.players_picker.observe(self._players_changed, "value")
-        self.trump_picker.observe(lambda _: self._show(self.cards), "value")
+        self.trump_picker.observe(self._trump_changed, "value")
         self.entry.observe(self._typed, "value")  # on Enter or when the box loses the focus
         self.show_button.on_click(lambda _: self.type_trick(self.entry.value))
         self.back_button.on_click(lambda _: self._show(self.cards[:-1]))
@@ -78,6 +79,9 @@ class TrickExplainer(w.VBox):  # type: ignore[misc]
 
     def type_trick(self, text: str) -> bool:
         """Replace the trick with the typed cards; on bad input keep the old trick."""
+        if len(text) > MAX_TYPED:
+            self._say(f"That is {len(text):,} characters: a trick is a few cards, like 7H AH 8S KD.")
+            return False
         try:
             cards = self.rules.cards(text)
         except TricklabError as exc:
@@ -122,7 +126,10 @@ class TrickExplainer(w.VBox):  # type: ignore[misc]
         return True
 
     def _error(self, exc: TricklabError) -> None:
-        self.message.value = f'<div class="tricklab-message" role="alert">⚠ {esc(exc)}</div>'
+        self._say(str(exc))
+
+    def _say(self, message: str) -> None:
+        self.message.value = f'<div class="tricklab-message" role="alert">⚠ {esc(message)}</div>'
 
     def _render(self) -> None:
         if self.outcome is not None:
@@ -160,13 +167,37 @@ class TrickExplainer(w.VBox):  # type: ignore[misc]
             self.type_trick(change["new"])
 
     def _intent(self, intent: str, value: str | None) -> None:
-        if intent == "add" and value is not None:
-            self.add_card(value)
+        if intent != "add":
+            return
+        text = short(value)
+        if text is None:
+            self._say(too_long(value) if value else "That click carried no card.")
+            return
+        try:
+            card = self.rules.card(text)
+        except TricklabError as exc:
+            self._error(exc)
+            return
+        if str(card) != text:  # a deck button sends the card's notation, nothing else
+            self._say(f"“{quote(text)}” is not a card as its button writes it (like {card}): click a card.")
+            return
+        self.add_card(card)
+
+    def _trump_changed(self, change: dict[str, Any]) -> None:
+        if change["new"] is None:  # a blank choice from the page: the trump shown stays
+            self.trump_picker.value = change["old"]
+            return
+        self._show(self.cards)
 
     def _sync_controls(self) -> None:
         self.trump_picker.layout.display = "" if self.rules.name == "tricks-and-stones" else "none"
 
     def _game_changed(self, change: dict[str, Any]) -> None:
+        if change["new"] is None:  # a blank choice from the page: the game shown stays
+            self.game_picker.value = self.rules.name
+            return
+        if change["new"] == self.rules.name:
+            return
         cls = find_game(change["new"])
         counts = list(cls.player_counts)
         players = self.rules.players if self.rules.players in counts else counts[-1]
@@ -178,7 +209,10 @@ class TrickExplainer(w.VBox):  # type: ignore[misc]
         self._show(())
 
     def _players_changed(self, change: dict[str, Any]) -> None:
-        if change["new"] is None or change["new"] == self.rules.players:
+        if change["new"] is None:
+            self.players_picker.value = self.rules.players
+            return
+        if change["new"] == self.rules.players:
             return
         self.rules = get_rules(self.rules.name, players=change["new"])
         kept = self.cards[: self.rules.trick_size]

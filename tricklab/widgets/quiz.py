@@ -13,6 +13,7 @@ from ..errors import InvalidCard, TricklabError
 from ..games.base import CardLike
 from ..quiz import DEFAULT_COUNT, Question, Verdict, check, levels, questions
 from .board import Board, LookToggles
+from .inputs import quote, short, too_long
 
 
 class Quiz(w.VBox):  # type: ignore[misc]
@@ -172,7 +173,10 @@ class Quiz(w.VBox):  # type: ignore[misc]
     # --- internals -----------------------------------------------------------------------------------
 
     def _level_changed(self, change: dict[str, Any]) -> None:
-        if change["new"] is None or change["new"] == self.level:
+        if change["new"] is None:  # a blank choice from the page: the level being asked stays
+            self.level_picker.value = self.level
+            return
+        if change["new"] == self.level:
             return
         self.questions = questions(
             self.rules.name, self.rules.players, self.seed, change["new"], len(self.questions), self.podium
@@ -180,13 +184,32 @@ class Quiz(w.VBox):  # type: ignore[misc]
         self.restart()
 
     def _intent(self, intent: str, value: str | None) -> None:
-        if intent == "answer" and value is not None:
-            self.pick(value)
+        if intent == "answer":
+            self._clicked(value)
         elif intent == "key" and value == "ArrowRight":
             self.next()
 
+    def _clicked(self, value: str | None) -> None:
+        """A click on a card of the trick: its value must be a card as the button writes it."""
+        text = short(value)
+        if text is None:
+            self._say(too_long(value) if value else "That click carried no card.")
+            return
+        try:
+            card = self.rules.card(text)
+        except TricklabError as exc:
+            self._error(exc)
+            return
+        if str(card) != text:
+            self._say(f"“{quote(text)}” is not a card as its button writes it (like {card}): click a card.")
+            return
+        self.pick(card)
+
     def _error(self, exc: TricklabError) -> None:
-        self.message.value = f'<div class="tricklab-message" role="alert">⚠ {esc(exc)}</div>'
+        self._say(str(exc))
+
+    def _say(self, message: str) -> None:
+        self.message.value = f'<div class="tricklab-message" role="alert">⚠ {esc(message)}</div>'
 
     def _answered_already(self) -> None:
         where = "press Next for the next one" if self.index < len(self.questions) - 1 else "that was the last one"
