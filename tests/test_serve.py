@@ -348,7 +348,10 @@ def test_a_full_server_refuses_new_pages_with_a_clear_page_and_starts_no_kernel(
         url = f"{capped.url}/voila/render/replay.ipynb?game=band-of-tricks&seed=3"
         with ThreadPoolExecutor(6) as learners:
             pages = list(learners.map(lambda _: fetch(url), range(6)))
-        time.sleep(3)  # Voilà refills its pool a second after a page takes its kernel
+        # Voilà refills its pool a second after a page takes its kernel: the server reaches its limit
+        deadline = time.monotonic() + 60
+        while kernel_processes(capped.pid) < MAX_KERNELS and time.monotonic() < deadline:
+            time.sleep(0.2)
         settled = kernel_processes(capped.pid)
         late = fetch(url)  # and one more once the server has settled
         time.sleep(3)
