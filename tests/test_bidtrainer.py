@@ -94,10 +94,14 @@ def test_play_it_out_continues_the_same_deal() -> None:
     trainer = BidTrainer("band-of-tricks", 4, seed=3, seat=2, samples=50)
     trainer.choose({"rock": 1, "soul": 0, "pops": 1})
     stepper = trainer.play_out()
+    assert stepper is not None
     assert stepper.match.states[0] == trainer.match.states[0]
     assert Bid(1, 0, 1) in stepper.match.actions
     assert any(step.event.kind == "score" for step in stepper.steps)
     assert "Player 3 bids Rock 1, Soul 0, Pops 1" in stepper.caption
+    title, shown = trainer.stepper_box.children
+    assert shown is stepper is trainer.stepper and stepper.seat == 2 and stepper.view_picker is None
+    assert "played out with your bid (1 0 1), as Player 3 sees it" in title.value
 
 
 def test_bid_trainer_app_checks_its_link() -> None:

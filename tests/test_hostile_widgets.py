@@ -537,8 +537,8 @@ def trainer_state(trainer: BidTrainer) -> tuple[str, str]:
 
 def check_trainer(trainer: BidTrainer, sent: str | None = None) -> None:
     assert_seat_only(trainer.board.scene["html"], trainer.rules, trainer.match.state, trainer.seat)
-    for stepper in trainer.stepper_box.children:
-        check_stepper(stepper, trainer.seat)
+    if trainer.stepper is not None:
+        check_stepper(trainer.stepper, trainer.seat)
     assert_safe(trainer, sent)
 
 
@@ -575,7 +575,7 @@ def test_a_bid_trainer_refuses_junk_and_its_play_out_is_that_seats_view(
         page_sets(control, state)
         check_trainer(trainer)
     trainer.play_button.click()  # "Play it out"
-    (stepper,) = trainer.stepper_box.children
+    stepper = trainer.stepper
     assert isinstance(stepper, TrickStepper) and stepper.seat == seat
     states = control_states(stepper)
     for step in range(len(stepper.steps)):
@@ -604,14 +604,15 @@ def test_a_bad_prediction_from_the_page_is_refused_and_play_it_out_still_works(v
             trainer.rules.apply(trainer.match.state, tricklab.actions.Predict(int(value)))
         assert html.escape(str(refusal.value)) in trainer.board.scene["html"], "the engine's own message"
     trainer.play_button.click()
-    (stepper,) = trainer.stepper_box.children
-    assert tricklab.actions.Predict(4) in stepper.match.actions
+    stepper = trainer.stepper
+    assert stepper is not None and tricklab.actions.Predict(4) in stepper.match.actions
 
 
 def test_the_play_out_hides_the_later_predictions_at_the_learners_prediction_step() -> None:
     trainer = BidTrainer("tricks-and-stones", 4, seed=5, seat=0, samples=10)
     trainer.play_button.click()
-    (stepper,) = trainer.stepper_box.children
+    stepper = trainer.stepper
+    assert stepper is not None
     at_start = stepper.rules.view(stepper.steps[stepper.step].state, 0)
     others = [s for s in range(1, 4) if at_start.predictions[s] is None]
     assert others, "at the learner's prediction step the later seats' predictions are secret"
@@ -642,8 +643,8 @@ def test_the_bid_trainer_app_is_a_seat() -> None:
     trainer = app.children[1]
     assert isinstance(trainer, BidTrainer) and trainer.seat == 2
     trainer.play_button.click()
-    (stepper,) = trainer.stepper_box.children
-    assert stepper.seat == 2 and [x for x in walk(app) if isinstance(x, w.Dropdown)] == []
+    stepper = trainer.stepper
+    assert stepper is not None and stepper.seat == 2 and [x for x in walk(app) if isinstance(x, w.Dropdown)] == []
 
 
 # --- Quiz -----------------------------------------------------------------------------------------

@@ -85,6 +85,7 @@ class BidTrainer(w.VBox):  # type: ignore[misc]
         self.try_button.on_click(lambda _: self.start())
         self.cancel_button.on_click(lambda _: self._cancel.set())
         self.play_button.on_click(lambda _: self.play_out())
+        self.stepper: TrickStepper | None = None  # the last play-out, shown in stepper_box
         self.stepper_box = w.VBox()
         controls = w.HBox([self.try_button, self.cancel_button, self.progress, self.play_button, self.look])
         super().__init__([controls, self.board, self.stepper_box])
@@ -195,7 +196,14 @@ class BidTrainer(w.VBox):  # type: ignore[misc]
             assert to_play is not None
             match.apply(self._bots[to_play].choose(match.view(to_play), match.legal_actions()))
         stepper = TrickStepper(match, seat=self.seat, step=start, four_colour=self.look.four_colour.value)
-        self.stepper_box.children = (stepper,)
+        what = "prediction" if isinstance(self.action, Predict) else "bid"
+        shown = str(self.action).removeprefix("predict ").removeprefix("bid ")
+        title = w.HTML(
+            f'<h4 class="tl-playout-title">This deal played out with your {what} ({esc(shown)}), '
+            f"as {esc(self.rules.seat_name(self.seat))} sees it</h4>"
+        )
+        self.stepper = stepper
+        self.stepper_box.children = (title, stepper)
         self._say("")
         return stepper
 
