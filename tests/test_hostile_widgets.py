@@ -620,11 +620,6 @@ def test_the_play_out_hides_the_later_predictions_at_the_learners_prediction_ste
     assert [o for o in others if f"⚑ {o + 1}</span>" in markup] == []
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="engine: the Tricks & Stones view reveals every prediction in the state logged for the last "
-    "prediction ('… secretly chose a prediction'), one step before the 'reveal' step",
-)
 def test_no_other_prediction_shows_before_the_reveal_step() -> None:
     trainer = BidTrainer("tricks-and-stones", 4, seed=5, seat=0, samples=10)
     stepper = trainer.play_out()

@@ -140,6 +140,11 @@ def test_ts_predict_secret_until_all_revealed(ts4: Any) -> None:
     kinds = [s.event.kind for s in match.timeline()]
     assert kinds == ["deal", "predict", "predict", "predict", "predict", "reveal"]
     assert "ts.predict" in [r.rule_id for r in match.timeline()[-1].event.reasons]
+    # the step of the last secret choice shows a seat only its own token; the reveal step shows all
+    last_choice, reveal = match.timeline()[-2:]
+    assert ts4.view(last_choice.state, 3).predictions == (None, None, None, 4)
+    assert ts4.view(last_choice.state, 3).predicted == (True, True, True, True)
+    assert ts4.view(reveal.state, 3).predictions == (1, 2, 0, 4)
 
 
 @pytest.mark.parametrize("bad", [-1, 6, 9])

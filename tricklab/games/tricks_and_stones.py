@@ -1060,7 +1060,9 @@ class TricksAndStones(Rules[TricksAndStonesState]):
 
     def view(self, state: TricksAndStonesState, seat: int | None) -> TricksAndStonesView:
         self.check_view_seat(seat)
-        revealed = state.phase != PREDICT or all(p is not None for p in state.predictions)
+        # tokens are shown together once the prediction phase is over; the state logged for the
+        # last secret choice still has the phase PREDICT, so nothing shows before the reveal step
+        revealed = state.phase != PREDICT
         predictions = tuple(
             p if (revealed or seat is None or s == seat) else None for s, p in enumerate(state.predictions)
         )
