@@ -1,138 +1,482 @@
-"""Engine speed: random-bot rounds per second and microseconds per resolve_trick.
+"""Engine speed, like for like: random play of whole hands, tricklab beside OpenSpiel, in one run.
 
-Prints figures; asserts nothing. With the optional ``bench`` extra installed
-(``pip install -e '.[bench]'``), OpenSpiel's ``oh_hell`` (4 players, 4 suits x 9 cards,
-8 tricks, random actions from a Python loop) runs side by side in the same process,
-so the ratio is fair on a shared, noisy machine.
+A *hand* is one deal played out, from the deal to the start of the next deal:
 
-Usage: python benchmarks/engine.py [--seconds 2.0] [--repeats 5]
+* Tricks & Stones, 4 players: the deal of round 1 (32 cards, 8 each), the 4 secret predictions,
+  8 tricks of 4 cards, and every gem action (place, move or skip) after each trick, until round 2
+  is dealt (``state.round`` changes).
+* Band of Tricks, 4 players: the deal (10 cards each), the 4 bids, 10 tricks of 4 cards and every
+  Metal choice, until the deal is scored and the next one dealt (``state.deal`` changes).
+* Jewel Vault, 4 players: the deal of round 1 (13 cards each), the dealer's announcement, the 4
+  passes, 10 tricks of 4 cards (an extra lead may follow), every ♣ steal choice after a trick and
+  at the round's end, until round 2 is dealt (``state.round`` changes).
+* OpenSpiel ``oh_hell``, 4 players, 4 suits x 9 cards, ``num_tricks_fixed=8`` (the nearest
+  setting: OpenSpiel turns up a trump from the undealt cards, so 32 cards allow only 7 tricks):
+  every chance action (dealer, the deal card by card, the trump card), 4 bids and 8 tricks, until
+  the state is terminal.
+
+Each tricklab game runs through two APIs:
+
+* ``state``: the checked state step of today, ``rules.initial_state(seed)``,
+  ``rules.legal_actions(state)`` and ``rules.apply(state, action)`` (``apply`` checks the action
+  against the rules). When the one core exists, this line becomes the core's step.
+* ``Match``: the checked public API, ``rules.new_match(seed)``, ``match.legal_actions()`` and
+  ``match.apply(action)``.
+* ``Match+view`` (for information, no target): the same plus ``match.view(seat)`` before every
+  decision, which is what a bot loop pays.
+
+Actions counted: for tricklab the decisions applied (the deal is inside ``initial_state`` and is
+not an action); for OpenSpiel every ``apply_action``, chance actions included (35 of its 71).
+Every random choice is the same draw on every side, ``legal[int(random() * len(legal))]`` from one
+``random.Random`` per measurement; OpenSpiel's chance outcomes are uniform here (checked at start),
+so its chance actions draw from ``state.legal_actions()`` as well.
+
+Each measurement plays hands for ``--seconds``; the lines are interleaved, one measurement of each
+per repeat, in an order that rotates from repeat to repeat, so drift of a shared machine hits every
+side alike. Figures are medians over the repeats; a ratio is the median of the per-repeat ratios
+(a line's hands/s over OpenSpiel's hands/s in the same repeat). Compare figures only within a run.
+
+``--where`` adds where the time goes, measured on recorded hands: the deal (``initial_state`` /
+``new_match``), ``legal_actions``, ``apply``, the random draw, the ``Match`` bookkeeping and
+``view``, then the heaviest functions of one game's state loop under cProfile.
+
+Usage: python benchmarks/engine.py [--quick] [--seconds 1.0] [--repeats 5] [--seed 1] [--where]
+Prints figures; asserts nothing. OpenSpiel comes with ``pip install -e '.[bench]'``.
 """
 
 from __future__ import annotations
 
 import argparse
+import cProfile
+import platform
+import pstats
 import random
 import statistics
 import time
 from collections.abc import Callable
+from dataclasses import dataclass
 from typing import Any
 
 import tricklab
-from tricklab.games.tricks_and_stones import TricksAndStonesState
+
+# (label, game name, players, state field that changes when the next deal starts)
+GAMES = (
+    ("Tricks & Stones", "tricks-and-stones", 4, "round"),
+    ("Band of Tricks", "band-of-tricks", 4, "deal"),
+    ("Jewel Vault", "jewel-vault", 4, "round"),
+)
+SPIEL_PARAMS = {"players": 4, "num_suits": 4, "num_cards_per_suit": 9, "num_tricks_fixed": 8}
+TARGETS = {"state": 1.0, "Match": 0.5}  # issue 12: x OpenSpiel's hands/s
+
+# A hand function plays one hand with ``seed`` (the deal) and ``random_`` (the choices) and returns
+# the number of actions applied.
+HandFn = Callable[[int, Callable[[], float]], int]
 
 
-def random_round(rules: Any, seed: int) -> TricksAndStonesState:
-    """One complete round (predictions, 8 tricks, every gem action) with random actions,
-    through the checked public engine: ``legal_actions`` then ``apply``."""
-    rng = random.Random(seed)
-    random_ = rng.random  # uniform choice as int(random() * n): the same cheap draw in every loop
-    state = rules.initial_state(seed)
-    first_round = state.round
-    while state.round == first_round and state.to_play is not None:
-        legal = rules.legal_actions(state)
-        state = rules.apply(state, legal[int(random_() * len(legal))])
-    return state
+# --- the loops -------------------------------------------------------------------------------------
 
 
-def random_deal(rules: Any, seed: int) -> Any:
-    """Band of Tricks: one complete deal (bids, every trick, every Metal choice) with random
-    actions, through ``legal_actions`` then ``apply``, until the deal is scored."""
-    rng = random.Random(seed)
-    random_ = rng.random  # uniform choice as int(random() * n): the same cheap draw in every loop
-    state = rules.initial_state(seed)
-    while not state.deal_scores and state.to_play is not None:
-        legal = rules.legal_actions(state)
-        state = rules.apply(state, legal[int(random_() * len(legal))])
-    return state
+def state_hand(rules: Any, key: str) -> HandFn:
+    """One hand through the checked state step: ``initial_state``, ``legal_actions``, ``apply``."""
+    legal_actions, apply, initial_state = rules.legal_actions, rules.apply, rules.initial_state
 
-
-def rate(fn: Callable[[int], object], seconds: float) -> float:
-    """Calls per second of ``fn(i)`` over about ``seconds``."""
-    count = 0
-    start = time.perf_counter()
-    deadline = start + seconds
-    while True:
-        for _ in range(50):
-            fn(count)
-            count += 1
-        now = time.perf_counter()
-        if now >= deadline:
-            return count / (now - start)
-
-
-def open_spiel_game() -> Callable[[int], object] | None:
-    try:
-        import pyspiel  # type: ignore[import-not-found]
-    except ImportError:
-        return None
-    game = pyspiel.load_game("oh_hell", {"players": 4, "num_suits": 4, "num_cards_per_suit": 9, "num_tricks_fixed": 8})
-
-    def play(seed: int) -> object:
-        rng = random.Random(seed)
-        random_ = rng.random  # the same draw as tricklab's loops
-        state = game.new_initial_state()
-        while not state.is_terminal():
-            if state.is_chance_node():
-                outcomes = state.chance_outcomes()
-                state.apply_action(outcomes[int(random_() * len(outcomes))][0])
-            else:
-                legal = state.legal_actions()
-                state.apply_action(legal[int(random_() * len(legal))])
-        return state
+    def play(seed: int, random_: Callable[[], float]) -> int:
+        state = initial_state(seed)
+        first = getattr(state, key)
+        actions = 0
+        while state.to_play is not None and getattr(state, key) == first:
+            legal = legal_actions(state)
+            state = apply(state, legal[int(random_() * len(legal))])
+            actions += 1
+        return actions
 
     return play
 
 
+def match_hand(rules: Any, key: str, *, views: bool = False) -> HandFn:
+    """One hand through the checked public API: ``new_match``, ``match.legal_actions``,
+    ``match.apply`` (and ``match.view(seat)`` before each decision with ``views``)."""
+
+    def play(seed: int, random_: Callable[[], float]) -> int:
+        match = rules.new_match(seed)
+        first = getattr(match.state, key)
+        actions = 0
+        while not match.is_over and getattr(match.state, key) == first:
+            if views:
+                match.view(match.to_play)
+            legal = match.legal_actions()
+            match.apply(legal[int(random_() * len(legal))])
+            actions += 1
+        return actions
+
+    return play
+
+
+def spiel_hand(game: Any) -> HandFn:
+    """One ``oh_hell`` hand from Python: chance actions and decisions alike drawn from
+    ``state.legal_actions()`` (the chance outcomes are uniform, see :func:`check_spiel_uniform`)."""
+
+    def play(seed: int, random_: Callable[[], float]) -> int:
+        state = game.new_initial_state()
+        actions = 0
+        while not state.is_terminal():
+            legal = state.legal_actions()
+            state.apply_action(legal[int(random_() * len(legal))])
+            actions += 1
+        return actions
+
+    return play
+
+
+def load_spiel() -> Any | None:
+    try:
+        import pyspiel  # type: ignore[import-not-found]
+    except ImportError:
+        return None
+    return pyspiel.load_game("oh_hell", SPIEL_PARAMS)
+
+
+def check_spiel_uniform(game: Any, hands: int = 20) -> tuple[float, float]:
+    """Check that every chance node of ``oh_hell`` is uniform and lists its outcomes in the order
+    of ``legal_actions()``; return the mean chance actions and decisions per hand."""
+    rng = random.Random(0)
+    chance = decisions = 0
+    for _ in range(hands):
+        state = game.new_initial_state()
+        while not state.is_terminal():
+            legal = state.legal_actions()
+            if state.is_chance_node():
+                outcomes = state.chance_outcomes()
+                probs = [p for _, p in outcomes]
+                if [a for a, _ in outcomes] != legal or max(probs) - min(probs) > 1e-12:
+                    raise SystemExit("oh_hell's chance outcomes are not uniform: the loop would not be fair")
+                chance += 1
+            else:
+                decisions += 1
+            state.apply_action(legal[int(rng.random() * len(legal))])
+    return chance / hands, decisions / hands
+
+
+# --- measuring ---------------------------------------------------------------------------------------
+
+
+@dataclass
+class Line:
+    game: str  # "" for OpenSpiel
+    api: str
+    play: HandFn
+    hands_s: list[float]
+    us_action: list[float]
+    actions_hand: list[float]
+
+
+def measure(play: HandFn, seconds: float, seed: int) -> tuple[float, float, float]:
+    """Hands per second, µs per action and actions per hand of ``play`` over about ``seconds``;
+    the hands are dealt from ``seed``, ``seed + 1``, ... and choose from ``random.Random(seed)``."""
+    random_ = random.Random(seed).random
+    clock = time.perf_counter
+    hands = actions = 0
+    start = clock()
+    deadline = start + seconds
+    while True:
+        actions += play(seed + hands, random_)
+        hands += 1
+        now = clock()
+        if now >= deadline:
+            elapsed = now - start
+            return hands / elapsed, elapsed * 1e6 / actions, actions / hands
+
+
+def run(lines: list[Line], seconds: float, repeats: int, seed: int) -> None:
+    for line in lines:  # warm up: caches, lazy tables, imports
+        measure(line.play, min(seconds, 0.2), seed)
+    for r in range(repeats):
+        k = r % len(lines)
+        for line in lines[k:] + lines[:k]:
+            hands_s, us_action, per_hand = measure(line.play, seconds, seed + 1000 * r)
+            line.hands_s.append(hands_s)
+            line.us_action.append(us_action)
+            line.actions_hand.append(per_hand)
+
+
+# --- where the time goes ---------------------------------------------------------------------------------
+
+
+def record_hands(rules: Any, key: str, seeds: range) -> list[tuple[int, list[Any], list[Any]]]:
+    """Play ``seeds`` through the state step; keep each hand's states (before each decision) and actions."""
+    random_ = random.Random(seeds.start).random
+    hands = []
+    for seed in seeds:
+        state = rules.initial_state(seed)
+        first = getattr(state, key)
+        states, actions = [], []
+        while state.to_play is not None and getattr(state, key) == first:
+            legal = rules.legal_actions(state)
+            action = legal[int(random_() * len(legal))]
+            states.append(state)
+            actions.append(action)
+            state = rules.apply(state, action)
+        hands.append((seed, states, actions))
+    return hands
+
+
+def best_of(fn: Callable[[], object], times: int = 5) -> float:
+    """The shortest of ``times`` runs of ``fn``, in seconds."""
+    best = float("inf")
+    for _ in range(times):
+        start = time.perf_counter()
+        fn()
+        best = min(best, time.perf_counter() - start)
+    return best
+
+
+def where_tricklab(label: str, name: str, players: int, key: str, n: int) -> None:
+    """Per-hand µs of each part of the state and Match loops, each timed alone over the same hands."""
+    rules = tricklab.get_rules(name, players=players)
+    hands = record_hands(rules, key, range(1, n + 1))
+    decisions = sum(len(a) for _, _, a in hands)
+    legal_actions, apply, initial_state = rules.legal_actions, rules.apply, rules.initial_state
+
+    def deal() -> None:
+        for seed, _, _ in hands:
+            initial_state(seed)
+
+    def new_match() -> None:
+        for seed, _, _ in hands:
+            rules.new_match(seed)
+
+    def legal() -> None:
+        for _, states, _ in hands:
+            for state in states:
+                legal_actions(state)
+
+    def step() -> None:
+        for _, states, actions in hands:
+            for state, action in zip(states, actions, strict=True):
+                apply(state, action)
+
+    sizes = [len(legal_actions(s)) for _, states, _ in hands for s in states]
+
+    def draw() -> None:
+        random_ = random.Random(0).random
+        for size in sizes:
+            int(random_() * size)
+
+    def match_replay() -> None:  # new_match + Match.apply of the recorded actions (no legal_actions)
+        for seed, _, actions in hands:
+            match = rules.new_match(seed)
+            for action in actions:
+                match.apply(action)
+
+    def state_replay() -> None:  # initial_state + apply, chained as the Match does
+        for seed, _, actions in hands:
+            state = initial_state(seed)
+            for action in actions:
+                state = apply(state, action)
+
+    def views() -> None:
+        for _, states, _ in hands:
+            for state in states:
+                rules.view(state, state.to_play)
+
+    def whole_state() -> None:
+        play = state_hand(rules, key)
+        random_ = random.Random(1).random
+        for seed, _, _ in hands:
+            play(seed, random_)
+
+    def whole_match() -> None:
+        play = match_hand(rules, key)
+        random_ = random.Random(1).random
+        for seed, _, _ in hands:
+            play(seed, random_)
+
+    parts_fn = {
+        "deal": deal,
+        "new_match": new_match,
+        "legal": legal,
+        "step": step,
+        "draw": draw,
+        "match_replay": match_replay,
+        "state_replay": state_replay,
+        "views": views,
+        "whole_state": whole_state,
+        "whole_match": whole_match,
+    }
+    t = {part: best_of(fn) * 1e6 / n for part, fn in parts_fn.items()}
+    bookkeeping = t["match_replay"] - t["state_replay"]
+    print(f"\n  {label}: {n} recorded hands, {decisions / n:.1f} decisions a hand, µs per hand (best of 5)")
+    print(f"    state loop, whole                     {t['whole_state']:8.1f}")
+    rows = [
+        ("the deal: initial_state", t["deal"]),
+        ("legal_actions, every decision", t["legal"]),
+        ("apply, every decision", t["step"]),
+        ("random draw + list index", t["draw"]),
+    ]
+    parts = sum(v for _, v in rows)
+    for what, value in rows:
+        print(f"      {what:36s}{value:8.1f}  {value / parts:5.1%} of the parts")
+    print(f"    Match loop, whole                     {t['whole_match']:8.1f}")
+    print(f"      new_match instead of initial_state  {t['new_match'] - t['deal']:+8.1f}")
+    print(f"      Match.apply bookkeeping             {bookkeeping - (t['new_match'] - t['deal']):+8.1f}")
+    print(f"      (view(seat), every decision, if a bot asks: {t['views']:.1f})")
+    print(f"    by phase: {'decisions':>9s} {'legal_actions':>13s} {'apply':>8s}  (µs per hand)")
+    for phase in dict.fromkeys(str(s.phase) for _, states, _ in hands for s in states):
+        pairs = [(s, a) for _, states, actions in hands for s, a in zip(states, actions, strict=True)]
+        pairs = [(s, a) for s, a in pairs if str(s.phase) == phase]
+        legal_t = best_of(lambda pairs=pairs: [legal_actions(s) for s, _ in pairs]) * 1e6 / n
+        apply_t = best_of(lambda pairs=pairs: [apply(s, a) for s, a in pairs]) * 1e6 / n
+        print(f"      {phase:12s} {len(pairs) / n:9.1f} {legal_t:13.1f} {apply_t:8.1f}")
+
+
+def where_spiel(game: Any, n: int) -> None:
+    """Per-hand µs of OpenSpiel's parts: replays of recorded action lists against the whole loop."""
+    play = spiel_hand(game)
+    recorded: list[list[int]] = []
+    random_ = random.Random(1).random
+    for _ in range(n):
+        state = game.new_initial_state()
+        seq = []
+        while not state.is_terminal():
+            legal = state.legal_actions()
+            action = legal[int(random_() * len(legal))]
+            seq.append(action)
+            state.apply_action(action)
+        recorded.append(seq)
+
+    def whole() -> None:
+        draw = random.Random(1).random
+        for i in range(n):
+            play(i, draw)
+
+    def new_state() -> None:
+        for _ in range(n):
+            game.new_initial_state()
+
+    def replay() -> None:
+        for seq in recorded:
+            state = game.new_initial_state()
+            for action in seq:
+                state.apply_action(action)
+
+    for seq in recorded:  # the replay plays the same hands out
+        state = game.new_initial_state()
+        for action in seq:
+            state.apply_action(action)
+        assert state.is_terminal()
+    w, s, r = (best_of(f) * 1e6 / n for f in (whole, new_state, replay))
+    actions = sum(len(q) for q in recorded) / n
+    print(f"\n  OpenSpiel oh_hell: {n} hands, {actions:.1f} actions a hand (chance included), µs per hand")
+    print(f"    whole loop                            {w:8.1f}")
+    print(f"      new_initial_state                   {s:8.1f}")
+    print(f"      apply_action, every action          {r - s:8.1f}")
+    print(f"      legal_actions, is_terminal, draw    {w - r:8.1f}  (whole loop minus the replay)")
+
+
+def profile_state_loop(label: str, name: str, players: int, key: str, n: int, top: int = 10) -> None:
+    """The functions with the most own time in ``n`` hands of a game's state loop, under cProfile."""
+    rules = tricklab.get_rules(name, players=players)
+    play = state_hand(rules, key)
+    random_ = random.Random(1).random
+    profiler = cProfile.Profile()
+    profiler.enable()
+    for seed in range(1, n + 1):
+        play(seed, random_)
+    profiler.disable()
+    rows = pstats.Stats(profiler).stats  # type: ignore[attr-defined]
+    total = max(cumulative for _, _, _, cumulative, _ in rows.values())  # the whole loop
+    print(f"\n  {label}, state loop under cProfile ({n} hands; shares of the loop, cProfile inflates small calls):")
+    print(f"    {'own':>6s} {'incl.':>6s} {'calls/hand':>10s}  function")
+    ranked = sorted(rows.items(), key=lambda item: -item[1][2])[:top]
+    for (filename, lineno, func), (_, calls, own, cumulative, _) in ranked:
+        where = filename.split("/tricklab/")[-1] if "/tricklab/" in filename else filename.rsplit("/", 1)[-1]
+        place = f"{where}:{lineno} {func}" if lineno else func
+        print(f"    {own / total:6.1%} {cumulative / total:6.1%} {calls / n:10.1f}  {place}")
+
+
+# --- report ----------------------------------------------------------------------------------------------
+
+
+def report(lines: list[Line], spiel: Line | None, args: argparse.Namespace, chance: float | None) -> None:
+    med = statistics.median
+    print(
+        f"tricklab engine benchmark: random play of whole hands, {args.repeats} interleaved repeats of "
+        f"{args.seconds:g} s per line, medians, seed {args.seed}"
+    )
+    print(
+        f"machine: {platform.machine()}, {platform.python_implementation()} {platform.python_version()}, "
+        f"tricklab {tricklab.__version__} from {tricklab.__file__.rsplit('/', 2)[0]}; "
+        "compare figures only within one run"
+    )
+    print()
+    head = f"{'game':18s} {'API':11s} {'hands/s':>9s} {'µs/hand':>8s} {'actions/hand':>12s} {'µs/action':>9s}"
+    if spiel is not None:
+        head += f" {'x OpenSpiel hands/s':>20s} {'target':>13s}"
+    print(head)
+    print("-" * len(head))
+    for line in ([spiel] if spiel is not None else []) + lines:
+        hands = med(line.hands_s)
+        label = line.game or "OpenSpiel oh_hell"
+        row = (
+            f"{label:18s} {line.api:11s} {hands:9,.0f} {1e6 / hands:8,.0f} "
+            f"{med(line.actions_hand):12.1f} {med(line.us_action):9.2f}"
+        )
+        if spiel is not None and line is not spiel:
+            ratio = med(a / b for a, b in zip(line.hands_s, spiel.hands_s, strict=True))
+            target = TARGETS.get(line.api)
+            verdict = "" if target is None else f"≥ {target:.1f}: {'met' if ratio >= target else 'not met'}"
+            row += f" {ratio:19.2f}x {verdict:>13s}"
+        print(row)
+    print()
+    print("state = rules.initial_state / legal_actions / apply (the checked state step; later the core's step)")
+    print("Match = rules.new_match / match.legal_actions / match.apply (the checked public API)")
+    print("Match+view = Match plus match.view(seat) before every decision (what a bot loop pays; no target)")
+    print("tricklab actions = decisions applied (the deal is not an action)")
+    if spiel is None:
+        print("OpenSpiel is missing: install it with pip install -e '.[bench]' to compare side by side")
+    else:
+        print(
+            f"OpenSpiel actions = every apply_action, chance actions included ({chance:.0f} chance a hand: "
+            f"dealer, the deal card by card, the trump card); oh_hell {SPIEL_PARAMS}, played from Python"
+        )
+        print("ratio = median over the repeats of (line's hands/s ÷ OpenSpiel's hands/s in the same repeat)")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--seconds", type=float, default=2.0, help="seconds per measurement")
-    parser.add_argument("--repeats", type=int, default=5, help="measurements per figure (median reported)")
+    parser.add_argument("--seconds", type=float, default=1.0, help="seconds per measurement (default 1.0)")
+    parser.add_argument("--repeats", type=int, default=5, help="interleaved repeats, medians reported (default 5)")
+    parser.add_argument("--seed", type=int, default=1, help="first deal seed and random seed (default 1)")
+    parser.add_argument("--quick", action="store_true", help="a short run: 0.2 s per measurement, 5 repeats")
+    parser.add_argument("--where", action="store_true", help="also measure where the time goes")
     args = parser.parse_args()
+    if args.quick:
+        args.seconds, args.repeats = 0.2, 5
 
-    ts = tricklab.get_rules("tricks-and-stones", players=4)
-    trick = ["7H", "AH", "8S", "KD"]
-    parsed = ts.cards(trick)
-    spiel = open_spiel_game()
-    bt = tricklab.get_rules("band-of-tricks", players=4)
-    bt_trick = ["P3", "S5", "R13", "M13"]
-    bt_parsed = bt.cards(bt_trick)
-    bt_deals, bt_text, bt_cards, bt_reasons = [], [], [], []
+    lines: list[Line] = []
+    for label, name, players, key in GAMES:
+        rules = tricklab.get_rules(name, players=players)
+        lines.append(Line(label, "state", state_hand(rules, key), [], [], []))
+        lines.append(Line(label, "Match", match_hand(rules, key), [], [], []))
+        lines.append(Line(label, "Match+view", match_hand(rules, key, views=True), [], [], []))
+    game = load_spiel()
+    spiel = None
+    chance = None
+    if game is not None:
+        chance, _ = check_spiel_uniform(game)
+        spiel = Line("", "from Python", spiel_hand(game), [], [], [])
+    run(lines + ([spiel] if spiel is not None else []), args.seconds, args.repeats, args.seed)
+    report(lines, spiel, args, chance)
 
-    rounds, tricks_text, tricks_cards, reasons, spiel_rates = [], [], [], [], []
-    for _ in range(args.repeats):
-        rounds.append(rate(lambda i: random_round(ts, i), args.seconds))
-        tricks_text.append(rate(lambda i: ts.resolve_trick(trick, trump="S"), args.seconds / 2))
-        tricks_cards.append(rate(lambda i: ts.resolve_trick(parsed, trump="S"), args.seconds / 2))
-        reasons.append(rate(lambda i: ts.resolve_trick(parsed, trump="S").reasons, args.seconds / 2))
-        bt_deals.append(rate(lambda i: random_deal(bt, i), args.seconds))
-        bt_text.append(rate(lambda i: bt.resolve_trick(bt_trick), args.seconds / 2))
-        bt_cards.append(rate(lambda i: bt.resolve_trick(bt_parsed), args.seconds / 2))
-        bt_reasons.append(rate(lambda i: bt.resolve_trick(bt_parsed).reasons, args.seconds / 2))
-        if spiel is not None:
-            spiel_rates.append(rate(spiel, args.seconds))
-
-    med = statistics.median
-    print(f"tricklab engine benchmark ({args.repeats} runs of {args.seconds:.1f} s, medians)")
-    print(
-        f"  Tricks & Stones, 4 players: {med(rounds):,.0f} complete random rounds/s "
-        f"({1e6 / med(rounds):,.0f} µs per round; floor 2,000/s)"
-    )
-    print(f"  resolve_trick, 4 cards as text:   {1e6 / med(tricks_text):.2f} µs (floor 20 µs)")
-    print(f"  resolve_trick, 4 Card objects:    {1e6 / med(tricks_cards):.2f} µs")
-    print(f"  resolve_trick + all its reasons:  {1e6 / med(reasons):.2f} µs")
-    print(
-        f"  Band of Tricks, 4 players: {med(bt_deals):,.0f} complete random deals/s "
-        f"({1e6 / med(bt_deals):,.0f} µs per deal; floor 2,000/s)"
-    )
-    print(f"    BT resolve_trick, 4 cards as text:   {1e6 / med(bt_text):.2f} µs (floor 20 µs)")
-    print(f"    BT resolve_trick, 4 Card objects:    {1e6 / med(bt_cards):.2f} µs")
-    print(f"    BT resolve_trick + all its reasons:  {1e6 / med(bt_reasons):.2f} µs")
-    if spiel is None:
-        print("  OpenSpiel: not installed (pip install -e '.[bench]' to compare side by side)")
-    else:
-        ratio = med(rounds) / med(spiel_rates)
-        print(f"  OpenSpiel oh_hell 4p, 4x9 cards, 8 tricks, random from Python: {med(spiel_rates):,.0f} games/s")
-        print(f"  ratio tricklab rounds / OpenSpiel games: {ratio:.2f}")
+    if args.where:
+        n = 100 if args.quick else 400
+        print("\nwhere the time goes (each part timed alone over the same recorded hands):")
+        for label, name, players, key in GAMES:
+            where_tricklab(label, name, players, key, n)
+        if game is not None:
+            where_spiel(game, n)
+        for label, name, players, key in GAMES:
+            profile_state_loop(label, name, players, key, n)
 
 
 if __name__ == "__main__":
