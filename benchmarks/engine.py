@@ -53,7 +53,7 @@ import pstats
 import random
 import statistics
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import Any
 
@@ -230,6 +230,12 @@ def best_of(fn: Callable[[], object], times: int = 5) -> float:
     return best
 
 
+def each(fn: Callable[..., object], calls: Iterable[tuple[Any, ...]]) -> None:
+    """Call ``fn(*args)`` for every ``args``, keeping no result (as the loops keep none)."""
+    for args in calls:
+        fn(*args)
+
+
 def where_tricklab(label: str, name: str, players: int, key: str, n: int) -> None:
     """Per-hand µs of each part of the state and Match loops, each timed alone over the same hands."""
     rules = tricklab.get_rules(name, players=players)
@@ -324,8 +330,8 @@ def where_tricklab(label: str, name: str, players: int, key: str, n: int) -> Non
     for phase in dict.fromkeys(str(s.phase) for _, states, _ in hands for s in states):
         pairs = [(s, a) for _, states, actions in hands for s, a in zip(states, actions, strict=True)]
         pairs = [(s, a) for s, a in pairs if str(s.phase) == phase]
-        legal_t = best_of(lambda pairs=pairs: [legal_actions(s) for s, _ in pairs]) * 1e6 / n
-        apply_t = best_of(lambda pairs=pairs: [apply(s, a) for s, a in pairs]) * 1e6 / n
+        legal_t = best_of(lambda pairs=pairs: each(legal_actions, ((s,) for s, _ in pairs))) * 1e6 / n
+        apply_t = best_of(lambda pairs=pairs: each(apply, pairs)) * 1e6 / n
         print(f"      {phase:12s} {len(pairs) / n:9.1f} {legal_t:13.1f} {apply_t:8.1f}")
 
 
