@@ -400,6 +400,41 @@ def profile_state_loop(label: str, name: str, players: int, key: str, n: int, to
         print(f"    {own / total:6.1%} {cumulative / total:6.1%} {calls / n:10.1f}  {place}")
 
 
+def resolve_trick_us(seconds: float, repeats: int) -> None:
+    """µs per ``resolve_trick`` of one full trick per game, as text, as Cards, and with its reasons;
+    the nine calls are interleaved, ``seconds`` each per repeat."""
+    samples = (
+        ("Tricks & Stones", "tricks-and-stones", ["7H", "AH", "8S", "KD"], {"trump": "S"}),
+        ("Band of Tricks", "band-of-tricks", ["P3", "S5", "R13", "M13"], {}),
+        ("Jewel Vault", "jewel-vault", ["7H", "AH", "8S", "KD"], {}),
+    )
+    calls: list[tuple[str, str, Callable[[], object]]] = []
+    for label, name, trick, context in samples:
+        rules = tricklab.get_rules(name, players=4)
+        cards = rules.cards(trick)
+        resolve = rules.resolve_trick
+        calls.append((label, "as text", lambda r=resolve, t=trick, c=context: r(t, **c)))
+        calls.append((label, "as Cards", lambda r=resolve, t=cards, c=context: r(t, **c)))
+        calls.append((label, "+ reasons", lambda r=resolve, t=cards, c=context: r(t, **c).reasons))
+    times: dict[tuple[str, str], list[float]] = {(label, what): [] for label, what, _ in calls}
+    for _ in range(repeats):
+        for label, what, call in calls:
+            count = 0
+            start = time.perf_counter()
+            deadline = start + seconds
+            while (now := time.perf_counter()) < deadline:
+                for _ in range(100):
+                    call()
+                count += 100
+            times[label, what].append((now - start) * 1e6 / count)
+    print("\nresolve_trick, one trick of 4 cards, µs a call (median of the repeats):")
+    for label, _, _ in calls[::3]:
+        figures = ", ".join(
+            f"{what} {statistics.median(times[label, what]):.1f}" for what in ("as text", "as Cards", "+ reasons")
+        )
+        print(f"  {label:18s} {figures}")
+
+
 # --- report ----------------------------------------------------------------------------------------------
 
 
@@ -473,6 +508,7 @@ def main() -> None:
         spiel = Line("", "from Python", spiel_hand(game), [], [], [])
     run(lines + ([spiel] if spiel is not None else []), args.seconds, args.repeats, args.seed)
     report(lines, spiel, args, chance)
+    resolve_trick_us(args.seconds / 4, args.repeats)
 
     if args.where:
         n = 100 if args.quick else 400
