@@ -138,26 +138,29 @@ def test_every_question_meets_its_levels_definition(game: str, players: int, lev
 
 
 def test_level_definitions_reject_tricks_of_other_levels() -> None:
+    bt_one_suit, bt_two_suits, bt_many_suits = (step.fits for step in quiz.levels("band-of-tricks"))
+    ts_no_trump, ts_trump, ts_off_suit_places = (step.fits for step in quiz.levels("tricks-and-stones"))
+    jv_led_suit, jv_off_suit = (step.fits for step in quiz.levels("jewel-vault"))
     bt = tricklab.get_rules("band-of-tricks", players=4)
     one, two, three = (bt.resolve_trick(t) for t in ("P3 P5 P9 P1", "P3 S5 P9 S4", "P3 S5 R13 M13"))
-    assert [quiz.bt_one_suit(o) for o in (one, two, three)] == [True, False, False]
-    assert [quiz.bt_two_suits(o) for o in (one, two, three)] == [False, True, False]
-    assert [quiz.bt_many_suits(o) for o in (one, two, three)] == [False, False, True]
-    assert not quiz.bt_many_suits(bt.resolve_trick("P3 S5 R13 P11")), "three suits but no tie and no Metal"
+    assert [bt_one_suit(o) for o in (one, two, three)] == [True, False, False]
+    assert [bt_two_suits(o) for o in (one, two, three)] == [False, True, False]
+    assert [bt_many_suits(o) for o in (one, two, three)] == [False, False, True]
+    assert not bt_many_suits(bt.resolve_trick("P3 S5 R13 P11")), "three suits but no tie and no Metal"
     ts = tricklab.get_rules("tricks-and-stones", players=4)
-    assert quiz.ts_no_trump(ts.resolve_trick("7H AH 8S KD", trump=None))
-    assert not quiz.ts_no_trump(ts.resolve_trick("7H AH 8S KD", trump="S"))
-    assert not quiz.ts_no_trump(ts.resolve_trick("7H AS 8S KD", trump=None)), "only one heart: nothing to compare"
-    assert quiz.ts_trump(ts.resolve_trick("7H AH 8S KD", trump="S"))
-    assert not quiz.ts_trump(ts.resolve_trick("7H AH 8S KD", trump="C"))
-    assert quiz.ts_off_suit_places(ts.resolve_trick("7H AH 8S KD", trump="C"))
-    assert not quiz.ts_off_suit_places(ts.resolve_trick("7H AH 8S KD", trump="S")), "one off-suit card only"
-    assert not quiz.ts_off_suit_places(ts.resolve_trick("7H AH 8S KS", trump="C")), "off-suit cards of one suit"
+    assert ts_no_trump(ts.resolve_trick("7H AH 8S KD", trump=None))
+    assert not ts_no_trump(ts.resolve_trick("7H AH 8S KD", trump="S"))
+    assert not ts_no_trump(ts.resolve_trick("7H AS 8S KD", trump=None)), "only one heart: nothing to compare"
+    assert ts_trump(ts.resolve_trick("7H AH 8S KD", trump="S"))
+    assert not ts_trump(ts.resolve_trick("7H AH 8S KD", trump="C"))
+    assert ts_off_suit_places(ts.resolve_trick("7H AH 8S KD", trump="C"))
+    assert not ts_off_suit_places(ts.resolve_trick("7H AH 8S KD", trump="S")), "one off-suit card only"
+    assert not ts_off_suit_places(ts.resolve_trick("7H AH 8S KS", trump="C")), "off-suit cards of one suit"
     jv = tricklab.get_rules("jewel-vault", players=4)
-    assert quiz.jv_led_suit(jv.resolve_trick("9H 3H AH QH")) and not quiz.jv_led_suit(jv.resolve_trick("9H 3H 5C QH"))
-    assert quiz.jv_off_suit(jv.resolve_trick("9H 3H KC 2H"))
-    assert not quiz.jv_off_suit(jv.resolve_trick("9H 3H 5C QH")), "the other suit's card is lower than the winner"
-    assert not quiz.jv_off_suit(jv.resolve_trick("2H AC")), "an Ace is the lowest card in Jewel Vault"
+    assert jv_led_suit(jv.resolve_trick("9H 3H AH QH")) and not jv_led_suit(jv.resolve_trick("9H 3H 5C QH"))
+    assert jv_off_suit(jv.resolve_trick("9H 3H KC 2H"))
+    assert not jv_off_suit(jv.resolve_trick("9H 3H 5C QH")), "the other suit's card is lower than the winner"
+    assert not jv_off_suit(jv.resolve_trick("2H AC")), "an Ace is the lowest card in Jewel Vault"
 
 
 def test_tricks_and_stones_level_3_asks_for_every_place() -> None:

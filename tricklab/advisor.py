@@ -76,7 +76,7 @@ from __future__ import annotations
 import contextlib
 import math
 import random
-from collections.abc import Callable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Any
@@ -87,6 +87,7 @@ from .bots.tricks_and_stones import _SIDE_VALUE, _TRUMP_VALUE
 from .cards import BAND_SUITS, FRENCH_SUITS, Card
 from .errors import InvalidAction, InvalidOption, TricklabError
 from .games import band_of_tricks as bt
+from .games import find_game, games_with
 from .games import tricks_and_stones as ts
 from .games.base import Rules, check_seed
 from .match import Match
@@ -95,6 +96,7 @@ __all__ = [
     "Advice",
     "AdviceCancelled",
     "AdviceUnavailable",
+    "AdvisorEntry",
     "BidEstimate",
     "DealSampler",
     "InconsistentKnowledge",
@@ -174,34 +176,24 @@ class Knowledge:
         broken holds nothing but trumps (``ts.trump.lead``).
         """
         rules = match.rules
-        _check_game(rules)
+        entry = _check_game(rules)
         n = rules.players
         if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < n:
             raise InvalidOption(f"seat must be 0 to {n - 1}, not {seat!r}")
         state = match.state
-        now = state.round if rules.name == ts.NAME else state.deal
+        now = entry.round_of(state)
         played: list[Card] = []
         voids: list[set[str]] = [set() for _ in range(n)]
         suits = {c.suit for c in rules.deck()}
         for before, action in zip(match.states, match.actions, strict=False):
             if not isinstance(action, Play):
                 continue
-            if (before.round if rules.name == ts.NAME else before.deal) != now:
+            if entry.round_of(before) != now:
                 continue
             player = before.to_play
             card = rules.card(action.card)
-            trick = before.trick
             played.append(card)
-            if rules.name == ts.NAME:
-                if trick:
-                    if card.suit != trick[0].suit:
-                        voids[player].add(trick[0].suit)
-                elif card.suit == before.trump and not before.trump_broken:
-                    voids[player] |= suits - {card.suit}
-            else:
-                follow = bt._to_follow(trick)
-                if follow is not None and card.suit not in (follow, bt.METAL):
-                    voids[player].add(follow)
+            voids[player] |= entry.voids(before, card, suits)
         sizes = tuple(len(h) for h in state.hands)
         hands = tuple(tuple(state.hands[s]) if s == seat else () for s in range(n))
         aside = len(rules.deck()) - sum(sizes) - len(played)
@@ -425,9 +417,7 @@ def _voids_of(k: Knowledge, seat: int) -> frozenset[str]:
 
 def _engine_order(rules: Rules[Any]) -> tuple[Card, ...]:
     """The deck in the order the engine sorts hands: a sorted hand of ids is the engine's hand."""
-    module = ts if rules.name == ts.NAME else bt
-    order: tuple[Card, ...] = module._sort_hand(rules.deck())
-    return order
+    return _check_game(rules).sort_hand(rules.deck())
 
 
 # --- results ------------------------------------------------------------------------------------------
@@ -571,6 +561,7 @@ def advise(
     seed = check_seed(seed)
     if progress is not None and not callable(progress):
         raise InvalidOption(f"progress must be a function progress(done, total), not {progress!r}")
+    entry = _check_game(rules)
     under_test = None if bid is None else _normalise_bid(rules.name, bid)
     if knowledge is None:
         knowledge = Knowledge.from_view(rules, checked)
@@ -579,10 +570,7 @@ def advise(
     sampler = DealSampler(rules, knowledge)
     rng = random.Random(f"tricklab:advisor:{rules.name}:{seed}")
     ticker = _Ticker(samples, progress)
-    if isinstance(rules, ts.TricksAndStones) and isinstance(checked, ts.TricksAndStonesView):
-        return _advise_ts(rules, checked, seat, under_test, samples, seed, sampler, rng, ticker)
-    assert isinstance(rules, bt.BandOfTricks) and isinstance(checked, bt.BandOfTricksView)
-    return _advise_bt(rules, checked, seat, under_test, samples, seed, sampler, rng, ticker)
+    return entry.advise(rules, checked, seat, under_test, samples, seed, sampler, rng, ticker)
 
 
 class _Ticker:
@@ -602,23 +590,21 @@ class _Ticker:
             raise AdviceCancelled(done, self.total)
 
 
-def _check_game(rules: Rules[Any]) -> None:
-    if rules.name not in (ts.NAME, bt.NAME):
-        raise AdviceUnavailable(
-            f"{rules.title} has no bids to advise on; the advisor knows Tricks & Stones and Band of Tricks"
-        )
+def _check_game(rules: Rules[Any] | type[Rules[Any]]) -> AdvisorEntry:
+    """The advisor's entry for the game, as the game declares it (``Capabilities.advice``)."""
+    ref = rules.capabilities.advice
+    if ref is None:
+        known = " and ".join(cls.title for cls in games_with(lambda offers: offers.advice is not None))
+        raise AdviceUnavailable(f"{rules.title} has no bids to advise on; the advisor knows {known}")
+    return ref.load()
 
 
 def _check_view(rules: Rules[Any], view: object) -> tuple[int, BiddingView]:
     """The view's seat and the view, if it is one seat's view at bidding time of a game with bids."""
-    _check_game(rules)
-    if rules.name == ts.NAME:
-        expected: type = ts.TricksAndStonesView
-        bidding, what, rule_id = ts.PREDICT, "the prediction phase", "ts.predict"
-    else:
-        expected = bt.BandOfTricksView
-        bidding, what, rule_id = bt.BID, "the bid phase", "bt.bid"
-    if not isinstance(view, (ts.TricksAndStonesView, bt.BandOfTricksView)) or not isinstance(view, expected):
+    entry = _check_game(rules)
+    decision = rules.capabilities.decision
+    bidding, what, rule_id = decision.phase, entry.what, decision.rule_id
+    if not isinstance(view, entry.view_type):
         raise AdviceUnavailable(f"the advisor needs a {rules.title} view (match.view(seat)), not {view!r:.80}")
     seat: int | None = view.seat
     if seat is None:
@@ -651,12 +637,14 @@ def _normalise_bid(game: str, bid: object) -> Action:
     if isinstance(bid, str) and bid.strip().lower().startswith(("predict", "bid")):
         with contextlib.suppress(TricklabError):  # not an action text: the check below names it
             bid = parse_action(bid, _no_cards)
-    if game == ts.NAME:
-        value = bid.n if isinstance(bid, Predict) else bid
-        _TS_SCORING.score_round(prediction=value, tricks=0, gems=(0,) * ts.CHAMBERS)  # type: ignore[arg-type]
-        assert isinstance(value, int)
-        return Predict(value)
-    return bt._check_bid_input(bid)
+    return _check_game(find_game(game)).normalise_bid(bid)
+
+
+def _ts_bid(bid: object) -> Action:
+    value = bid.n if isinstance(bid, Predict) else bid
+    _TS_SCORING.score_round(prediction=value, tricks=0, gems=(0,) * ts.CHAMBERS)  # type: ignore[arg-type]
+    assert isinstance(value, int)
+    return Predict(value)
 
 
 def _no_cards(text: str) -> Card:
@@ -1230,3 +1218,92 @@ def _score_all_bids(
             )
         )
     return estimates, tuple(metal)
+
+
+# --- the entries a game names in its declaration (Capabilities.advice) ----------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class AdvisorEntry:
+    """How the advisor works for one game. A game names its entry in its declaration
+    (``Capabilities(advice=Ref("tricklab.advisor:TS_ADVICE"))``) and the advisor reads it there.
+
+    ``view_type`` is the game's seat view, ``what`` names its bidding phase in messages,
+    ``sort_hand`` sorts cards as the engine sorts a hand, ``round_of`` says which round a state
+    is in, ``voids`` which suits a play reveals its player not to hold (from the state before
+    the play, the card and the deck's suits), ``normalise_bid`` checks a bid as the game does,
+    and ``advise`` runs the game's play-outs.
+    """
+
+    view_type: type[BiddingView]
+    what: str
+    sort_hand: Callable[[Iterable[Card]], tuple[Card, ...]]
+    round_of: Callable[[Any], int]
+    voids: Callable[[Any, Card, set[str]], set[str]]
+    normalise_bid: Callable[[object], Action]
+    advise: Callable[
+        [Rules[Any], BiddingView, int, Action | None, int, int, DealSampler, random.Random, _Ticker], Advice
+    ]
+
+
+def _ts_round(state: ts.TricksAndStonesState) -> int:
+    return state.round
+
+
+def _ts_voids(before: ts.TricksAndStonesState, card: Card, suits: set[str]) -> set[str]:
+    """Not following the led suit (ts.follow); leading a trump before trumps are broken
+    (ts.trump.lead: only trumps were left)."""
+    trick = before.trick
+    if trick:
+        return {trick[0].suit} if card.suit != trick[0].suit else set()
+    if card.suit == before.trump and not before.trump_broken:
+        return suits - {card.suit}
+    return set()
+
+
+def _ts_advise(
+    rules: Rules[Any],
+    view: BiddingView,
+    seat: int,
+    under_test: Action | None,
+    samples: int,
+    seed: int,
+    sampler: DealSampler,
+    rng: random.Random,
+    ticker: _Ticker,
+) -> Advice:
+    assert isinstance(rules, ts.TricksAndStones) and isinstance(view, ts.TricksAndStonesView)
+    return _advise_ts(rules, view, seat, under_test, samples, seed, sampler, rng, ticker)
+
+
+def _bt_round(state: bt.BandOfTricksState) -> int:
+    return state.deal
+
+
+def _bt_voids(before: bt.BandOfTricksState, card: Card, suits: set[str]) -> set[str]:
+    """Not following the suit to follow (bt.follow); playing Metal reveals nothing."""
+    follow = bt._to_follow(before.trick)
+    return {follow} if follow is not None and card.suit not in (follow, bt.METAL) else set()
+
+
+def _bt_advise(
+    rules: Rules[Any],
+    view: BiddingView,
+    seat: int,
+    under_test: Action | None,
+    samples: int,
+    seed: int,
+    sampler: DealSampler,
+    rng: random.Random,
+    ticker: _Ticker,
+) -> Advice:
+    assert isinstance(rules, bt.BandOfTricks) and isinstance(view, bt.BandOfTricksView)
+    return _advise_bt(rules, view, seat, under_test, samples, seed, sampler, rng, ticker)
+
+
+TS_ADVICE = AdvisorEntry(
+    ts.TricksAndStonesView, "the prediction phase", ts._sort_hand, _ts_round, _ts_voids, _ts_bid, _ts_advise
+)
+BT_ADVICE = AdvisorEntry(
+    bt.BandOfTricksView, "the bid phase", bt._sort_hand, _bt_round, _bt_voids, bt._check_bid_input, _bt_advise
+)

@@ -22,7 +22,7 @@ an answer is marked.
 from __future__ import annotations
 
 import random
-from collections.abc import Callable, Iterable, Iterator, Mapping
+from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from functools import lru_cache
 from itertools import islice
@@ -32,9 +32,9 @@ from typing import Any, Literal
 from .cards import SUIT_NAME, SUIT_SYMBOL, Card
 from .errors import InvalidCard, InvalidOption, InvalidTrick
 from .explain import Reason
-from .games import find_game
-from .games.band_of_tricks import METAL
+from .games import GAMES, find_game
 from .games.base import CardLike, Rules, TrickOutcome, check_seed
+from .games.capabilities import ContextItems, Level
 
 DEFAULT_COUNT = 10
 MAX_COUNT = 100
@@ -43,183 +43,20 @@ MAX_COUNT = 100
 MAX_TRIES = 20_000
 
 Kind = Literal["winner", "podium"]
-ContextItems = tuple[tuple[str, str | None], ...]
 
 
-# --- the levels -------------------------------------------------------------------------------
-
-
-@dataclass(frozen=True, slots=True)
-class Level:
-    """One step of a game's quiz.
-
-    ``fits`` is the level's definition: a test on the engine's outcome of a trick.
-    ``suits`` says from how many suits the sampler deals a trick (only to find fitting
-    tricks faster: ``fits`` alone decides), ``contexts`` the game context a trick is
-    played in (Tricks & Stones: the trump), and ``podium`` whether the level asks for
-    every place, first to last, rather than only the winner.
-    """
-
-    number: int
-    title: str
-    text: str
-    fits: Callable[[TrickOutcome], bool] = field(repr=False)
-    suits: tuple[int, ...] = field(repr=False)
-    contexts: tuple[ContextItems, ...] = field(default=((),), repr=False)
-    podium: bool = False
-
-
-def _suits(outcome: TrickOutcome) -> set[str]:
-    return {card.suit for card in outcome.cards}
-
-
-def _led(outcome: TrickOutcome) -> str:
-    return outcome.cards[0].suit
-
-
-def _trump(outcome: TrickOutcome) -> str | None:
-    trump = outcome.context.get("trump")
-    return trump if isinstance(trump, str) else None
-
-
-def _off_suit(outcome: TrickOutcome) -> list[Card]:
-    """The cards that are neither of the led suit nor trumps."""
-    led, trump = _led(outcome), _trump(outcome)
-    return [card for card in outcome.cards if card.suit not in (led, trump)]
-
-
-def ts_no_trump(outcome: TrickOutcome) -> bool:
-    """Tricks & Stones level 1: no trump, and at least two cards of the led suit to compare."""
-    return _trump(outcome) is None and sum(card.suit == _led(outcome) for card in outcome.cards) >= 2
-
-
-def ts_trump(outcome: TrickOutcome) -> bool:
-    """Tricks & Stones level 2: a trump suit is set and at least one trump is in the trick."""
-    trump = _trump(outcome)
-    return trump is not None and any(card.suit == trump for card in outcome.cards)
-
-
-def ts_off_suit_places(outcome: TrickOutcome) -> bool:
-    """Tricks & Stones level 3: a trump suit is set and two or more cards of two or more
-    other suits (neither trump nor led) need their places sorted out."""
-    off = _off_suit(outcome)
-    return _trump(outcome) is not None and len(off) >= 2 and len({card.suit for card in off}) >= 2
-
-
-def bt_one_suit(outcome: TrickOutcome) -> bool:
-    """Band of Tricks level 1: every card is of one suit."""
-    return len(_suits(outcome)) == 1
-
-
-def bt_two_suits(outcome: TrickOutcome) -> bool:
-    """Band of Tricks level 2: exactly two suits (Metal counts as a suit)."""
-    return len(_suits(outcome)) == 2
-
-
-def bt_many_suits(outcome: TrickOutcome) -> bool:
-    """Band of Tricks level 3: three or more suits, with a Metal card or the winning
-    number shown on two cards (an equal-number tie)."""
-    if len(_suits(outcome)) < 3:
-        return False
-    best = outcome.winning_card
-    tie = any(card.rank == best.rank for card in outcome.cards if card is not best)
-    return tie or any(card.suit == METAL for card in outcome.cards)
-
-
-def jv_led_suit(outcome: TrickOutcome) -> bool:
-    """Jewel Vault level 1: every card follows the led suit."""
-    return all(card.suit == _led(outcome) for card in outcome.cards)
-
-
-def jv_off_suit(outcome: TrickOutcome) -> bool:
-    """Jewel Vault level 2: a card that did not follow suit shows a higher number than the winner."""
-    best = outcome.winning_card
-    return any(card.suit != best.suit and card.rank > best.rank for card in outcome.cards)
-
-
-_NO_TRUMP: tuple[ContextItems, ...] = ((("trump", None),),)
-_TRUMPS: tuple[ContextItems, ...] = tuple((("trump", suit),) for suit in "SHDC")
-
-LEVELS: Mapping[str, tuple[Level, ...]] = MappingProxyType(
-    {
-        "tricks-and-stones": (
-            Level(
-                1,
-                "No trump",
-                "No suit is trump. The highest card of the suit that was led wins; the other suits cannot win.",
-                ts_no_trump,
-                (2, 3, 4),
-                _NO_TRUMP,
-            ),
-            Level(
-                2,
-                "Trumps",
-                "One suit is trump. A trump beats every card that is not a trump, however high.",
-                ts_trump,
-                (2, 3, 4),
-                _TRUMPS,
-            ),
-            Level(
-                3,
-                "Every place",
-                "Every card gets a place: trumps first, then the led suit, then the other suits in the "
-                "order ♠ ♥ ♦ ♣, each from high to low. Put the cards in order from first place to last.",
-                ts_off_suit_places,
-                (3, 4),
-                _TRUMPS,
-                podium=True,
-            ),
-        ),
-        "band-of-tricks": (
-            Level(1, "One suit", "All the cards are of one suit: the highest number wins.", bt_one_suit, (1,)),
-            Level(
-                2,
-                "Two suits",
-                "Two suits meet: Rock beats Soul, Soul beats Pops, Pops beats Rock, and Metal loses to all three.",
-                bt_two_suits,
-                (2,),
-            ),
-            Level(
-                3,
-                "Three or more suits",
-                "Three or more suits: only the number counts, Metal too. On equal numbers the card played later wins.",
-                bt_many_suits,
-                (3, 4),
-            ),
-        ),
-        "jewel-vault": (
-            Level(
-                1,
-                "Follow the led suit",
-                "Everyone follows the led suit: the highest card wins, and the Ace is the lowest card.",
-                jv_led_suit,
-                (1,),
-            ),
-            Level(
-                2,
-                "Other suits never win",
-                "Someone could not follow suit. A card of another suit can never win, however high it is.",
-                jv_off_suit,
-                (2, 3, 4),
-            ),
-        ),
-    }
-)
-
-# Where every place of a trick counts (Tricks & Stones: each place earns its gem
-# actions, ts.gems.places), a quiz may ask for the whole order, first to last.
-PODIUM_GAMES = frozenset({"tricks-and-stones"})
+# --- the levels: each game declares its own (Capabilities.quiz) ------------------------------------
 
 
 def levels(game: str) -> tuple[Level, ...]:
     """The quiz levels of ``game`` (a name or alias), easiest first."""
-    return LEVELS[find_game(game).name]
+    return find_game(game).capabilities.quiz.levels
 
 
 def _level(game: str, number: object) -> Level:
     """Level ``number`` of ``game``'s quiz; :class:`InvalidOption` if there is none."""
     cls = find_game(game)
-    steps = LEVELS[cls.name]
+    steps = cls.capabilities.quiz.levels
     if isinstance(number, bool) or not isinstance(number, int) or not 1 <= number <= len(steps):
         raise InvalidOption(f"{cls.title} has quiz levels 1 to {len(steps)}, not {number!r}")
     return steps[number - 1]
@@ -365,12 +202,18 @@ def _kind(rules: Rules[Any], step: Level, podium: object) -> Kind:
         return "podium" if step.podium else "winner"
     if not isinstance(podium, bool):
         raise InvalidOption(f"podium must be True, False or None, not {podium!r}")
-    if podium and rules.name not in PODIUM_GAMES:
+    if podium and rules.capabilities.quiz.podium is None:
+        where = " and ".join(f"{cls.title}, where {why}" for cls, why in _podium_games())
         raise InvalidOption(
             f"in {rules.title} only the winner of a trick counts, so its quiz asks who wins; "
-            "questions about every place are for Tricks & Stones, where each place earns gems"
+            f"questions about every place are for {where}"
         )
     return "podium" if podium else "winner"
+
+
+def _podium_games() -> list[tuple[type[Rules[Any]], str]]:
+    """The games whose quizzes may ask for every place, with the reason each place counts."""
+    return [(cls, cls.capabilities.quiz.podium) for cls in GAMES.values() if cls.capabilities.quiz.podium]
 
 
 def _prompt(context: Mapping[str, str | None], kind: Kind) -> str:

@@ -7,7 +7,6 @@ for every game.
 
 from __future__ import annotations
 
-import importlib
 import random
 from collections.abc import Iterable, Sequence
 from typing import Any, Protocol, runtime_checkable
@@ -35,19 +34,12 @@ class RandomBot:
         return "RandomBot()"
 
 
-# game name -> module of tricklab.bots defining ``HeuristicBot(rules, seat, seed)``
-HEURISTICS = {
-    "tricks-and-stones": "tricks_and_stones",
-    "band-of-tricks": "band_of_tricks",
-    "jewel-vault": "jewel_vault",
-}
-
-
 def heuristic_bot(rules: Rules[Any], seat: int, seed: int | str = 0) -> Bot:
-    """The game's heuristic bot for ``seat``."""
-    module = importlib.import_module(f"{__name__}.{HEURISTICS[rules.name]}")
-    bot: Bot = module.HeuristicBot(rules, seat, seed)
-    return bot
+    """The game's heuristic bot for ``seat`` (the bot its declaration names ``"heuristic"``)."""
+    ref = rules.capabilities.bot("heuristic")
+    if ref is None:
+        raise InvalidOption(f"{rules.title} has no heuristic bot; use 'random'")
+    return ref.load()(rules, seat, seed)
 
 
 BOT_NAMES = ("random", "heuristic")

@@ -45,7 +45,7 @@ class HeuristicBot:
         self._rng = random.Random(seed)
 
     def __repr__(self) -> str:
-        return f"band-of-tricks HeuristicBot(seat={self.seat})"
+        return f"{self.rules.name} HeuristicBot(seat={self.seat})"
 
     def choose(self, view: BandOfTricksView, legal_actions: Sequence[Action]) -> Action:
         if view.phase == BID:

@@ -32,7 +32,7 @@ class HeuristicBot:
         self._rng = random.Random(seed)
 
     def __repr__(self) -> str:
-        return f"jewel-vault HeuristicBot(seat={self.seat})"
+        return f"{self.rules.name} HeuristicBot(seat={self.seat})"
 
     def choose(self, view: JewelVaultView, legal_actions: Sequence[Action]) -> Action:
         if view.phase == PLAY:

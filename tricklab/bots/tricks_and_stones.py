@@ -38,7 +38,7 @@ class HeuristicBot:
         self._rng = random.Random(seed)
 
     def __repr__(self) -> str:
-        return f"tricks-and-stones HeuristicBot(seat={self.seat})"
+        return f"{self.rules.name} HeuristicBot(seat={self.seat})"
 
     def choose(self, view: TricksAndStonesView, legal_actions: Sequence[Action]) -> Action:
         if view.phase == PREDICT:

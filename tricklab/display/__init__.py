@@ -326,7 +326,7 @@ def view_html(
 def _partial_ranking(rules: Rules[Any], view: Any) -> tuple[int, ...] | None:
     if not view.trick:
         return None
-    context = {"trump": view.trump} if hasattr(view, "trump") else {}
+    context = {c.key: getattr(view, c.key) for c in rules.capabilities.context}  # the view holds each
     ranking: tuple[int, ...] = rules.resolve_trick(view.trick, **context).ranking
     return ranking
 
@@ -359,9 +359,10 @@ def decision_html(prompt: str, body: str) -> str:
 
 
 def bid_rows(bid: Mapping[str, int], *, zero: bool = False) -> str:
-    """Band of Tricks bid steppers: a minus and a plus button around each suit's number."""
+    """Bid steppers (Band of Tricks): a minus and a plus button around each suit's number,
+    for the suits of ``bid`` in its order."""
     rows = []
-    for key in ("rock", "soul", "pops"):
+    for key in bid:
         rows.append(
             f'<div class="tl-bid-row"><span class="tl-bid-suit">{key.title()}</span>'
             + choice_button("bid", f"{key}:-1", "\u2212", label=f"{key} one less")

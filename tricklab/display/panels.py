@@ -1,4 +1,9 @@
-"""Each game's board beside the table: a registry of panel functions by game name."""
+"""Each game's board beside the table: a registry of panel functions by panel kind.
+
+A game declares which panels its view has (``Capabilities.panels``, in the order shown);
+each panel is a function ``(rules, view, *, four_colour, board_intent) -> str`` returning
+its markup, or ``""`` when it has nothing to show yet.
+"""
 
 from __future__ import annotations
 
@@ -6,26 +11,31 @@ from collections.abc import Callable
 from typing import Any
 
 from ..cards import SUIT_NAME, SUIT_SYMBOL
+from ..games.capabilities import PanelKind
 from . import PLACE_WORDS, esc, seat_badge, seat_colour
 
 DASH = "\u2013"  # an en dash: nothing yet
 Panel = Callable[..., str]
-PANELS: dict[str, Panel] = {}
+PANELS: dict[PanelKind, Panel] = {}
 
 
-def panel(game: str) -> Callable[[Panel], Panel]:
+def panel(kind: PanelKind) -> Callable[[Panel], Panel]:
     def register(fn: Panel) -> Panel:
-        PANELS[game] = fn
+        PANELS[kind] = fn
         return fn
 
     return register
 
 
 def panel_html(rules: Any, view: Any, *, four_colour: bool = False, board_intent: str | None = None) -> str:
-    """The game's board. With ``board_intent``, its places (Tricks & Stones: the chambers)
-    are buttons that send that intent with the place as value."""
-    draw = PANELS.get(rules.name)
-    return draw(rules, view, four_colour=four_colour, board_intent=board_intent) if draw else ""
+    """The game's board: the panels its declaration names, in that order. With ``board_intent``,
+    its places (Tricks & Stones: the chambers) are buttons that send that intent with the place
+    as value."""
+    kinds = rules.capabilities.panels
+    if not kinds:
+        return ""
+    parts = (PANELS[kind](rules, view, four_colour=four_colour, board_intent=board_intent) for kind in kinds)
+    return f'<div class="tl-panels">{"".join(parts)}</div>'
 
 
 def _table(headers: list[str], rows: list[list[str]], *, label: str) -> str:
@@ -37,8 +47,8 @@ def _table(headers: list[str], rows: list[list[str]], *, label: str) -> str:
     )
 
 
-@panel("tricks-and-stones")
-def tricks_and_stones(rules: Any, view: Any, *, four_colour: bool = False, board_intent: str | None = None) -> str:
+@panel(PanelKind.CHAMBERS)
+def chambers(rules: Any, view: Any, *, four_colour: bool = False, board_intent: str | None = None) -> str:
     n = rules.players
     chambers = []
     for c in range(6):
@@ -69,11 +79,16 @@ def tricks_and_stones(rules: Any, view: Any, *, four_colour: bool = False, board
             )
         chambers.append(f'<li class="tl-chamber" aria-label="{esc(label)}">{inside}</li>')
     trump = f"{SUIT_NAME[view.trump]} {SUIT_SYMBOL[view.trump]}"
-    board = (
+    return (
         f'<section class="tl-panel tl-chambers" aria-label="Chamber board"><h4>Round {view.round + 1} · trump '
         f'{esc(trump)}{" (broken)" if view.trump_broken else ""}</h4><ol class="tl-chamber-row" start="0">'
         f"{''.join(chambers)}</ol></section>"
     )
+
+
+@panel(PanelKind.ROUND_SCORES)
+def round_scores(rules: Any, view: Any, *, four_colour: bool = False, board_intent: str | None = None) -> str:
+    n = rules.players
     rows = []
     for seat in range(n):
         prediction = view.predictions[seat]
@@ -91,36 +106,39 @@ def tricks_and_stones(rules: Any, view: Any, *, four_colour: bool = False, board
                 f"<strong>{view.totals[seat]}</strong>",
             ]
         )
-    scores = _table(
+    return _table(
         ["Player", "Prediction", "Tricks", "Gems in supply", "Rounds", "Total"],
         rows,
         label="Predictions, tricks and scores",
     )
-    podium = ""
+
+
+@panel(PanelKind.PODIUM)
+def podium(rules: Any, view: Any, *, four_colour: bool = False, board_intent: str | None = None) -> str:
     last = view.last_trick
-    if last is not None and (view.gem_queue or not view.trick):
-        items = []
-        for place, seat in enumerate(last.seats):
-            card = last.cards[last.ranking[place]]
-            waiting = any(s == seat for s, _ in view.gem_queue) and rules.gem_allowance(place) != (0, 0)
-            status = " (acting now)" if view.gem_queue and view.gem_queue[0][0] == seat else ""
-            status = status or (" (to act)" if waiting else "")
-            items.append(
-                f"<li>{PLACE_WORDS[place]}: {seat_badge(rules, seat)} {esc(card.pretty)} — "
-                f"{esc(rules.describe_allowance(place))}{esc(status)}</li>"
-            )
-        podium = (
-            f'<section class="tl-panel tl-podium" aria-label="Podium of the last trick"><h4>Last trick: places and '
-            f"gem actions</h4><ol>{''.join(items)}</ol></section>"
+    if last is None or not (view.gem_queue or not view.trick):
+        return ""
+    items = []
+    for place, seat in enumerate(last.seats):
+        card = last.cards[last.ranking[place]]
+        waiting = any(s == seat for s, _ in view.gem_queue) and rules.gem_allowance(place) != (0, 0)
+        status = " (acting now)" if view.gem_queue and view.gem_queue[0][0] == seat else ""
+        status = status or (" (to act)" if waiting else "")
+        items.append(
+            f"<li>{PLACE_WORDS[place]}: {seat_badge(rules, seat)} {esc(card.pretty)} — "
+            f"{esc(rules.describe_allowance(place))}{esc(status)}</li>"
         )
-    return f'<div class="tl-panels">{board}{podium}{scores}</div>'
+    return (
+        f'<section class="tl-panel tl-podium" aria-label="Podium of the last trick"><h4>Last trick: places and '
+        f"gem actions</h4><ol>{''.join(items)}</ol></section>"
+    )
 
 
 _BT_KEYS = (("rock", "Rock"), ("soul", "Soul"), ("pops", "Pops"))
 
 
-@panel("band-of-tricks")
-def band_of_tricks(rules: Any, view: Any, *, four_colour: bool = False, board_intent: str | None = None) -> str:
+@panel(PanelKind.BIDS_AND_WINS)
+def bids_and_wins(rules: Any, view: Any, *, four_colour: bool = False, board_intent: str | None = None) -> str:
     n = rules.players
     rows = []
     for seat in range(n):
@@ -154,22 +172,25 @@ def band_of_tricks(rules: Any, view: Any, *, four_colour: bool = False, board_in
         from ..cards import BAND_SUIT_NAME
 
         follow = f"<p>Suit to follow: <strong>{esc(BAND_SUIT_NAME[view.to_follow])}</strong> (or any Metal card)</p>"
-    choices = ""
-    if view.metal_choices:
-        items = "".join(f"<li>{esc(c.text)}</li>" for c in view.metal_choices)
-        choices = (
-            f'<section class="tl-panel" aria-label="Counting a Metal win"><h4>{esc(rules.seat_name(view.to_play))} '
-            f"won with Metal and chooses the suit it counts for</h4><ul>{items}</ul></section>"
-        )
-    board = f'<section class="tl-panel" aria-label="Bids and wins"><h4>{esc(label)}</h4>{follow}{table}</section>'
-    return f'<div class="tl-panels">{board}{choices}</div>'
+    return f'<section class="tl-panel" aria-label="Bids and wins"><h4>{esc(label)}</h4>{follow}{table}</section>'
+
+
+@panel(PanelKind.METAL_CHOICE)
+def metal_choice(rules: Any, view: Any, *, four_colour: bool = False, board_intent: str | None = None) -> str:
+    if not view.metal_choices:
+        return ""
+    items = "".join(f"<li>{esc(c.text)}</li>" for c in view.metal_choices)
+    return (
+        f'<section class="tl-panel" aria-label="Counting a Metal win"><h4>{esc(rules.seat_name(view.to_play))} '
+        f"won with Metal and chooses the suit it counts for</h4><ul>{items}</ul></section>"
+    )
 
 
 _JV_SUITS = ("S", "H", "D", "C")
 
 
-@panel("jewel-vault")
-def jewel_vault(rules: Any, view: Any, *, four_colour: bool = False, board_intent: str | None = None) -> str:
+@panel(PanelKind.JEWELS)
+def jewels(rules: Any, view: Any, *, four_colour: bool = False, board_intent: str | None = None) -> str:
     sides = sorted(set(view.sides))
     rows = []
     for side in sides:
@@ -196,14 +217,14 @@ def jewel_vault(rules: Any, view: Any, *, four_colour: bool = False, board_inten
     notes = [f"Round {view.round + 1} of {view.rounds}", f"supply: {view.supply} jewels"]
     if view.announced is not None:
         notes.append(f"everyone passes {view.announced} card{'s' if view.announced > 1 else ''}")
-    pending = ""
-    if view.pending:
-        items = "".join(
-            f"<li>{seat_badge(rules, d.seat)} {esc(SUIT_SYMBOL[d.suit])} action ({esc(d.cause)})</li>"
-            for d in view.pending
-        )
-        pending = (
-            f'<section class="tl-panel" aria-label="Actions owed"><h4>Actions to take</h4><ul>{items}</ul></section>'
-        )
-    board = f'<section class="tl-panel" aria-label="Jewels"><h4>{esc(" · ".join(notes))}</h4>{table}</section>'
-    return f'<div class="tl-panels">{board}{pending}</div>'
+    return f'<section class="tl-panel" aria-label="Jewels"><h4>{esc(" · ".join(notes))}</h4>{table}</section>'
+
+
+@panel(PanelKind.ACTIONS_OWED)
+def actions_owed(rules: Any, view: Any, *, four_colour: bool = False, board_intent: str | None = None) -> str:
+    if not view.pending:
+        return ""
+    items = "".join(
+        f"<li>{seat_badge(rules, d.seat)} {esc(SUIT_SYMBOL[d.suit])} action ({esc(d.cause)})</li>" for d in view.pending
+    )
+    return f'<section class="tl-panel" aria-label="Actions owed"><h4>Actions to take</h4><ul>{items}</ul></section>'

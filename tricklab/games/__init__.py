@@ -1,16 +1,23 @@
-"""The registry of games: name (or alias) -> Rules class."""
+"""The registry of games: name (or alias) -> Rules class.
+
+What each game offers is declared on its class (``cls.capabilities``, see
+:mod:`tricklab.games.capabilities`); nothing outside this package asks which game it holds.
+"""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from ..errors import UnknownGame, describe
 from .band_of_tricks import BandOfTricks
 from .base import Rules
+from .capabilities import Capabilities
 from .jewel_vault import JewelVault
 from .tricks_and_stones import TricksAndStones
 
 GAMES: dict[str, type[Rules[Any]]] = {cls.name: cls for cls in (TricksAndStones, BandOfTricks, JewelVault)}
+DEFAULT_GAME: str = next(iter(GAMES))  # what a widget or an app shows unless told otherwise
 _ALIASES: dict[str, str] = {
     alias: cls.name for cls in GAMES.values() for alias in (cls.name, cls.title.lower(), *cls.aliases)
 }
@@ -22,3 +29,9 @@ def find_game(name: object) -> type[Rules[Any]]:
     if key is None or key not in _ALIASES:
         raise UnknownGame(f"there is no game {describe(name)}; the games are {', '.join(GAMES)}")
     return GAMES[_ALIASES[key]]
+
+
+def games_with(offers: Callable[[Capabilities], object]) -> list[type[Rules[Any]]]:
+    """The games, in registry order, whose declaration passes ``offers``
+    (e.g. ``games_with(lambda c: c.advice)``)."""
+    return [cls for cls in GAMES.values() if offers(cls.capabilities)]

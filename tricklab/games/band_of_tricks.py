@@ -38,6 +38,7 @@ from .base import (
     quote_action,
     quote_names,
 )
+from .capabilities import Capabilities, Decision, DecisionKind, Example, Level, PanelKind, Quiz, Ref, trick_suits
 
 NAME = "band-of-tricks"
 TITLE = "Band of Tricks"
@@ -433,6 +434,63 @@ _CANONICAL: dict[Card, Card] = {c: c for c in DECK}
 _PLAY_OF: dict[int, Play] = {id(c): Play(c) for c in DECK}
 
 
+# --- what the game offers ------------------------------------------------------------------------
+
+
+def bt_one_suit(outcome: TrickOutcome) -> bool:
+    """Quiz level 1: every card is of one suit."""
+    return len(trick_suits(outcome)) == 1
+
+
+def bt_two_suits(outcome: TrickOutcome) -> bool:
+    """Quiz level 2: exactly two suits (Metal counts as a suit)."""
+    return len(trick_suits(outcome)) == 2
+
+
+def bt_many_suits(outcome: TrickOutcome) -> bool:
+    """Quiz level 3: three or more suits, with a Metal card or the winning number shown on
+    two cards (an equal-number tie)."""
+    if len(trick_suits(outcome)) < 3:
+        return False
+    best = outcome.winning_card
+    tie = any(card.rank == best.rank for card in outcome.cards if card is not best)
+    return tie or any(card.suit == METAL for card in outcome.cards)
+
+
+CAPABILITIES = Capabilities(
+    decision=Decision(DecisionKind.SUIT_BID, BID, "bt.bid", tuple(range(MAX_BID + 1)), BID_SUITS),
+    quiz=Quiz(
+        (
+            Level(1, "One suit", "All the cards are of one suit: the highest number wins.", bt_one_suit, (1,)),
+            Level(
+                2,
+                "Two suits",
+                "Two suits meet: Rock beats Soul, Soul beats Pops, Pops beats Rock, and Metal loses to all three.",
+                bt_two_suits,
+                (2,),
+            ),
+            Level(
+                3,
+                "Three or more suits",
+                "Three or more suits: only the number counts, Metal too. On equal numbers the card played later wins.",
+                bt_many_suits,
+                (3, 4),
+            ),
+        )
+    ),
+    panels=(PanelKind.BIDS_AND_WINS, PanelKind.METAL_CHOICE),
+    bots=(("heuristic", Ref("tricklab.bots.band_of_tricks:HeuristicBot")),),
+    advice=Ref("tricklab.advisor:BT_ADVICE"),
+    examples=(
+        Example("play.ipynb", "", "players=4"),
+        Example("quiz.ipynb", "", "players=4&seed=1"),
+        Example("bid_trainer.ipynb", "", "players=4&seed=12"),
+        Example("explain_trick.ipynb", "", "players=4&cards=P3,S5,R13,M13"),
+        Example("replay.ipynb", "", "players=5&seed=7"),
+    ),
+)
+
+
 class BandOfTricks(Rules[BandOfTricksState]):
     name: ClassVar[str] = NAME
     title: ClassVar[str] = TITLE
@@ -440,6 +498,7 @@ class BandOfTricks(Rules[BandOfTricksState]):
     player_counts: ClassVar[tuple[int, ...]] = (3, 4, 5)
     rulebook: ClassVar[Rulebook] = RULEBOOK
     options_type: ClassVar[type[Options]] = BandOfTricksOptions
+    capabilities: ClassVar[Capabilities] = CAPABILITIES
     match_option_names: ClassVar[tuple[str, ...]] = ("start_player",)
     options: BandOfTricksOptions
 

@@ -20,6 +20,7 @@ from ..actions import Action, parse_action
 from ..cards import Card, Deck
 from ..errors import IllegalAction, InvalidAction, InvalidCard, InvalidOption, InvalidTrick, describe
 from ..explain import Reason, Rulebook
+from .capabilities import Capabilities
 
 if TYPE_CHECKING:
     from ..bots import Bot
@@ -219,6 +220,7 @@ class Rules(ABC, Generic[S]):
     player_counts: ClassVar[tuple[int, ...]]
     rulebook: ClassVar[Rulebook]
     options_type: ClassVar[type[Options]]
+    capabilities: ClassVar[Capabilities]  # what the game offers: see tricklab.games.capabilities
 
     def __init__(self, players: int, options: Options) -> None:
         self.players = players

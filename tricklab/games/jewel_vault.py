@@ -49,6 +49,7 @@ from .base import (
     quote_action,
     quote_names,
 )
+from .capabilities import Capabilities, Example, Level, PanelKind, Quiz, Ref, led_suit
 
 NAME = "jewel-vault"
 TITLE = "Jewel Vault"
@@ -556,6 +557,53 @@ class JewelVaultView:
 # --- the rules ----------------------------------------------------------------------------------
 
 
+# --- what the game offers ------------------------------------------------------------------------
+
+
+def jv_led_suit(outcome: TrickOutcome) -> bool:
+    """Quiz level 1: every card follows the led suit."""
+    return all(card.suit == led_suit(outcome) for card in outcome.cards)
+
+
+def jv_off_suit(outcome: TrickOutcome) -> bool:
+    """Quiz level 2: a card that did not follow suit shows a higher number than the winner."""
+    best = outcome.winning_card
+    return any(card.suit != best.suit and card.rank > best.rank for card in outcome.cards)
+
+
+CAPABILITIES = Capabilities(
+    explainer_players=4,
+    quiz=Quiz(
+        (
+            Level(
+                1,
+                "Follow the led suit",
+                "Everyone follows the led suit: the highest card wins, and the Ace is the lowest card.",
+                jv_led_suit,
+                (1,),
+            ),
+            Level(
+                2,
+                "Other suits never win",
+                "Someone could not follow suit. A card of another suit can never win, however high it is.",
+                jv_off_suit,
+                (2, 3, 4),
+            ),
+        )
+    ),
+    panels=(PanelKind.JEWELS, PanelKind.ACTIONS_OWED),
+    bots=(("heuristic", Ref("tricklab.bots.jewel_vault:HeuristicBot")),),
+    variants=("partnerships", "known_deck"),
+    examples=(
+        Example("play.ipynb", "", "players=4"),
+        Example("play.ipynb", "partnerships", "players=4&partnerships=yes"),
+        Example("quiz.ipynb", "", "players=4&seed=1"),
+        Example("explain_trick.ipynb", "", "players=4&cards=9H,3H,5C,QH"),
+        Example("replay.ipynb", "two players", "players=2&seed=7"),
+    ),
+)
+
+
 class JewelVault(Rules[JewelVaultState]):
     name: ClassVar[str] = NAME
     title: ClassVar[str] = TITLE
@@ -563,6 +611,7 @@ class JewelVault(Rules[JewelVaultState]):
     player_counts: ClassVar[tuple[int, ...]] = (2, 3, 4, 5, 6)
     rulebook: ClassVar[Rulebook] = RULEBOOK
     options_type: ClassVar[type[Options]] = JewelVaultOptions
+    capabilities: ClassVar[Capabilities] = CAPABILITIES
     options: JewelVaultOptions
 
     def __init__(self, players: int, options: Options) -> None:

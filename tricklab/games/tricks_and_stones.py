@@ -37,6 +37,21 @@ from .base import (
     quote_action,
     quote_names,
 )
+from .capabilities import (
+    TRUMP,
+    Capabilities,
+    ContextItems,
+    Decision,
+    DecisionKind,
+    Example,
+    Level,
+    PanelKind,
+    Quiz,
+    Ref,
+    led_suit,
+    off_suit,
+    trump_of,
+)
 
 NAME = "tricks-and-stones"
 TITLE = "Tricks & Stones"
@@ -395,6 +410,78 @@ def _strength(card: Card) -> int:
     return STRENGTH[card.rank]
 
 
+# --- what the game offers ------------------------------------------------------------------------
+
+
+def ts_no_trump(outcome: TrickOutcome) -> bool:
+    """Quiz level 1: no trump, and at least two cards of the led suit to compare."""
+    return trump_of(outcome) is None and sum(card.suit == led_suit(outcome) for card in outcome.cards) >= 2
+
+
+def ts_trump(outcome: TrickOutcome) -> bool:
+    """Quiz level 2: a trump suit is set and at least one trump is in the trick."""
+    trump = trump_of(outcome)
+    return trump is not None and any(card.suit == trump for card in outcome.cards)
+
+
+def ts_off_suit_places(outcome: TrickOutcome) -> bool:
+    """Quiz level 3: a trump suit is set and two or more cards of two or more other suits
+    (neither trump nor led) need their places sorted out."""
+    off = off_suit(outcome)
+    return trump_of(outcome) is not None and len(off) >= 2 and len({card.suit for card in off}) >= 2
+
+
+_NO_TRUMP: tuple[ContextItems, ...] = ((("trump", None),),)
+_TRUMPS: tuple[ContextItems, ...] = tuple((("trump", suit),) for suit in "SHDC")
+
+CAPABILITIES = Capabilities(
+    decision=Decision(DecisionKind.PREDICTION, PREDICT, "ts.predict", tuple(range(CHAMBERS))),
+    context=(TRUMP,),
+    quiz=Quiz(
+        (
+            Level(
+                1,
+                "No trump",
+                "No suit is trump. The highest card of the suit that was led wins; the other suits cannot win.",
+                ts_no_trump,
+                (2, 3, 4),
+                _NO_TRUMP,
+            ),
+            Level(
+                2,
+                "Trumps",
+                "One suit is trump. A trump beats every card that is not a trump, however high.",
+                ts_trump,
+                (2, 3, 4),
+                _TRUMPS,
+            ),
+            Level(
+                3,
+                "Every place",
+                "Every card gets a place: trumps first, then the led suit, then the other suits in the "
+                "order ♠ ♥ ♦ ♣, each from high to low. Put the cards in order from first place to last.",
+                ts_off_suit_places,
+                (3, 4),
+                _TRUMPS,
+                podium=True,
+            ),
+        ),
+        # every place of a trick earns its gem actions (ts.gems.places)
+        podium="each place earns gems",
+    ),
+    panels=(PanelKind.CHAMBERS, PanelKind.PODIUM, PanelKind.ROUND_SCORES),
+    bots=(("heuristic", Ref("tricklab.bots.tricks_and_stones:HeuristicBot")),),
+    advice=Ref("tricklab.advisor:TS_ADVICE"),
+    examples=(
+        Example("play.ipynb", "", "players=4"),
+        Example("quiz.ipynb", "", "players=4&seed=1"),
+        Example("bid_trainer.ipynb", "", "players=4&seed=12"),
+        Example("explain_trick.ipynb", "", "players=4&cards=7H,AH,8S,KD"),
+        Example("replay.ipynb", "", "players=4&seed=7"),
+    ),
+)
+
+
 class TricksAndStones(Rules[TricksAndStonesState]):
     name: ClassVar[str] = NAME
     title: ClassVar[str] = TITLE
@@ -402,6 +489,7 @@ class TricksAndStones(Rules[TricksAndStonesState]):
     player_counts: ClassVar[tuple[int, ...]] = (3, 4)
     rulebook: ClassVar[Rulebook] = RULEBOOK
     options_type: ClassVar[type[Options]] = TricksAndStonesOptions
+    capabilities: ClassVar[Capabilities] = CAPABILITIES
     options: TricksAndStonesOptions
 
     def _check_options(self) -> None:

@@ -18,10 +18,9 @@ import ipywidgets as w
 
 from ..display import esc
 from ..errors import TricklabError
-from ..games import GAMES, find_game
+from ..games import DEFAULT_GAME, GAMES, find_game
 from .inputs import quote
 
-DEFAULT_GAME = "tricks-and-stones"
 DEFAULT_SEED = 1
 MAX_SEED = 2**63 - 1
 MAX_QUERY = 2000
@@ -212,13 +211,12 @@ def replay_app(query: str | None = None) -> w.VBox:
 
 def play_app(query: str | None = None) -> w.VBox:
     """The ``play`` app: a :class:`PlayTable` from ``game``, ``players``, ``seed``, and optionally
-    ``seat`` (1..players), ``pace`` (seconds between bot moves, 0-3), and for Jewel Vault the
-    variants ``partnerships`` and ``known_deck`` (``yes``/``no``)."""
+    ``seat`` (1..players), ``pace`` (seconds between bot moves, 0-3), and the variants a game
+    declares (``Capabilities.variants``; Jewel Vault: ``partnerships`` and ``known_deck``), ``yes``/``no``."""
     from .playtable import PlayTable
 
-    params = parse_params(
-        read_query_string() if query is None else query, extras=("seat", "pace", "partnerships", "known_deck")
-    )
+    offered = _variants()
+    params = parse_params(read_query_string() if query is None else query, extras=("seat", "pace", *offered))
     seat = _seat(params, 0, "you play Player 1") or 0
     pace = 0.8
     if "pace" in params.extra:
@@ -228,13 +226,13 @@ def play_app(query: str | None = None) -> w.VBox:
         else:
             params.messages.append(f"The pace must be 0 to 3 seconds, not “{_short(text)}”; using 0.8.")
     options: dict[str, bool] = {}
-    for name in ("partnerships", "known_deck"):
+    for name, offered_by in offered.items():
         if name in params.extra:
             text = params.extra[name].lower()
             if text not in ("yes", "no", "true", "false", "1", "0"):
                 params.messages.append(f"{name} must be yes or no, not “{_short(text)}”; using no.")
-            elif params.game != "jewel-vault":
-                params.messages.append(f"{name} is a Jewel Vault variant; ignored for {GAMES[params.game].title}.")
+            elif name not in GAMES[params.game].capabilities.variants:
+                params.messages.append(f"{name} is a {offered_by} variant; ignored for {GAMES[params.game].title}.")
             elif text in ("yes", "true", "1"):
                 options[name] = True
     try:
@@ -287,13 +285,13 @@ def bid_trainer_app(query: str | None = None) -> w.VBox:
     """The ``bid_trainer`` app: a :class:`BidTrainer` from ``game`` (Tricks & Stones or Band of
     Tricks), ``players`` and ``seed`` (and optionally ``seat``, 1..players)."""
     from .bidtrainer import GAMES as TRAINER_GAMES
-    from .bidtrainer import BidTrainer
+    from .bidtrainer import BidTrainer, trains
 
     params = parse_params(read_query_string() if query is None else query, extras=("seat",))
-    if params.game not in TRAINER_GAMES:
+    if not trains(GAMES[params.game]):
+        with_bids = " and ".join(GAMES[name].title for name in TRAINER_GAMES)
         params.messages.append(
-            f"Bids are part of Tricks & Stones and Band of Tricks, not {GAMES[params.game].title}; "
-            f"showing {GAMES[DEFAULT_GAME].title}."
+            f"Bids are part of {with_bids}, not {GAMES[params.game].title}; showing {GAMES[DEFAULT_GAME].title}."
         )
         params.game, params.players = DEFAULT_GAME, 4
     seat = _seat(params, 0, "you are Player 1") or 0
@@ -306,6 +304,15 @@ def bid_trainer_app(query: str | None = None) -> w.VBox:
         "with the cards you cannot see dealt at random.",
     )
     return _app(header, trainer)
+
+
+def _variants() -> dict[str, str]:
+    """Every yes/no variant a game declares, with the titles of the games that offer it."""
+    offered: dict[str, list[str]] = {}
+    for cls in GAMES.values():
+        for name in cls.capabilities.variants:
+            offered.setdefault(name, []).append(cls.title)
+    return {name: " and ".join(titles) for name, titles in offered.items()}
 
 
 def _app(header: w.HTML, widget: Any) -> w.VBox:

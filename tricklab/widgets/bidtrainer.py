@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import re
 import threading
-from typing import Any
+from typing import Any, ClassVar
 
 import ipywidgets as w
 
@@ -20,27 +20,28 @@ from ..bots import make_bots
 from ..display import bid_rows, choice_button, decision_html, esc, view_html
 from ..display.charts import Bar, bar_chart
 from ..errors import InvalidOption, TricklabError
-from ..games import find_game
+from ..games import DEFAULT_GAME, find_game, games_with
+from ..games.base import Rules
+from ..games.capabilities import Capabilities, DecisionKind
 from ..match import Match
 from .board import Board, LookToggles
 from .inputs import bid_step, quote, short
 from .stepper import TrickStepper
 
-GAMES = ("tricks-and-stones", "band-of-tricks")
-BID_KEYS = ("rock", "soul", "pops")
 TOP_BIDS = 10
 
 
 class BidTrainer(w.VBox):  # type: ignore[misc]
     """Deal a hand (from ``seed``), pick a bid, press "Try it", read the advisor's answer.
 
-    Tricks & Stones: a prediction 0-5. Band of Tricks: a bid per suit (0-6) or Zero
-    Success. The same ``seed`` always deals the same hand and gives the same numbers.
+    The bid is the game's declared pre-round decision (``Capabilities.decision``): a
+    prediction (Tricks & Stones: 0-5) or a bid per suit (Band of Tricks: 0-6 each, or Zero
+    Success). The same ``seed`` always deals the same hand and gives the same numbers.
     """
 
     def __init__(
         self,
-        game: str = "tricks-and-stones",
+        game: str = DEFAULT_GAME,
         players: int | None = None,
         *,
         seed: int = 0,
@@ -50,13 +51,14 @@ class BidTrainer(w.VBox):  # type: ignore[misc]
         large: bool = False,
     ) -> None:
         cls = find_game(game)
-        if cls.name not in GAMES:
+        if not trains(cls):
             raise InvalidOption(f"the bid trainer is for {' and '.join(GAMES)}, not {cls.name}")
         players = players if players is not None else 4
         rules = get_rules(cls.name, players=players)
         if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < players:
             raise InvalidOption(f"seat must be 0 to {players - 1}, not {seat!r}")
         self.rules = rules
+        self._form = FORMS[rules.capabilities.decision.kind]
         self.seat = seat
         self.seed = seed
         self.samples = samples
@@ -66,9 +68,9 @@ class BidTrainer(w.VBox):  # type: ignore[misc]
             to_play = self.match.to_play
             assert to_play is not None
             self.match.apply(self._bots[to_play].choose(self.match.view(to_play), self.match.legal_actions()))
-        self.prediction = 2
-        self.bid = dict.fromkeys(BID_KEYS, 0)
-        self.bid["soul"] = 1
+        self.prediction = _PredictionForm.START
+        self.bid = dict.fromkeys(rules.capabilities.decision.suits, 0)
+        self.bid.update(_SuitBidForm.START)
         self.zero = False
         self.advice: Advice | None = None
         self._message = ""
@@ -97,33 +99,14 @@ class BidTrainer(w.VBox):  # type: ignore[misc]
     @property
     def action(self) -> Action:
         """The bid being tried, as the engine's action."""
-        if self.rules.name == "tricks-and-stones":
-            return Predict(self.prediction)
-        if self.zero:
-            return Bid(zero=True)
-        return Bid(self.bid["rock"], self.bid["soul"], self.bid["pops"])
+        return self._form.action(self)
 
     def choose(self, bid: object) -> None:
         """Set the bid from code: a number (Tricks & Stones) or a dict / ``"zero"`` (Band of Tricks).
 
         A bid the rules do not allow raises the engine's :class:`~tricklab.TricklabError`.
         """
-        if self.rules.name == "tricks-and-stones":
-            if isinstance(bid, bool) or not isinstance(bid, int):
-                raise InvalidOption(
-                    f"a prediction is a whole number of tricks, not {quote(repr(bid))}", rule_id="ts.predict"
-                )
-            self.rules.apply(self.match.state, Predict(bid))  # the engine says whether it may be made
-            self.prediction = bid
-        elif bid == "zero":
-            self.zero = True
-        elif isinstance(bid, dict):
-            score_deal = self.rules.score_deal  # type: ignore[attr-defined]  # Band of Tricks' rules
-            score_deal(bid=bid, won=dict.fromkeys(BID_KEYS, 0))  # the engine checks the bid
-            self.bid = {k: int(bid.get(k, 0)) for k in BID_KEYS}
-            self.zero = not any(self.bid.values())
-        else:
-            raise InvalidOption(f"a bid is a dict of rock/soul/pops or 'zero', not {bid!r}", rule_id="bt.bid")
+        self._form.choose(self, bid)
         self._render()
 
     # --- running the advisor ---------------------------------------------------------------------------
@@ -212,14 +195,7 @@ class BidTrainer(w.VBox):  # type: ignore[misc]
     def _intent(self, intent: str, value: str | None) -> None:
         """The picker's buttons. Values from the page are parsed strictly, and the engine says
         whether the bid they make is allowed; a refused one changes nothing and says why."""
-        if self.rules.name == "tricks-and-stones":
-            if intent == "predict":
-                self._pick_prediction(value)
-        elif intent == "bid":
-            self._step_bid(value)
-        elif intent == "zero":
-            self.zero = not self.zero
-            self._say("")
+        self._form.intent(self, intent, value)
 
     def _pick_prediction(self, value: str | None) -> None:
         text = short(value, 2)
@@ -244,7 +220,7 @@ class BidTrainer(w.VBox):  # type: ignore[misc]
         bid = dict(self.bid)
         bid[step[0]] += step[1]
         try:
-            action = Bid(bid["rock"], bid["soul"], bid["pops"])
+            action = Bid(bid["rock"], bid["soul"], bid["pops"])  # the fields of the Bid action
         except TricklabError as exc:
             self._say(str(exc))
             return
@@ -291,29 +267,16 @@ class BidTrainer(w.VBox):  # type: ignore[misc]
         }
 
     def _intro(self) -> str:
-        if self.rules.name == "tricks-and-stones":
-            trump = self.match.state.trump
-            return (
-                f"You are {self.rules.seat_name(self.seat)}; trump is {_suit(trump)}. How many tricks will you "
-                "win? Pick a prediction and press Try it."
-            )
-        return (
-            f"You are {self.rules.seat_name(self.seat)}. Pick a bid per suit (or Zero Success) and press Try it; "
-            "the bids made before yours are in the table."
-        )
+        return self._form.intro(self)
 
     def _picker(self) -> str:
-        if self.rules.name == "tricks-and-stones":
-            buttons = "".join(choice_button("predict", str(n), str(n), pressed=n == self.prediction) for n in range(6))
-            return decision_html("Prediction", buttons)
-        zero = choice_button("zero", "", "Zero Success", pressed=self.zero)
-        return decision_html(f"Bid: {self.action}", bid_rows(self.bid, zero=self.zero) + zero)
+        return self._form.picker(self)
 
     def _result(self, advice: Advice) -> str:
         tried = advice.tried
         assert tried is not None
         best = advice.best
-        sentence = _sentence(self.rules.name, tried, best)
+        sentence = self._form.sentence(tried, best)
         charts = [self._distribution_chart(advice, tried), self._score_chart(advice, tried)]
         note = f"{advice.samples} sampled deals of the cards you cannot see, played out by the bots."
         return (
@@ -323,35 +286,16 @@ class BidTrainer(w.VBox):  # type: ignore[misc]
         )
 
     def _distribution_chart(self, advice: Advice, tried: BidEstimate) -> str:
-        if self.rules.name == "tricks-and-stones":
-            bars = [
-                Bar(str(k), p, marks=("yours",) if k == self.prediction else ())
-                for k, p in enumerate(tried.distribution)
-            ]
-            return bar_chart(bars, title="Tricks you win (how often)", percent=True, width=360)
-        charts = []
-        bid = self.action
-        for i, key in enumerate(BID_KEYS):
-            counts = tried.suits[i] if tried.suits else ()
-            total = sum(counts) or 1
-            target = None if isinstance(bid, Bid) and bid.zero else int(getattr(bid, key))
-            bars = [Bar(str(k), c / total, marks=("yours",) if k == target else ()) for k, c in enumerate(counts)]
-            charts.append(bar_chart(bars, title=f"{key.title()} tricks you win", percent=True, width=220, height=150))
-        return "".join(charts)
+        return self._form.distribution_chart(self, tried)
 
     def _score_chart(self, advice: Advice, tried: BidEstimate) -> str:
-        if self.rules.name == "tricks-and-stones":
-            shown = list(advice.estimates)
-        else:
-            ranked = sorted(advice.estimates, key=lambda e: -e.mean)[:TOP_BIDS]
-            shown = ranked + [e for e in (tried,) if e not in ranked]
+        shown = self._form.shown(advice, tried)
         bars = []
         for estimate in shown:
             marks = tuple(m for m, hit in (("yours", estimate is tried), ("best", estimate is advice.best)) if hit)
             label = estimate.text.removeprefix("predict ").removeprefix("bid ")
             bars.append(Bar(label, estimate.mean, error=estimate.stderr, marks=marks))
-        what = "prediction" if self.rules.name == "tricks-and-stones" else "bid (the ten best, and yours)"
-        return bar_chart(bars, title=f"Expected score per {what}", width=460)
+        return bar_chart(bars, title=f"Expected score per {self._form.score_what}", width=460)
 
     def __repr__(self) -> str:
         return (
@@ -370,18 +314,156 @@ def _suit(letter: str) -> str:
     return f"{SUIT_NAME[letter]} {SUIT_SYMBOL[letter]}"
 
 
-def _sentence(game: str, tried: BidEstimate, best: BidEstimate) -> str:
-    """One plain sentence: how often the bid is hit exactly, and how the best bid compares."""
-    if game == "tricks-and-stones":
+def _compare(first: str, other: str, tried: BidEstimate, best: BidEstimate) -> str:
+    """One plain sentence: how often the bid is hit exactly (``first``), and how the best
+    bid (``other``: "predicting 3") compares."""
+    if best is tried or best.mean - tried.mean < 0.05:
+        return f"{first}; no other choice scores more on average."
+    return f"{first}; {other} scores {best.mean - tried.mean:.1f} more on average."
+
+
+# --- one form per kind of decision: how the trainer takes, shows and charts it -------------------------
+
+
+class _PredictionForm:
+    """A prediction of a number of tricks (``Predict(n)``), picked from the declared choices."""
+
+    START: ClassVar[int] = 2
+    score_what: ClassVar[str] = "prediction"
+
+    @staticmethod
+    def action(t: BidTrainer) -> Action:
+        return Predict(t.prediction)
+
+    @staticmethod
+    def choose(t: BidTrainer, bid: object) -> None:
+        decision = t.rules.capabilities.decision
+        if isinstance(bid, bool) or not isinstance(bid, int):
+            raise InvalidOption(
+                f"a prediction is a whole number of tricks, not {quote(repr(bid))}", rule_id=decision.rule_id
+            )
+        t.rules.apply(t.match.state, Predict(bid))  # the engine says whether it may be made
+        t.prediction = bid
+
+    @staticmethod
+    def intent(t: BidTrainer, intent: str, value: str | None) -> None:
+        if intent == "predict":
+            t._pick_prediction(value)
+
+    @staticmethod
+    def intro(t: BidTrainer) -> str:
+        trump = t.match.state.trump
+        return (
+            f"You are {t.rules.seat_name(t.seat)}; trump is {_suit(trump)}. How many tricks will you "
+            "win? Pick a prediction and press Try it."
+        )
+
+    @staticmethod
+    def picker(t: BidTrainer) -> str:
+        choices = t.rules.capabilities.decision.choices
+        buttons = "".join(choice_button("predict", str(n), str(n), pressed=n == t.prediction) for n in choices)
+        return decision_html("Prediction", buttons)
+
+    @staticmethod
+    def distribution_chart(t: BidTrainer, tried: BidEstimate) -> str:
+        bars = [Bar(str(k), p, marks=("yours",) if k == t.prediction else ()) for k, p in enumerate(tried.distribution)]
+        return bar_chart(bars, title="Tricks you win (how often)", percent=True, width=360)
+
+    @staticmethod
+    def shown(advice: Advice, tried: BidEstimate) -> list[BidEstimate]:
+        return list(advice.estimates)
+
+    @staticmethod
+    def sentence(tried: BidEstimate, best: BidEstimate) -> str:
         n = tried.text.removeprefix("predict ")
         first = f"You make exactly {n} about {tried.p_exact:.0%} of the time and score {tried.mean:.1f} on average"
-        other = f"predicting {best.text.removeprefix('predict ')}"
-    else:
+        return _compare(first, f"predicting {best.text.removeprefix('predict ')}", tried, best)
+
+
+class _SuitBidForm:
+    """A bid per declared suit (``Bid(...)``), or Zero Success (all zero)."""
+
+    START: ClassVar[dict[str, int]] = {"soul": 1}
+    score_what: ClassVar[str] = "bid (the ten best, and yours)"
+
+    @staticmethod
+    def action(t: BidTrainer) -> Action:
+        if t.zero:
+            return Bid(zero=True)
+        return Bid(t.bid["rock"], t.bid["soul"], t.bid["pops"])  # the fields of the Bid action
+
+    @staticmethod
+    def choose(t: BidTrainer, bid: object) -> None:
+        decision = t.rules.capabilities.decision
+        if bid == "zero":
+            t.zero = True
+        elif isinstance(bid, dict):
+            score_deal = t.rules.score_deal  # type: ignore[attr-defined]  # the game's own deal scoring
+            score_deal(bid=bid, won=dict.fromkeys(decision.suits, 0))  # the engine checks the bid
+            t.bid = {k: int(bid.get(k, 0)) for k in decision.suits}
+            t.zero = not any(t.bid.values())
+        else:
+            suits = "/".join(decision.suits)
+            raise InvalidOption(f"a bid is a dict of {suits} or 'zero', not {bid!r}", rule_id=decision.rule_id)
+
+    @staticmethod
+    def intent(t: BidTrainer, intent: str, value: str | None) -> None:
+        if intent == "bid":
+            t._step_bid(value)
+        elif intent == "zero":
+            t.zero = not t.zero
+            t._say("")
+
+    @staticmethod
+    def intro(t: BidTrainer) -> str:
+        return (
+            f"You are {t.rules.seat_name(t.seat)}. Pick a bid per suit (or Zero Success) and press Try it; "
+            "the bids made before yours are in the table."
+        )
+
+    @staticmethod
+    def picker(t: BidTrainer) -> str:
+        zero = choice_button("zero", "", "Zero Success", pressed=t.zero)
+        return decision_html(f"Bid: {t.action}", bid_rows(t.bid, zero=t.zero) + zero)
+
+    @staticmethod
+    def distribution_chart(t: BidTrainer, tried: BidEstimate) -> str:
+        charts = []
+        bid = t.action
+        for i, key in enumerate(t.rules.capabilities.decision.suits):
+            counts = tried.suits[i] if tried.suits else ()
+            total = sum(counts) or 1
+            target = None if isinstance(bid, Bid) and bid.zero else int(getattr(bid, key))
+            bars = [Bar(str(k), c / total, marks=("yours",) if k == target else ()) for k, c in enumerate(counts)]
+            charts.append(bar_chart(bars, title=f"{key.title()} tricks you win", percent=True, width=220, height=150))
+        return "".join(charts)
+
+    @staticmethod
+    def shown(advice: Advice, tried: BidEstimate) -> list[BidEstimate]:
+        ranked = sorted(advice.estimates, key=lambda e: -e.mean)[:TOP_BIDS]
+        return ranked + [e for e in (tried,) if e not in ranked]
+
+    @staticmethod
+    def sentence(tried: BidEstimate, best: BidEstimate) -> str:
         first = (
             f"Your bid ({tried.text.removeprefix('bid ')}) comes out exactly about {tried.p_exact:.0%} of the time "
             f"and scores {tried.mean:.1f} on average"
         )
-        other = f"bidding {best.text.removeprefix('bid ')}"
-    if best is tried or best.mean - tried.mean < 0.05:
-        return f"{first}; no other choice scores more on average."
-    return f"{first}; {other} scores {best.mean - tried.mean:.1f} more on average."
+        return _compare(first, f"bidding {best.text.removeprefix('bid ')}", tried, best)
+
+
+_Form = type[_PredictionForm] | type[_SuitBidForm]
+FORMS: dict[DecisionKind, _Form] = {DecisionKind.PREDICTION: _PredictionForm, DecisionKind.SUIT_BID: _SuitBidForm}
+
+
+def _trainable(offers: Capabilities) -> bool:
+    return offers.decision.kind in FORMS and offers.advice is not None
+
+
+def trains(game: type[Rules[Any]]) -> bool:
+    """Whether the trainer takes this game: one whose declared decision it knows how to show,
+    and that the advisor knows."""
+    return _trainable(game.capabilities)
+
+
+GAMES = tuple(cls.name for cls in games_with(_trainable))  # the games the bid trainer is for

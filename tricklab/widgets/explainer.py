@@ -7,15 +7,17 @@ from typing import Any
 import ipywidgets as w
 
 from .. import get_rules
-from ..cards import SUIT_NAME, SUIT_SYMBOL, Card
+from ..cards import Card
 from ..display import card_html, esc, outcome_html
 from ..errors import TricklabError
-from ..games import GAMES, find_game
+from ..games import DEFAULT_GAME, GAMES, find_game
 from ..games.base import Rules, TrickOutcome
+from ..games.capabilities import TRUMP
 from .board import Board, LookToggles
 from .inputs import MAX_TYPED, quote, short, too_long
 
-TRUMP_CHOICES = [(f"{SUIT_SYMBOL[s]} {SUIT_NAME[s]}", s) for s in "SHDC"] + [("no trump", "none")]
+# The trump picker offers what the trump context declares; a dropdown cannot show None, so "none".
+TRUMP_CHOICES = [(text, "none" if value is None else value) for text, value in TRUMP.choices]
 
 
 class TrickExplainer(w.VBox):  # type: ignore[misc]
@@ -27,7 +29,7 @@ class TrickExplainer(w.VBox):  # type: ignore[misc]
 
     def __init__(
         self,
-        game: str = "tricks-and-stones",
+        game: str = DEFAULT_GAME,
         players: int | None = None,
         trump: str | None = "S",
         cards: str | list[str] = "",
@@ -36,7 +38,7 @@ class TrickExplainer(w.VBox):  # type: ignore[misc]
         large: bool = False,
     ) -> None:
         cls = find_game(game)
-        players = players if players is not None else cls.player_counts[-1 if cls.name != "jewel-vault" else 2]
+        players = players if players is not None else _default_players(cls)
         self.rules: Rules[Any] = get_rules(cls.name, players=players)
         self.cards: tuple[Card, ...] = ()
         self.outcome: TrickOutcome | None = None
@@ -46,7 +48,9 @@ class TrickExplainer(w.VBox):  # type: ignore[misc]
         )
         self.players_picker = w.Dropdown(options=list(cls.player_counts), value=players, description="Players")
         self.trump_picker = w.Dropdown(
-            options=TRUMP_CHOICES, value=trump if trump and trump in "SHDC" else "none", description="Trump"
+            options=TRUMP_CHOICES,
+            value=trump if trump and trump in [v for _, v in TRUMP_CHOICES] else "none",
+            description=TRUMP.label,
         )
         self.entry = w.Text(placeholder="type cards, e.g. 7H AH 8S KD", description="Trick", continuous_update=False)
         self.show_button = w.Button(description="Show", button_style="primary", tooltip="rank the typed trick")
@@ -107,7 +111,7 @@ class TrickExplainer(w.VBox):  # type: ignore[misc]
     # --- internals -----------------------------------------------------------------------------------
 
     def _trump(self) -> dict[str, Any]:
-        if self.rules.name != "tricks-and-stones":
+        if self.rules.capabilities.context_of(TRUMP.key) is None:
             return {}
         value = self.trump_picker.value
         return {"trump": None if value == "none" else value}
@@ -190,7 +194,8 @@ class TrickExplainer(w.VBox):  # type: ignore[misc]
         self._show(self.cards)
 
     def _sync_controls(self) -> None:
-        self.trump_picker.layout.display = "" if self.rules.name == "tricks-and-stones" else "none"
+        offered = self.rules.capabilities.context_of(TRUMP.key) is not None
+        self.trump_picker.layout.display = "" if offered else "none"
 
     def _game_changed(self, change: dict[str, Any]) -> None:
         if change["new"] is None:  # a blank choice from the page: the game shown stays
@@ -222,3 +227,9 @@ class TrickExplainer(w.VBox):  # type: ignore[misc]
     def __repr__(self) -> str:
         cards = " ".join(str(c) for c in self.cards)
         return f"TrickExplainer(game={self.rules.name!r}, players={self.rules.players}, cards={cards!r})"
+
+
+def _default_players(cls: type[Rules[Any]]) -> int:
+    """The player count the explainer starts with: the game's declared one, else the most."""
+    players = cls.capabilities.explainer_players
+    return players if players is not None else cls.player_counts[-1]

@@ -5,11 +5,13 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from ..display import esc
+from ..games import GAMES
 
 
 @dataclass(frozen=True)
 class App:
-    """One Voilà app of ``voila_apps/``: its notebook, what it is for, and example links."""
+    """One Voilà app of ``voila_apps/``: its notebook, what it is for, and example links
+    (``examples_for`` gathers them from what each game declares)."""
 
     notebook: str
     title: str
@@ -18,61 +20,52 @@ class App:
     examples: tuple[tuple[str, str], ...]
 
 
+def examples_for(notebook: str) -> tuple[tuple[str, str], ...]:
+    """The example links of an app: each game's, in registry order, as the game declares them
+    (``Capabilities.examples``), each labelled with the game's title."""
+    return tuple(
+        (f"{cls.title}, {ex.label}" if ex.label else cls.title, f"game={cls.name}&{ex.query}")
+        for cls in GAMES.values()
+        for ex in cls.capabilities.examples
+        if ex.app == notebook
+    )
+
+
 APPS: tuple[App, ...] = (
     App(
         "play.ipynb",
         "Play against bots",
         "Play a whole game against bots by clicking; a move the rules forbid is explained and changes nothing.",
         "play.png",
-        (
-            ("Tricks & Stones", "game=tricks-and-stones&players=4"),
-            ("Band of Tricks", "game=band-of-tricks&players=4"),
-            ("Jewel Vault", "game=jewel-vault&players=4"),
-            ("Jewel Vault, partnerships", "game=jewel-vault&players=4&partnerships=yes"),
-        ),
+        examples_for("play.ipynb"),
     ),
     App(
         "quiz.ipynb",
         "Who wins this trick?",
         "A quiz with levels: click the winning card and read why; one seed gives a whole class the same quiz.",
         "quiz.png",
-        (
-            ("Tricks & Stones", "game=tricks-and-stones&players=4&seed=1"),
-            ("Band of Tricks", "game=band-of-tricks&players=4&seed=1"),
-            ("Jewel Vault", "game=jewel-vault&players=4&seed=1"),
-        ),
+        examples_for("quiz.ipynb"),
     ),
     App(
         "bid_trainer.ipynb",
         "Try bids",
         "Try a bid on a dealt hand and see how it would fare: how often it comes out and the score to expect.",
         "bid_trainer.png",
-        (
-            ("Tricks & Stones", "game=tricks-and-stones&players=4&seed=12"),
-            ("Band of Tricks", "game=band-of-tricks&players=4&seed=12"),
-        ),
+        examples_for("bid_trainer.ipynb"),
     ),
     App(
         "explain_trick.ipynb",
         "Why did that card win?",
         "Build any trick by clicking or typing cards and see the full ranking with a reason for every card.",
         "explain_trick.png",
-        (
-            ("Tricks & Stones", "game=tricks-and-stones&players=4&cards=7H,AH,8S,KD"),
-            ("Band of Tricks", "game=band-of-tricks&players=4&cards=P3,S5,R13,M13"),
-            ("Jewel Vault", "game=jewel-vault&players=4&cards=9H,3H,5C,QH"),
-        ),
+        examples_for("explain_trick.ipynb"),
     ),
     App(
         "replay.ipynb",
         "Replay a match",
         "Step through a whole match played by bots, forward and back, with a caption and the rules for each step.",
         "replay.png",
-        (
-            ("Tricks & Stones", "game=tricks-and-stones&players=4&seed=7"),
-            ("Band of Tricks", "game=band-of-tricks&players=5&seed=7"),
-            ("Jewel Vault, two players", "game=jewel-vault&players=2&seed=7"),
-        ),
+        examples_for("replay.ipynb"),
     ),
     App(
         "rulebooks.ipynb",

@@ -23,7 +23,7 @@ from ..display import bid_rows, card_html, esc, reasons_html, view_html
 from ..display import choice_button as _button
 from ..display import decision_html as _decision
 from ..errors import InvalidOption, TricklabError
-from ..games import find_game
+from ..games import DEFAULT_GAME, find_game
 from ..match import Match, Step
 from .board import Board, LookToggles
 from .inputs import bid_step, number, quote, short, too_long
@@ -41,7 +41,7 @@ class PlayTable(w.VBox):  # type: ignore[misc]
 
     def __init__(
         self,
-        game: str = "tricks-and-stones",
+        game: str = DEFAULT_GAME,
         players: int | None = None,
         *,
         seat: int = 0,

@@ -10,6 +10,7 @@ import ipywidgets as w
 from ..cards import Card
 from ..display import PLACE_WORDS, card_html, esc, reasons_html, trick_html
 from ..errors import InvalidCard, TricklabError
+from ..games import DEFAULT_GAME
 from ..games.base import CardLike
 from ..quiz import DEFAULT_COUNT, Question, Verdict, check, levels, questions
 from .board import Board, LookToggles
@@ -29,7 +30,7 @@ class Quiz(w.VBox):  # type: ignore[misc]
 
     def __init__(
         self,
-        game: str = "tricks-and-stones",
+        game: str = DEFAULT_GAME,
         players: int | None = None,
         seed: int = 0,
         level: int = 1,

@@ -1,0 +1,195 @@
+"""What a game offers, declared on its :class:`~tricklab.games.base.Rules` class.
+
+In the manner of OpenSpiel's ``GameType``/``GameInfo`` and python-chess's variant
+registry, each game states as data what it offers -- its pre-round decision, the context
+a trick is ranked in, its quiz levels, the panels beside its table, its bots, whether the
+advisor knows it -- and the layers above read that declaration instead of asking which
+game they hold::
+
+    >>> import tricklab
+    >>> offers = tricklab.find_game("tricks-and-stones").capabilities
+    >>> offers.decision.kind, [c.key for c in offers.context], len(offers.quiz.levels)
+    (<DecisionKind.PREDICTION: 'prediction'>, ['trump'], 3)
+
+The engine imports nothing above it: code of another layer that a game offers (a bot, an
+advisor entry, a display panel) is named by data -- a :class:`Ref` imported on first use,
+or a :class:`PanelKind` that the display looks up -- never imported here.
+"""
+
+from __future__ import annotations
+
+import importlib
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from enum import StrEnum
+from typing import TYPE_CHECKING, Any, Generic, TypeVar, cast
+
+from ..cards import SUIT_NAME, SUIT_SYMBOL, Card
+
+if TYPE_CHECKING:
+    from ..advisor import AdvisorEntry
+    from ..bots import Bot
+    from .base import Rules, TrickOutcome
+
+T = TypeVar("T")
+
+
+@dataclass(frozen=True, slots=True)
+class Ref(Generic[T]):
+    """Something of a higher layer that a game offers, named ``"package.module:attribute"``
+    and imported only when :meth:`load` is called (so the engine never imports it)."""
+
+    path: str
+
+    def load(self) -> T:
+        module, _, attribute = self.path.partition(":")
+        return cast(T, getattr(importlib.import_module(module), attribute))
+
+
+# --- the pre-round decision ---------------------------------------------------------------------
+
+
+class DecisionKind(StrEnum):
+    """What each player decides before a round's tricks are played."""
+
+    NONE = "none"  # nothing: the round starts with play (or the game's own phases)
+    PREDICTION = "prediction"  # one number of tricks (Predict(n)), shown as one chart of tricks won
+    SUIT_BID = "suit-bid"  # a number of tricks per suit, all zero meaning Zero Success (Bid(...))
+
+
+@dataclass(frozen=True, slots=True)
+class Decision:
+    """A game's pre-round decision: its kind, the phase it is made in and its rule clause,
+    the numbers a player picks from, and (for a per-suit bid) the suits bid on."""
+
+    kind: DecisionKind = DecisionKind.NONE
+    phase: str = ""
+    rule_id: str = ""
+    choices: tuple[int, ...] = ()
+    suits: tuple[str, ...] = ()
+
+
+# --- the context of a trick ----------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class TrickContext:
+    """A keyword a trick is ranked with (``resolve_trick(cards, trump="S")``): its name, the
+    label of a picker for it and the values a picker offers, each with its text (``None``:
+    no value, e.g. no trump)."""
+
+    key: str
+    label: str
+    choices: tuple[tuple[str, str | None], ...]
+
+
+TRUMP = TrickContext(
+    "trump",
+    "Trump",
+    tuple((f"{SUIT_SYMBOL[s]} {SUIT_NAME[s]}", s) for s in "SHDC") + (("no trump", None),),
+)
+
+# --- quiz levels ---------------------------------------------------------------------------------
+
+ContextItems = tuple[tuple[str, str | None], ...]
+
+
+@dataclass(frozen=True, slots=True)
+class Level:
+    """One step of a game's quiz.
+
+    ``fits`` is the level's definition: a test on the engine's outcome of a trick.
+    ``suits`` says from how many suits the sampler deals a trick (only to find fitting
+    tricks faster: ``fits`` alone decides), ``contexts`` the game context a trick is
+    played in (Tricks & Stones: the trump), and ``podium`` whether the level asks for
+    every place, first to last, rather than only the winner.
+    """
+
+    number: int
+    title: str
+    text: str
+    fits: Callable[[TrickOutcome], bool] = field(repr=False)
+    suits: tuple[int, ...] = field(repr=False)
+    contexts: tuple[ContextItems, ...] = field(default=((),), repr=False)
+    podium: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class Quiz:
+    """A game's quiz: its levels, easiest first, and -- where every place of a trick counts,
+    so a quiz may ask for the whole order -- why it counts (``None``: only the winner does)."""
+
+    levels: tuple[Level, ...] = ()
+    podium: str | None = None
+
+
+def trick_suits(outcome: TrickOutcome) -> set[str]:
+    """The suits of a trick's cards (a quiz level's helper)."""
+    return {card.suit for card in outcome.cards}
+
+
+def led_suit(outcome: TrickOutcome) -> str:
+    return outcome.cards[0].suit
+
+
+def trump_of(outcome: TrickOutcome) -> str | None:
+    """The trump suit the trick was ranked with, if any."""
+    trump = outcome.context.get("trump")
+    return trump if isinstance(trump, str) else None
+
+
+def off_suit(outcome: TrickOutcome) -> list[Card]:
+    """The cards that are neither of the led suit nor trumps."""
+    led, trump = led_suit(outcome), trump_of(outcome)
+    return [card for card in outcome.cards if card.suit not in (led, trump)]
+
+
+# --- panels, bots, advice, links ------------------------------------------------------------------
+
+
+class PanelKind(StrEnum):
+    """A panel the display can draw beside a game's table from the game's view."""
+
+    CHAMBERS = "chambers"  # Tricks & Stones: the chamber board, trump and tokens
+    PODIUM = "podium"  # Tricks & Stones: the last trick's places and gem actions
+    ROUND_SCORES = "round-scores"  # Tricks & Stones: predictions, tricks and scores
+    BIDS_AND_WINS = "bids-and-wins"  # Band of Tricks: bids against wins per suit
+    METAL_CHOICE = "metal-choice"  # Band of Tricks: counting a Metal win
+    JEWELS = "jewels"  # Jewel Vault: showrooms, vaults and won cards
+    ACTIONS_OWED = "actions-owed"  # Jewel Vault: the suit actions still to take
+
+
+BotFactory = Callable[["Rules[Any]", int, "int | str"], "Bot"]
+
+
+@dataclass(frozen=True, slots=True)
+class Example:
+    """A link the app gallery shows: the app (its notebook's name), what the link adds to
+    the game's title (``""``: nothing) and the link's settings after ``game=``."""
+
+    app: str
+    label: str
+    query: str
+
+
+@dataclass(frozen=True, slots=True)
+class Capabilities:
+    """What a game offers. Every field has a default meaning "does not offer it"."""
+
+    decision: Decision = Decision()
+    context: tuple[TrickContext, ...] = ()
+    explainer_players: int | None = None  # the trick explainer's player count (None: the most)
+    quiz: Quiz = Quiz()
+    panels: tuple[PanelKind, ...] = ()
+    bots: tuple[tuple[str, Ref[BotFactory]], ...] = ()  # named bots besides "random"
+    advice: Ref[AdvisorEntry] | None = None  # the advisor's entry for the game, if it has one
+    variants: tuple[str, ...] = ()  # yes/no rules options a link may switch on
+    examples: tuple[Example, ...] = ()
+
+    def bot(self, name: str) -> Ref[BotFactory] | None:
+        """The bot of that name, or ``None``."""
+        return next((ref for key, ref in self.bots if key == name), None)
+
+    def context_of(self, key: str) -> TrickContext | None:
+        """The trick context of that name, or ``None``."""
+        return next((c for c in self.context if c.key == key), None)
