@@ -7,15 +7,15 @@ A *hand* is one deal played out, from the deal to the start of the next deal:
   is dealt (``state.round`` changes).
 * Band of Tricks, 4 players: the deal (10 cards each), the 4 bids, 10 tricks of 4 cards and every
   Metal choice, until the deal is scored and the next one dealt (``state.deal`` changes).
-* Jewel Vault, 4 players: the deal of round 1 (13 cards each), the dealer's announcement, the 4
-  passes, 10 tricks of 4 cards (an extra lead may follow), every ♣ steal choice after a trick and
-  at the round's end, until round 2 is dealt (``state.round`` changes).
+* Jewel Vault, 4 players: the deal of round 1 (10 cards each, 12 aside), the dealer's announcement,
+  the 4 passes, 10 tricks of 4 cards and every ♣ choice of whose showroom to take from (during
+  the tricks and at the round's end), until round 2 is dealt (``state.round`` changes).
 * OpenSpiel ``oh_hell``, 4 players, 4 suits x 9 cards, ``num_tricks_fixed=8`` (the nearest
   setting: OpenSpiel turns up a trump from the undealt cards, so 32 cards allow only 7 tricks):
-  every chance action (dealer, the deal card by card, the trump card), 4 bids and 8 tricks, until
-  the state is terminal.
+  every chance action (the number of tricks, fixed here to one outcome; the dealer; the deal card
+  by card; the trump card), 4 bids and 8 tricks, until the state is terminal.
 
-Each tricklab game runs through two APIs:
+Each tricklab game runs through two APIs, and a third line for information:
 
 * ``state``: the checked state step of today, ``rules.initial_state(seed)``,
   ``rules.legal_actions(state)`` and ``rules.apply(state, action)`` (``apply`` checks the action
@@ -478,7 +478,7 @@ def report(lines: list[Line], spiel: Line | None, args: argparse.Namespace, chan
     else:
         print(
             f"OpenSpiel actions = every apply_action, chance actions included ({chance:.0f} chance a hand: "
-            f"dealer, the deal card by card, the trump card); oh_hell {SPIEL_PARAMS}, played from Python"
+            f"number of tricks, dealer, the deal card by card, trump card); oh_hell {SPIEL_PARAMS}, played from Python"
         )
         print("ratio = median over the repeats of (line's hands/s ÷ OpenSpiel's hands/s in the same repeat)")
 
