@@ -111,7 +111,7 @@ def parse_params(query: str, *, extras: tuple[str, ...] = ()) -> AppParams:
         except TricklabError:
             names = ", ".join(GAMES)
             params.messages.append(
-                f"There is no game “{_short(game)}”; showing {GAMES[DEFAULT_GAME].title}. Games: {names}."
+                f"There is no game “{quote(game)}”; showing {GAMES[DEFAULT_GAME].title}. Games: {names}."
             )
     counts = find_game(params.game).player_counts
     params.players = 4 if 4 in counts else counts[-1]
@@ -121,7 +121,7 @@ def parse_params(query: str, *, extras: tuple[str, ...] = ()) -> AppParams:
             params.players = int(players)
         else:
             params.messages.append(
-                f"“{_short(players)}” players is not possible in {GAMES[params.game].title} "
+                f"“{quote(players)}” players is not possible in {GAMES[params.game].title} "
                 f"({counts[0]} to {counts[-1]}); showing {params.players} players."
             )
     seed = first("seed")
@@ -130,7 +130,7 @@ def parse_params(query: str, *, extras: tuple[str, ...] = ()) -> AppParams:
             params.seed = int(seed)
         else:
             params.messages.append(
-                f"The seed must be a whole number from 0 to {MAX_SEED}, not “{_short(seed)}”; "
+                f"The seed must be a whole number from 0 to {MAX_SEED}, not “{quote(seed)}”; "
                 f"showing seed {DEFAULT_SEED}."
             )
     for name in extras:
@@ -147,13 +147,8 @@ def _seat(params: AppParams, default: int | None, fallback: str) -> int | None:
         return default
     if re.fullmatch(r"[0-9]", text) and 1 <= int(text) <= params.players:
         return int(text) - 1
-    params.messages.append(f"There is no player “{_short(text)}”; {fallback}.")
+    params.messages.append(f"There is no player “{quote(text)}”; {fallback}.")
     return default
-
-
-def _short(text: str) -> str:
-    """A link's value as a message quotes it (see :func:`.inputs.quote`)."""
-    return quote(text)
 
 
 def _header(title: str, params: AppParams, *, describe: str) -> w.HTML:
@@ -169,7 +164,7 @@ def explain_trick_app(query: str | None = None) -> w.VBox:
     params = parse_params(read_query_string() if query is None else query, extras=("trump", "cards"))
     trump = params.extra.get("trump", "S").upper()
     if trump not in ("S", "H", "D", "C", "NONE"):
-        params.messages.append(f"“{_short(trump)}” is not a trump suit (S, H, D, C or none); using spades.")
+        params.messages.append(f"“{quote(trump)}” is not a trump suit (S, H, D, C or none); using spades.")
         trump = "S"
     explainer = TrickExplainer(params.game, params.players, trump=trump if trump != "NONE" else None)
     cards = params.extra.get("cards")
@@ -200,7 +195,7 @@ def replay_app(query: str | None = None) -> w.VBox:
         if re.fullmatch(r"[0-9]{1,6}", text):
             step = int(text)  # the stepper clamps it to the match's last step
         else:
-            params.messages.append(f"“{_short(text)}” is not a step number; starting at the deal.")
+            params.messages.append(f"“{quote(text)}” is not a step number; starting at the deal.")
     stepper = TrickStepper(game=params.game, players=params.players, seed=params.seed, seat=seat, step=step)
     title = f"Replay: {GAMES[params.game].title}, {params.players} players, seed {params.seed}"
     header = _header(
@@ -224,13 +219,13 @@ def play_app(query: str | None = None) -> w.VBox:
         if re.fullmatch(r"[0-9](\.[0-9]{1,2})?", text) and float(text) <= 3:
             pace = float(text)
         else:
-            params.messages.append(f"The pace must be 0 to 3 seconds, not “{_short(text)}”; using 0.8.")
+            params.messages.append(f"The pace must be 0 to 3 seconds, not “{quote(text)}”; using 0.8.")
     options: dict[str, bool] = {}
     for name, offered_by in offered.items():
         if name in params.extra:
             text = params.extra[name].lower()
             if text not in ("yes", "no", "true", "false", "1", "0"):
-                params.messages.append(f"{name} must be yes or no, not “{_short(text)}”; using no.")
+                params.messages.append(f"{name} must be yes or no, not “{quote(text)}”; using no.")
             elif name not in GAMES[params.game].capabilities.variants:
                 params.messages.append(f"{name} is a {offered_by} variant; ignored for {GAMES[params.game].title}.")
             elif text in ("yes", "true", "1"):
@@ -267,7 +262,7 @@ def quiz_app(query: str | None = None) -> w.VBox:
             level = int(text)
         else:
             params.messages.append(
-                f"There is no level “{_short(text)}” in the {GAMES[params.game].title} quiz "
+                f"There is no level “{quote(text)}” in the {GAMES[params.game].title} quiz "
                 f"(1 to {last}); starting at level 1."
             )
     quiz = Quiz(params.game, params.players, seed=params.seed, level=level)

@@ -14,7 +14,7 @@ from ..games import DEFAULT_GAME, GAMES, find_game
 from ..games.base import Rules, TrickOutcome
 from ..games.capabilities import TRUMP
 from .board import Board, LookToggles
-from .inputs import MAX_TYPED, quote, short, too_long
+from .inputs import MAX_TYPED, clicked_card
 
 # The trump picker offers what the trump context declares; a dropdown cannot show None, so "none".
 TRUMP_CHOICES = [(text, "none" if value is None else value) for text, value in TRUMP.choices]
@@ -173,17 +173,10 @@ class TrickExplainer(w.VBox):  # type: ignore[misc]
     def _intent(self, intent: str, value: str | None) -> None:
         if intent != "add":
             return
-        text = short(value)
-        if text is None:
-            self._say(too_long(value) if value else "That click carried no card.")
-            return
         try:
-            card = self.rules.card(text)
+            card = clicked_card(self.rules, value)
         except TricklabError as exc:
             self._error(exc)
-            return
-        if str(card) != text:  # a deck button sends the card's notation, nothing else
-            self._say(f"“{quote(text)}” is not a card as its button writes it (like {card}): click a card.")
             return
         self.add_card(card)
 

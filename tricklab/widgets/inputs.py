@@ -11,6 +11,11 @@ from __future__ import annotations
 
 import re
 import unicodedata
+from typing import Any
+
+from ..cards import Card
+from ..errors import TricklabError
+from ..games.base import Rules
 
 MAX_VALUE = 80  # the longest value a widget's own markup sends is an action text like "move 1>2 2>3 3>4"
 MAX_TYPED = 200  # typed card lists (the trick explainer's text box)
@@ -47,6 +52,25 @@ def bid_step(value: str | None) -> tuple[str, int] | None:
     writes them) as ``(suit, +1 or -1)``, else ``None``."""
     found = _BID_STEP.fullmatch(value) if value is not None and len(value) <= 8 else None
     return (found[1], int(found[2])) if found else None
+
+
+class PageValue(TricklabError):
+    """A value from the page that none of the widget's own buttons sends."""
+
+
+def clicked_card(rules: Rules[Any], value: str | None) -> Card:
+    """The card a card button names: the game's notation of a card, exactly as the button writes it.
+
+    Raises :class:`PageValue` for anything else (no value, too long, another spelling), or the
+    game's :class:`~tricklab.errors.InvalidCard` for text that is no card of this game.
+    """
+    text = short(value)
+    if text is None:
+        raise PageValue(too_long(value) if value else "That click carried no card.")
+    card = rules.card(text)
+    if str(card) != text:
+        raise PageValue(f"“{quote(text)}” is not a card as its button writes it (like {card}): click a card.")
+    return card
 
 
 def too_long(value: str) -> str:

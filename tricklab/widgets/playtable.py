@@ -26,7 +26,7 @@ from ..errors import InvalidOption, TricklabError
 from ..games import DEFAULT_GAME, find_game
 from ..match import Match, Step
 from .board import Board, LookToggles
-from .inputs import bid_step, number, quote, short, too_long
+from .inputs import bid_step, clicked_card, number, quote, short, too_long
 
 BID_KEYS = ("rock", "soul", "pops")
 ROUND_END = ("score", "round-end")  # the event kinds that close a round (scores, or Jewel Vault's round actions)
@@ -233,14 +233,10 @@ class PlayTable(w.VBox):  # type: ignore[misc]
     def _card(self, text: str) -> Card | None:
         """The card a card button names (its notation exactly), or ``None`` with the reason shown."""
         try:
-            card = self.rules.card(text)
+            return clicked_card(self.rules, text)
         except TricklabError as exc:
             self._refuse(str(exc))
             return None
-        if str(card) != text:
-            self._refuse(f"“{quote(text)}” is not a card as its button writes it (like {card}): click a card.")
-            return None
-        return card
 
     def _play_card(self, text: str) -> None:
         card = self._card(text)

@@ -14,7 +14,7 @@ from ..games import DEFAULT_GAME
 from ..games.base import CardLike
 from ..quiz import DEFAULT_COUNT, Question, Verdict, check, levels, questions
 from .board import Board, LookToggles
-from .inputs import quote, short, too_long
+from .inputs import clicked_card
 
 
 class Quiz(w.VBox):  # type: ignore[misc]
@@ -192,17 +192,10 @@ class Quiz(w.VBox):  # type: ignore[misc]
 
     def _clicked(self, value: str | None) -> None:
         """A click on a card of the trick: its value must be a card as the button writes it."""
-        text = short(value)
-        if text is None:
-            self._say(too_long(value) if value else "That click carried no card.")
-            return
         try:
-            card = self.rules.card(text)
+            card = clicked_card(self.rules, value)
         except TricklabError as exc:
             self._error(exc)
-            return
-        if str(card) != text:
-            self._say(f"“{quote(text)}” is not a card as its button writes it (like {card}): click a card.")
             return
         self.pick(card)
 
