@@ -618,7 +618,7 @@ def _check_view(rules: Rules[Any], view: object) -> tuple[int, BiddingView]:
         )
     if view.phase != bidding:
         raise AdviceUnavailable(
-            f"bids are tried at bidding time ({what}), but this view is in phase {view.phase!r}", rule_id=rule_id
+            f"bids are tried at bidding time ({what}), but this view is in phase {str(view.phase)!r}", rule_id=rule_id
         )
     return seat, view
 

@@ -26,13 +26,16 @@ from ..explain import Clause, Reason, Rulebook, plural
 from .base import (
     CardLike,
     Event,
+    EventKind,
     Log,
     MatchResult,
     Options,
     Rules,
     Score,
     ScoreLine,
+    TieBreak,
     TrickOutcome,
+    Word,
     illegal,
     leaders,
     quote_action,
@@ -59,7 +62,18 @@ WIN_INDEX = {"R": 0, "S": 1, "P": 2}
 LABEL = {"rock": "Rock", "soul": "Soul", "pops": "Pops", "metal": "Metal"}
 BEATS = {"R": "S", "S": "P", "P": "R"}  # rock-paper-scissors: key beats value
 
-BID, PLAY, ASSIGN, OVER = "bid", "play", "assign", "over"
+
+class Phase(Word):
+    """What a deal of Band of Tricks is waiting for: secret bids, a card, the suit a trick won
+    with Metal counts for; ``OVER`` once the match has ended. Each member equals its word."""
+
+    BID = "bid"
+    PLAY = "play"
+    ASSIGN = "assign"
+    OVER = "over"
+
+
+BID, PLAY, ASSIGN, OVER = Phase.BID, Phase.PLAY, Phase.ASSIGN, Phase.OVER
 
 Wins = tuple[int, int, int, int]
 NO_WINS: Wins = (0, 0, 0, 0)
@@ -334,7 +348,7 @@ class BandOfTricksState:
     """
 
     seed: int
-    phase: str
+    phase: Phase
     to_play: int | None
     deal: int
     start_player: int
@@ -390,7 +404,7 @@ class BandOfTricksView:
     """
 
     seat: int | None
-    phase: str
+    phase: Phase
     to_play: int | None
     deal: int
     deals: int
@@ -688,7 +702,7 @@ class BandOfTricks(Rules[BandOfTricksState]):
             log.append(
                 (
                     Event(
-                        "deal",
+                        EventKind.DEAL,
                         start,
                         f"{title}: everyone gets {each} cards; {self.seat_name(start)} is the start player."
                         f"{aside_note}",
@@ -766,7 +780,7 @@ class BandOfTricks(Rules[BandOfTricksState]):
             if done:
                 text += f" All bids are in; {self.seat_name(state.start_player)} leads the first trick."
                 reasons.append(Reason("bt.trick", "The start player leads the first trick."))
-            log.append((Event("bid", seat, text, tuple(reasons), {"bid": str(bid)}), new))
+            log.append((Event(EventKind.BID, seat, text, tuple(reasons), {"bid": str(bid)}), new))
         return new
 
     # trick play ----------------------------------------------------------------------------------------
@@ -900,7 +914,7 @@ class BandOfTricks(Rules[BandOfTricksState]):
             trick = (*before, card)
             best = trick[_rank(trick)[0]]
             text += f" {best} is winning so far."
-        return Event("play", seat, text, tuple(reasons), {"card": card})
+        return Event(EventKind.PLAY, seat, text, tuple(reasons), {"card": card})
 
     def _trick_event(self, state: BandOfTricksState, ranking: tuple[int, ...], seats: tuple[int, ...]) -> Event:
         last = state.last_trick
@@ -925,7 +939,7 @@ class BandOfTricks(Rules[BandOfTricksState]):
         if state.tricks_played < CARDS_EACH[self.players]:
             reasons.append(Reason("bt.lead.next", f"{name} won the trick, so {name} leads the next one."))
         return Event(
-            "trick",
+            EventKind.TRICK,
             winner,
             text,
             tuple(reasons),
@@ -969,7 +983,7 @@ class BandOfTricks(Rules[BandOfTricksState]):
             log.append(
                 (
                     Event(
-                        "count",
+                        EventKind.COUNT,
                         seat,
                         f"{self.seat_name(seat)} counts the Metal win for {LABEL[key]}: "
                         f"{self._progress(new, seat, key)}.",
@@ -1000,7 +1014,9 @@ class BandOfTricks(Rules[BandOfTricksState]):
             reasons = tuple(
                 Reason(r.rule_id, f"{self.seat_name(s)}: {r.text}") for s in range(n) for r in details[s].reasons
             )
-            log.append((Event("score", None, text, reasons, {"scores": scores, "details": tuple(details)}), new))
+            log.append(
+                (Event(EventKind.SCORE, None, text, reasons, {"scores": scores, "details": tuple(details)}), new)
+            )
         played = len(deal_scores)
         nxt = (state.start_player + 1) % n
         if played < n:
@@ -1014,7 +1030,7 @@ class BandOfTricks(Rules[BandOfTricksState]):
                 log.append(
                     (
                         Event(
-                            "tie",
+                            EventKind.TIE,
                             None,
                             f"{names} share the lead with {plural(best, 'point')}, so an extra deal is played.",
                             (Reason("bt.win.tie", RULEBOOK["bt.win.tie"].text),),
@@ -1030,7 +1046,7 @@ class BandOfTricks(Rules[BandOfTricksState]):
             assert result is not None
             log.append(
                 (
-                    Event("end", None, result.reasons[0].text, result.reasons, {"winners": result.winners}),
+                    Event(EventKind.END, None, result.reasons[0].text, result.reasons, {"winners": result.winners}),
                     over,
                 )
             )
@@ -1052,14 +1068,14 @@ class BandOfTricks(Rules[BandOfTricksState]):
             return MatchResult(
                 totals,
                 top,
-                "extra deals",
+                TieBreak.EXTRA_DEALS,
                 (Reason("bt.win.tie", f"{names} wins with {plural(best, 'point')}: {deals} broke the tie."),),
             )
         after = f" after {plural(extra, 'extra deal')}" if extra else ""
         return MatchResult(
             totals,
             top,
-            "shared",
+            TieBreak.SHARED,
             (
                 Reason(
                     "bt.win.limit",

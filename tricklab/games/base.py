@@ -14,6 +14,7 @@ import sys
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, fields, replace
+from enum import StrEnum
 from typing import TYPE_CHECKING, Any, ClassVar, Generic, Self, TypeVar
 
 from ..actions import Action, parse_action
@@ -113,13 +114,36 @@ class Score:
         return f"{self.total} ({parts})"
 
 
+class Word(StrEnum):
+    """A fixed word of the rules (a phase, an event kind, a cause, a tie-break): a ``StrEnum``,
+    so each member equals its text (``Phase.PLAY == "play"``) and formats, prints and writes to
+    JSON as that text. Its repr is the text's repr too, so the repr of a state, an event or a
+    result reads the same as it did when these were plain strings and can be pasted back."""
+
+    def __repr__(self) -> str:
+        return repr(self.value)
+
+
+class TieBreak(Word):
+    """What decided a match whose totals were tied (``MatchResult.tie_break``).
+
+    A ``StrEnum``: each member equals its text (``TieBreak.SHARED == "shared"``), and
+    that text is what captions and JSON show.
+    """
+
+    EXACT_PREDICTIONS = "exact predictions"  # Tricks & Stones: more exact predictions
+    EXTRA_DEALS = "extra deals"  # Band of Tricks: further deals until one seat leads
+    VAULT = "vault"  # Jewel Vault: more jewels in the vault
+    SHARED = "shared"  # still tied after every tie-break: the win is shared
+
+
 @dataclass(frozen=True, slots=True)
 class MatchResult:
     """Final totals, the winning seat(s) and the tie-break that decided, if any."""
 
     totals: tuple[int, ...]
     winners: tuple[int, ...]
-    tie_break: str | None
+    tie_break: TieBreak | None
     reasons: tuple[Reason, ...]
 
     @property
@@ -127,16 +151,44 @@ class MatchResult:
         return len(self.winners) > 1
 
 
+class EventKind(Word):
+    """What an :class:`Event` is. One enum for every game: the kinds several games share
+    first, then each game's own. A ``StrEnum``: each member equals its stable word
+    (``EventKind.TRICK == "trick"``), which is what records of a timeline show.
+    """
+
+    # every game
+    DEAL = "deal"  # a round's cards are dealt
+    PLAY = "play"  # a card is played to the trick
+    TRICK = "trick"  # a trick is complete: its winner (and places)
+    END = "end"  # the match is over
+    SCORE = "score"  # a round or deal is scored (Tricks & Stones, Band of Tricks)
+    # Tricks & Stones
+    PREDICT = "predict"  # a secret prediction is made
+    REVEAL = "reveal"  # the predictions are shown together
+    GEMS = "gems"  # a place's gem action
+    # Band of Tricks
+    BID = "bid"  # a secret bid is made
+    COUNT = "count"  # a trick won with Metal is counted for a suit
+    TIE = "tie"  # the totals are tied after the last deal: another deal follows
+    # Jewel Vault
+    ANNOUNCE = "announce"  # the number of cards to pass is announced
+    PASS = "pass"  # a seat chooses the cards it passes
+    EXCHANGE = "exchange"  # the passed cards reach their receivers together
+    ACTION = "action"  # a suit action moves a jewel (or cannot)
+    ROUND_END = "round-end"  # the end-of-round suit actions are owed
+
+
 @dataclass(frozen=True, slots=True)
 class Event:
     """Something that happened: a decision or an automatic step of the rules.
 
-    ``kind`` is a short stable word (``deal``, ``predict``, ``play``, ``trick``, ...),
+    ``kind`` says what (an :class:`EventKind`: ``deal``, ``predict``, ``play``, ``trick``, ...),
     ``seat`` who did it (``None`` for the table), ``text`` a one-line caption and
     ``reasons`` why, citing rule ids. ``data`` holds the facts a view needs to draw it.
     """
 
-    kind: str
+    kind: EventKind
     seat: int | None
     text: str
     reasons: tuple[Reason, ...] = ()

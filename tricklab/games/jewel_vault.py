@@ -36,13 +36,16 @@ from ..explain import Clause, Reason, Rulebook, plural
 from .base import (
     CardLike,
     Event,
+    EventKind,
     Log,
     MatchResult,
     Options,
     Rules,
     Score,
     ScoreLine,
+    TieBreak,
     TrickOutcome,
+    Word,
     check_choice,
     illegal,
     leaders,
@@ -66,15 +69,49 @@ SHOWROOM_POINTS = 1
 NO_TRICK_ACTIONS = 2
 KNOWN_DECK_TOP = {4: 13, 3: 9, 2: 8}  # known deck: highest rank kept, by player count
 
-# phases
-ANNOUNCE, PASS, PLAY, STEAL, OVER = "announce", "pass", "play", "steal", "over"
-# why a suit action is taken
-VOID, TRICK, MOST, NO_TRICK = "void", "trick", "most", "no-trick"
-CAUSES = (VOID, TRICK, MOST, NO_TRICK)
-# where the flow goes once the pending actions are done
-IN_TRICK, AFTER_TRICK, ROUND_END = "trick", "after-trick", "round-end"
-# why an action could not be done
-SUPPLY_EMPTY, SHOWROOM_EMPTY, NO_TARGET = "supply-empty", "showroom-empty", "no-target"
+
+class Phase(Word):
+    """What a round of Jewel Vault is waiting for: the announced number of cards to pass, a
+    seat's passed cards, a card, the target of a ♣ action; ``OVER`` once the match has ended.
+    Each member equals its word (``"play"``)."""
+
+    ANNOUNCE = "announce"
+    PASS = "pass"
+    PLAY = "play"
+    STEAL = "steal"
+    OVER = "over"
+
+
+class Cause(Word):
+    """Why a suit action is taken."""
+
+    VOID = "void"  # could not follow the led suit
+    TRICK = "trick"  # won the trick
+    MOST = "most"  # most cards of the suit at the end of the round
+    NO_TRICK = "no-trick"  # won no trick in the round
+
+
+class Stage(Word):
+    """Where play goes on once the owed suit actions are done."""
+
+    IN_TRICK = "trick"  # the trick goes on
+    AFTER_TRICK = "after-trick"  # the trick is complete: the next trick or the round's end
+    ROUND_END = "round-end"  # the round is over: the next round or the match's end
+
+
+class Blocked(Word):
+    """Why a suit action moved nothing."""
+
+    SUPPLY_EMPTY = "supply-empty"  # the supply is empty
+    SHOWROOM_EMPTY = "showroom-empty"  # the showroom it takes from is empty
+    NO_TARGET = "no-target"  # every showroom one could take from is empty
+
+
+ANNOUNCE, PASS, PLAY, STEAL, OVER = Phase.ANNOUNCE, Phase.PASS, Phase.PLAY, Phase.STEAL, Phase.OVER
+VOID, TRICK, MOST, NO_TRICK = Cause.VOID, Cause.TRICK, Cause.MOST, Cause.NO_TRICK
+CAUSES = tuple(Cause)
+IN_TRICK, AFTER_TRICK, ROUND_END = Stage.IN_TRICK, Stage.AFTER_TRICK, Stage.ROUND_END
+SUPPLY_EMPTY, SHOWROOM_EMPTY, NO_TARGET = Blocked.SUPPLY_EMPTY, Blocked.SHOWROOM_EMPTY, Blocked.NO_TARGET
 
 ACTION_RULE = {"D": "jv.action.diamond", "H": "jv.action.heart", "S": "jv.action.spade", "C": "jv.action.club"}
 ACTION_PATH = {  # suit -> (source, destination)
@@ -419,13 +456,13 @@ class ActionResult:
 
     seat: int
     suit: str
-    cause: str
+    cause: Cause
     source: str
     destination: str
     from_side: int | None
     to_side: int
     done: bool
-    blocked: str | None
+    blocked: Blocked | None
     text: str
     reasons: tuple[Reason, ...]
     after: Jewels
@@ -436,7 +473,7 @@ class DueAction(NamedTuple):
 
     seat: int
     suit: str
-    cause: str
+    cause: Cause
 
 
 @dataclass(frozen=True, slots=True)
@@ -473,7 +510,7 @@ class JewelVaultState:
     """
 
     seed: int
-    phase: str
+    phase: Phase
     to_play: int | None
     round: int
     dealer: int
@@ -489,7 +526,7 @@ class JewelVaultState:
     won_cards: tuple[tuple[Card, ...], ...]
     jewels: Jewels
     pending: tuple[DueAction, ...]
-    stage: str
+    stage: Stage
     last_trick: LastTrick | None
 
     @property
@@ -513,7 +550,7 @@ class JewelVaultView:
     """
 
     seat: int | None
-    phase: str
+    phase: Phase
     to_play: int | None
     round: int
     rounds: int
@@ -778,7 +815,7 @@ class JewelVault(Rules[JewelVaultState]):
         showrooms: Sequence[int],
         vaults: Sequence[int] | None = None,
         target: int | None = None,
-        cause: str = TRICK,
+        cause: Cause | str = Cause.TRICK,
     ) -> ActionResult:
         """What one suit action does from the given jewels: what moved, or why nothing did.
 
@@ -789,6 +826,7 @@ class JewelVault(Rules[JewelVaultState]):
         self._check_seat(seat, "seat")
         if cause not in CAUSES:
             raise InvalidOption(f"cause must be one of {', '.join(CAUSES)}, not {describe(cause)}")
+        cause = Cause(cause)
         jewels = Jewels(
             _count(supply, "supply"),
             self._per_side(showrooms, "showrooms"),
@@ -954,7 +992,7 @@ class JewelVault(Rules[JewelVaultState]):
             log.append(
                 (
                     Event(
-                        "deal",
+                        EventKind.DEAL,
                         dealer,
                         f"Round {round_index + 1} of {self.rounds}: {self.seat_name(dealer)} deals {each} cards "
                         f"each.{aside_note}{start}",
@@ -1030,7 +1068,7 @@ class JewelVault(Rules[JewelVaultState]):
             log.append(
                 (
                     Event(
-                        "announce",
+                        EventKind.ANNOUNCE,
                         seat,
                         f"{self.seat_name(seat)} (the dealer) announces: everyone passes {plural(k, 'card')} to {to}.",
                         (Reason("jv.announce", RULEBOOK["jv.announce"].text),),
@@ -1066,7 +1104,7 @@ class JewelVault(Rules[JewelVaultState]):
         rule = "jv.partnerships.pass" if self.options.partnerships else "jv.pass"
         event = (
             Event(
-                "pass",
+                EventKind.PASS,
                 seat,
                 f"{name} secretly chooses {plural(k, 'card')} to pass.",
                 (Reason(rule, RULEBOOK[rule].text), Reason("jv.pass.secret", RULEBOOK["jv.pass.secret"].text)),
@@ -1102,7 +1140,7 @@ class JewelVault(Rules[JewelVaultState]):
             log.append(
                 (
                     Event(
-                        "exchange",
+                        EventKind.EXCHANGE,
                         None,
                         f"All the chosen cards are passed at the same moment, each to {to}. "
                         f"{self.seat_name(leader)}, left of the dealer, leads the first trick.",
@@ -1179,7 +1217,7 @@ class JewelVault(Rules[JewelVaultState]):
             text += f" {best.pretty} is winning so far."
         if self.players == 2 and len(trick) == 3:
             reasons.append(Reason("jv.two-players", "With two players the leader plays a second card to the trick."))
-        return Event("play", seat, text, tuple(reasons), {"card": card})
+        return Event(EventKind.PLAY, seat, text, tuple(reasons), {"card": card})
 
     def _steal(self, state: JewelVaultState, seat: int, target: int, log: Log) -> JewelVaultState:
         self._check_steal_target(state.jewels, seat, target)
@@ -1303,7 +1341,7 @@ class JewelVault(Rules[JewelVaultState]):
             log.append(
                 (
                     Event(
-                        "trick",
+                        EventKind.TRICK,
                         winner,
                         f"{self.seat_name(winner)} wins trick {state.tricks_played + 1} with "
                         f"{trick[ranking[0]].pretty} and takes a {SUIT_SYMBOL[led]} action.{then}",
@@ -1337,7 +1375,7 @@ class JewelVault(Rules[JewelVaultState]):
             log.append(
                 (
                     Event(
-                        "round-end",
+                        EventKind.ROUND_END,
                         None,
                         f"End of round {state.round + 1}. Won cards: {shown}.",
                         (Reason("jv.round-end.count", RULEBOOK["jv.round-end.count"].text), *reasons),
@@ -1406,7 +1444,7 @@ class JewelVault(Rules[JewelVaultState]):
         due: DueAction,
         target_side: int | None,
         after: Jewels,
-        blocked: str | None,
+        blocked: Blocked | None,
         pending: tuple[DueAction, ...],
         log: list[tuple[Event, Any]],
     ) -> None:
@@ -1414,16 +1452,16 @@ class JewelVault(Rules[JewelVaultState]):
             state, jewels=after, pending=pending, phase=PLAY if state.phase == STEAL else state.phase, to_play=None
         )
         result = self._result(due.seat, due.suit, due.cause, target_side, after, blocked, state)
-        log.append((Event("action", due.seat, result.text, result.reasons, {"result": result}), shown))
+        log.append((Event(EventKind.ACTION, due.seat, result.text, result.reasons, {"result": result}), shown))
 
     def _result(
         self,
         seat: int,
         suit: str,
-        cause: str,
+        cause: Cause,
         target_side: int | None,
         after: Jewels,
-        blocked: str | None,
+        blocked: Blocked | None,
         state: JewelVaultState | None,
     ) -> ActionResult:
         side = self._sides[seat]
@@ -1471,7 +1509,7 @@ class JewelVault(Rules[JewelVaultState]):
             after=after,
         )
 
-    def _cause_reason(self, seat: int, suit: str, cause: str, state: JewelVaultState | None) -> Reason:
+    def _cause_reason(self, seat: int, suit: str, cause: Cause, state: JewelVaultState | None) -> Reason:
         name = self.seat_name(seat)
         sym = SUIT_SYMBOL[suit]
         if cause == VOID:
@@ -1503,7 +1541,7 @@ class JewelVault(Rules[JewelVaultState]):
             log.append(
                 (
                     Event(
-                        "end",
+                        EventKind.END,
                         None,
                         result.reasons[-1].text,
                         result.reasons,
@@ -1555,7 +1593,7 @@ class JewelVault(Rules[JewelVaultState]):
                     f"the vault ({most}).",
                 )
             )
-            return MatchResult(totals, seats(still), "vault", tuple(reasons))
+            return MatchResult(totals, seats(still), TieBreak.VAULT, tuple(reasons))
         sharing = " and ".join(self.side_name(side) for side in still)
         reasons.append(
             Reason(
@@ -1564,7 +1602,7 @@ class JewelVault(Rules[JewelVaultState]):
                 "they share the victory.",
             )
         )
-        return MatchResult(totals, seats(still), "shared", tuple(reasons))
+        return MatchResult(totals, seats(still), TieBreak.SHARED, tuple(reasons))
 
     def view(self, state: JewelVaultState, seat: int | None) -> JewelVaultView:
         n = self.players
@@ -1663,7 +1701,7 @@ def _find(hand: tuple[Card, ...], card: Card) -> int:
     return -1
 
 
-def _move(jewels: Jewels, side: int, suit: str, target_side: int | None) -> tuple[Jewels, str | None]:
+def _move(jewels: Jewels, side: int, suit: str, target_side: int | None) -> tuple[Jewels, Blocked | None]:
     """One suit action's effect on the jewels, or why it cannot be done (JV-1)."""
     supply, showrooms, vaults = jewels.supply, jewels.showrooms, jewels.vaults
     if suit == "D":

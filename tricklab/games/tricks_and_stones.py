@@ -24,13 +24,16 @@ from ..explain import Clause, Reason, Rulebook, plural
 from .base import (
     CardLike,
     Event,
+    EventKind,
     Log,
     MatchResult,
     Options,
     Rules,
     Score,
     ScoreLine,
+    TieBreak,
     TrickOutcome,
+    Word,
     check_choice,
     illegal,
     leaders,
@@ -65,7 +68,18 @@ GEMS_EACH = 8
 EXPEDITION_BONUS = 3
 MAX_PREDICTION = 5
 
-PREDICT, PLAY, GEMS, OVER = "predict", "play", "gems", "over"
+
+class Phase(Word):
+    """What a round of Tricks & Stones is waiting for: secret predictions, a card, a place's
+    gem action; ``OVER`` once the match has ended. Each member equals its word (``"play"``)."""
+
+    PREDICT = "predict"
+    PLAY = "play"
+    GEMS = "gems"
+    OVER = "over"
+
+
+PREDICT, PLAY, GEMS, OVER = Phase.PREDICT, Phase.PLAY, Phase.GEMS, Phase.OVER
 
 RULEBOOK = Rulebook(
     NAME,
@@ -333,7 +347,7 @@ class TricksAndStonesState(NamedTuple):
     """
 
     seed: int
-    phase: str
+    phase: Phase
     to_play: int | None
     round: int
     dealer: int
@@ -377,7 +391,7 @@ class TricksAndStonesView:
     """
 
     seat: int | None
-    phase: str
+    phase: Phase
     to_play: int | None
     round: int
     dealer: int
@@ -661,7 +675,7 @@ class TricksAndStones(Rules[TricksAndStonesState]):
             log.append(
                 (
                     Event(
-                        "deal",
+                        EventKind.DEAL,
                         dealer,
                         f"Round {round_index + 1}: {self.seat_name(dealer)} deals 8 cards each; "
                         f"trump is {SUIT_NAME[state.trump]} {SUIT_SYMBOL[state.trump]}.{aside_note}",
@@ -748,7 +762,7 @@ class TricksAndStones(Rules[TricksAndStonesState]):
             log.append(
                 (
                     Event(
-                        "reveal",
+                        EventKind.REVEAL,
                         None,
                         f"Expedition tokens revealed: {shown}. {self.seat_name(leader)} leads.",
                         (Reason("ts.predict", "All tokens are shown at the same moment."), reason),
@@ -761,7 +775,7 @@ class TricksAndStones(Rules[TricksAndStonesState]):
 
     def _predict_event(self, seat: int, n: int) -> Event:
         return Event(
-            "predict",
+            EventKind.PREDICT,
             seat,
             f"{self.seat_name(seat)} secretly chose a prediction.",
             (Reason("ts.predict", RULEBOOK["ts.predict"].text),),
@@ -853,7 +867,7 @@ class TricksAndStones(Rules[TricksAndStonesState]):
             log.append(
                 (
                     Event(
-                        "trick",
+                        EventKind.TRICK,
                         winner,
                         f"{self.seat_name(winner)} wins trick {state.tricks_played + 1} with "
                         f"{trick[outcome_ranking[0]].pretty}. Places: {podium}.",
@@ -905,7 +919,7 @@ class TricksAndStones(Rules[TricksAndStonesState]):
             ranking = _rank(trick, state.trump)
             best = trick[ranking[0]]
             text += f" {best.pretty} is winning so far."
-        return Event("play", seat, text, tuple(reasons), {"card": card})
+        return Event(EventKind.PLAY, seat, text, tuple(reasons), {"card": card})
 
     # gem actions ---------------------------------------------------------------------------------
 
@@ -932,7 +946,7 @@ class TricksAndStones(Rules[TricksAndStonesState]):
                 log.append(
                     (
                         Event(
-                            "gems",
+                            EventKind.GEMS,
                             seat,
                             f"{self.seat_name(seat)} {why}",
                             (Reason("ts.gems.places", RULEBOOK["ts.gems.places"].text),),
@@ -1052,7 +1066,7 @@ class TricksAndStones(Rules[TricksAndStonesState]):
         else:
             text = f"{name} uses no gem points."
             reasons = (finished, Reason("ts.gems.fewer", RULEBOOK["ts.gems.fewer"].text))
-        return Event("gems", seat, text, reasons, {"place": place, "action": str(action)})
+        return Event(EventKind.GEMS, seat, text, reasons, {"place": place, "action": str(action)})
 
     # round end ------------------------------------------------------------------------------------
 
@@ -1085,7 +1099,7 @@ class TricksAndStones(Rules[TricksAndStonesState]):
             log.append(
                 (
                     Event(
-                        "score",
+                        EventKind.SCORE,
                         None,
                         text,
                         reasons,
@@ -1103,7 +1117,7 @@ class TricksAndStones(Rules[TricksAndStonesState]):
             log.append(
                 (
                     Event(
-                        "end",
+                        EventKind.END,
                         None,
                         result.reasons[0].text,
                         result.reasons,
@@ -1135,7 +1149,7 @@ class TricksAndStones(Rules[TricksAndStonesState]):
                     f"exact predictions ({most}).",
                 )
             )
-            return MatchResult(totals, tuple(still), "exact predictions", tuple(reasons))
+            return MatchResult(totals, tuple(still), TieBreak.EXACT_PREDICTIONS, tuple(reasons))
         sharing = " and ".join(self.seat_name(s) for s in still)
         reasons.append(
             Reason(
@@ -1144,7 +1158,7 @@ class TricksAndStones(Rules[TricksAndStonesState]):
                 "they share the victory.",
             )
         )
-        return MatchResult(totals, tuple(still), "shared", tuple(reasons))
+        return MatchResult(totals, tuple(still), TieBreak.SHARED, tuple(reasons))
 
     def view(self, state: TricksAndStonesState, seat: int | None) -> TricksAndStonesView:
         self.check_view_seat(seat)
