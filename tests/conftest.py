@@ -2,14 +2,39 @@
 
 from __future__ import annotations
 
+import os
 from collections.abc import Iterator
 from typing import Any
 
 import pytest
+from hypothesis import HealthCheck, settings
 
 import tricklab
 
 from .servers import CHROMIUM, NO_CHROMIUM, free_port, launch, running, voila_command
+
+# --- one hypothesis profile for every property test ------------------------------------------------
+#
+# "default": quick and derandomised (the same examples every run, no example database), for CI
+# and for every run that names no profile. "long": HYPOTHESIS_PROFILE=long, ten times the
+# examples, drawn at random, for a search before a release. Deadlines are off everywhere: an
+# example is a whole match, and its time depends on the machine, not on the code's health.
+settings.register_profile(
+    "default",
+    max_examples=200,
+    derandomize=True,
+    database=None,
+    deadline=None,
+    suppress_health_check=[HealthCheck.too_slow],
+)
+settings.register_profile("long", parent=settings.get_profile("default"), max_examples=2000, derandomize=False)
+settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "default"))
+
+
+def examples(factor: float) -> settings:
+    """The loaded profile with ``factor`` times its examples: for a test whose example is
+    deliberately cheaper (more of them) or costlier (fewer) than a whole match. Say why where used."""
+    return settings(max_examples=max(1, round(settings.default.max_examples * factor)))
 
 
 def play_to(match: tricklab.Match, phase: str, *, limit: int = 10_000) -> tricklab.Match:

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from hypothesis import HealthCheck, given, settings
+from hypothesis import given
 from hypothesis import strategies as st
 
 import tricklab
@@ -16,8 +16,10 @@ from tricklab import AssignMetal, Bid, Match, Play
 from tricklab.cards import Card
 from tricklab.games.band_of_tricks import ASSIGN, BID, PLAY, BandOfTricks, BandOfTricksState
 
-# 3 x 350 = 1,050 seeded matches, random, heuristic and mixed bots.
-MATCHES_PER_PLAYER_COUNT = 350
+from .conftest import examples
+
+# Seeded matches per player count as the hypothesis profile gives (tests/conftest.py), random,
+# heuristic and mixed bots.
 ZERO_POINTS = {3: 6, 4: 4, 5: 3}
 HAND = {3: 13, 4: 10, 5: 8}
 BEATS = {("R", "S"), ("S", "P"), ("P", "R"), ("R", "M"), ("S", "M"), ("P", "M")}
@@ -138,33 +140,22 @@ def run_matches(players: int, seed: int, kind: str) -> None:
     check_match(rules, rules.play(seed=seed, bots=bots_for(kind, players, seed)))
 
 
-MATCH_SETTINGS = settings(
-    deadline=None,
-    max_examples=MATCHES_PER_PLAYER_COUNT,
-    derandomize=True,
-    suppress_health_check=[HealthCheck.too_slow],
-)
-
-
-@MATCH_SETTINGS
 @given(seed=SEEDS, kind=BOT_KINDS)
 def test_three_player_matches(seed: int, kind: str) -> None:
     run_matches(3, seed, kind)
 
 
-@MATCH_SETTINGS
 @given(seed=SEEDS, kind=BOT_KINDS)
 def test_four_player_matches(seed: int, kind: str) -> None:
     run_matches(4, seed, kind)
 
 
-@MATCH_SETTINGS
 @given(seed=SEEDS, kind=BOT_KINDS)
 def test_five_player_matches(seed: int, kind: str) -> None:
     run_matches(5, seed, kind)
 
 
-@settings(deadline=None, max_examples=1500, derandomize=True)
+@examples(7.5)  # one trick an example, far cheaper than a match: 7.5 times the profile's count
 @given(players=st.sampled_from([3, 4, 5]), data=st.data())
 def test_any_trick_is_ranked_and_explained(players: int, data: st.DataObject) -> None:
     rules = RULES[players]
@@ -189,7 +180,6 @@ def test_any_trick_is_ranked_and_explained(players: int, data: st.DataObject) ->
             assert a.suit == winner.suit
 
 
-@settings(deadline=None, max_examples=300, derandomize=True)
 @given(players=st.sampled_from([3, 4, 5]), data=st.data())
 def test_legal_plays_follow_the_rules(players: int, data: st.DataObject) -> None:
     rules = RULES[players]

@@ -1,11 +1,12 @@
 """Property tests: many seeded bot matches of Jewel Vault keep the game's invariants.
 
-1,060 matches in all (300 full-length), over every player count (2-6) and every variant (partnerships
-with 4 and 6, known deck with 2, 3 and 4, a small supply that runs out), random and
-heuristic bots mixed. Part of the sample plays full-length games; the rest uses the
-``rounds`` option for shorter ones, so the file stays quick. Every state of every match
-is checked: jewels conserved, no negative counts, every card accounted for once, views
-that leak nothing hidden; every action was legal; the record replays exactly.
+Seeded matches as the hypothesis profile gives (tests/conftest.py), over every player count
+(2-6) and every variant (partnerships with 4 and 6, known deck with 2, 3 and 4, a small
+supply that runs out), random and heuristic bots mixed. Part of the sample plays
+full-length games; the rest uses the ``rounds`` option for shorter ones, so the file stays
+quick. Every state of every match is checked: jewels conserved, no negative counts, every
+card accounted for once, views that leak nothing hidden; every action was legal; the
+record replays exactly.
 """
 
 from __future__ import annotations
@@ -17,7 +18,7 @@ from collections import Counter
 from collections.abc import Iterator
 from typing import Any
 
-from hypothesis import HealthCheck, given, settings
+from hypothesis import given
 from hypothesis import strategies as st
 
 import tricklab
@@ -25,6 +26,8 @@ from tricklab.bots import RandomBot
 from tricklab.bots.jewel_vault import HeuristicBot
 from tricklab.cards import Card
 from tricklab.games.jewel_vault import OVER, PASS, JewelVault, JewelVaultState, JewelVaultView
+
+from .conftest import examples
 
 seeds = st.integers(min_value=0, max_value=2**63 - 1)
 mixes = st.sampled_from(["random", "heuristic", "mixed"])
@@ -125,24 +128,19 @@ def check_match(players: int, options: dict[str, Any], seed: int, mix: str) -> N
     assert replayed.states == states, "replaying the record reproduces every state"
 
 
-SHORT = dict(deadline=None, suppress_health_check=[HealthCheck.too_slow], database=None)
-
-
-@settings(max_examples=300, **SHORT)  # type: ignore[arg-type]
 @given(setup=setups, seed=seeds, mix=mixes)
 def test_full_length_matches_keep_invariants(setup: tuple[int, dict[str, Any]], seed: int, mix: str) -> None:
     players, options = setup
     check_match(players, options, seed, mix)
 
 
-@settings(max_examples=560, **SHORT)  # type: ignore[arg-type]
+@examples(2)  # one round instead of the whole game: cheaper, so twice the profile's count
 @given(setup=setups, seed=seeds, mix=mixes)
 def test_one_round_matches_keep_invariants(setup: tuple[int, dict[str, Any]], seed: int, mix: str) -> None:
     players, options = setup
     check_match(players, {**options, "rounds": 1}, seed, mix)
 
 
-@settings(max_examples=200, **SHORT)  # type: ignore[arg-type]
 @given(players=st.integers(min_value=2, max_value=6), supply=st.integers(min_value=0, max_value=10), seed=seeds)
 def test_small_supply_runs_out_and_nothing_breaks(players: int, supply: int, seed: int) -> None:
     check_match(players, {"supply": 3 * players + supply, "rounds": 2}, seed, "mixed")

@@ -1,6 +1,7 @@
 """Property tests: many seeded bot matches of Tricks & Stones keep the game's invariants.
 
-1,000 matches in all (500 per player count), random and heuristic bots mixed.
+As many matches per player count as the hypothesis profile gives (tests/conftest.py: 200 by
+default), random and heuristic bots mixed.
 """
 
 from __future__ import annotations
@@ -9,14 +10,13 @@ import itertools
 from collections import Counter
 from typing import Any
 
-from hypothesis import HealthCheck, given, settings
+from hypothesis import given
 from hypothesis import strategies as st
 
 import tricklab
 from tricklab import Play
 from tricklab.games.tricks_and_stones import TricksAndStonesState
 
-MATCHES_PER_COUNT = 500
 bots = st.sampled_from(["random", "heuristic"])
 seeds = st.integers(min_value=0, max_value=2**63 - 1)
 
@@ -54,13 +54,11 @@ def check_match(players: int, seed: int, bot: str) -> None:
     assert result is not None and result.totals == match.state.totals
 
 
-@settings(max_examples=MATCHES_PER_COUNT, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(seed=seeds, bot=bots)
 def test_three_player_matches_keep_invariants(seed: int, bot: str) -> None:
     check_match(3, seed, bot)
 
 
-@settings(max_examples=MATCHES_PER_COUNT, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(seed=seeds, bot=bots)
 def test_four_player_matches_keep_invariants(seed: int, bot: str) -> None:
     check_match(4, seed, bot)
