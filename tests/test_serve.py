@@ -311,6 +311,30 @@ def test_a_closed_pages_kernel_is_culled_and_an_open_pages_is_not(classroom: Ser
     open_.close()
 
 
+def test_a_page_keeps_the_long_preheated_kernel_it_takes_until_it_connects(
+    tmp_path_factory: pytest.TempPathFactory,
+) -> None:
+    """A kernel that waited in the pool longer than the cull timeout is idle since it was
+    preheated; the page that takes it connects a second or so later. The culler must not take it
+    in that gap (the page would load a dead kernel), and must still take it if no page ever connects."""
+    folder = tmp_path_factory.mktemp("rulebooks")
+    for name in ("rulebooks.ipynb", "voila.json"):  # an app that runs wholly while preheating
+        shutil.copy(ROOT / "voila_apps" / name, folder / name)
+    cull_after, cull_every = 3, 1
+    port = free_port()
+    timings = ("--pool-size", "1", "--cull-after", str(cull_after), "--cull-every", str(cull_every))
+    with serving(classroom_command(port, folder, *timings), f"http://127.0.0.1:{port}/") as served:
+        base = served.url.rstrip("/")
+        time.sleep(cull_after + 2 * cull_every)  # the pool's kernel is now idle for longer than the timeout
+        taken, _ = open_app_page(base, "rulebooks")  # a page takes it; no websocket connects here
+        time.sleep(2 * cull_every + 0.5)  # two culling passes
+        assert kernel_model(base, taken) is not None, "the kernel a page just took was culled before it connected"
+        started = time.monotonic()
+        while kernel_model(base, taken) is not None:  # a page that never connects: culled one timeout later
+            assert time.monotonic() - started < cull_after + 4 * cull_every + 10, "a never-connected kernel stays"
+            time.sleep(0.25)
+
+
 # --- at most --max-kernels kernels ----------------------------------------------------------------
 
 MAX_KERNELS = 3  # the pool's kernel and two pages

@@ -255,6 +255,8 @@ class ClassroomKernelManager(AsyncMappingKernelManager):
         self._pool_tasks: weakref.WeakSet[asyncio.Future[Any]] = weakref.WeakSet()  # all seen in Voilà's pool
         self._admitted = 0
         self._closing = False
+        self._connected_once: set[str] = set()  # kernels a page's websocket has connected to
+        self._unconnected_since: dict[str, float] = {}  # when the culler first saw one that never was
         super().__init__(**kwargs)  # type: ignore[no-untyped-call]
 
     def kernels_running_or_starting(self) -> int:
@@ -314,6 +316,32 @@ class ClassroomKernelManager(AsyncMappingKernelManager):
             if pool_task is not None:
                 self._pool_starting.discard(pool_task)
         return started
+
+    def notify_connect(self, kernel_id: str) -> None:
+        self._connected_once.add(kernel_id)
+        self._unconnected_since.pop(kernel_id, None)
+        super().notify_connect(kernel_id)  # type: ignore[no-untyped-call]
+
+    async def cull_kernel_if_idle(self, kernel_id: str) -> None:
+        """Cull as jupyter_server does, but give a kernel no page has connected to yet a full
+        ``cull_idle_timeout`` from the moment the culler first sees it outside the pool.
+
+        Voilà never culls a kernel waiting in its pool; once a page takes it, it is idle since it
+        was preheated, possibly for minutes, and has no connection until the page's websocket
+        opens a second or so later. Culled in that gap, the page would load a dead kernel.
+        A page closed before it ever connected is still culled, one timeout later.
+        """
+        if kernel_id not in self._connected_once:
+            now = asyncio.get_running_loop().time()
+            first_seen = self._unconnected_since.setdefault(kernel_id, now)
+            if now - first_seen < self.cull_idle_timeout:
+                return
+        await ensure_async(super().cull_kernel_if_idle(kernel_id))  # type: ignore[no-untyped-call]
+
+    async def _remove_kernel_when_ready(self, kernel_id: str, kernel_awaitable: Any) -> None:
+        await super()._remove_kernel_when_ready(kernel_id, kernel_awaitable)  # type: ignore[no-untyped-call]
+        self._connected_once.discard(kernel_id)
+        self._unconnected_since.pop(kernel_id, None)
 
     async def shutdown_all(self, now: bool = False) -> None:  # type: ignore[override]  # as start_kernel
         self._closing = True  # a pool kernel still waiting for a place gives up
