@@ -5,7 +5,7 @@ Seeded matches as the hypothesis profile gives (tests/conftest.py), over every p
 supply that runs out), random and heuristic bots mixed. Part of the sample plays
 full-length games; the rest uses the ``rounds`` option for shorter ones, so the file stays
 quick. Every state of every match is checked: jewels conserved, no negative counts, every
-card accounted for once, views that leak nothing hidden; every action was legal; the
+card accounted for once, views that leak nothing hidden; every decision was legal by the rules stated here; the
 record replays exactly.
 """
 
@@ -22,6 +22,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 import tricklab
+from tricklab import Announce, Pass, Play, Steal
 from tricklab.bots import RandomBot
 from tricklab.bots.jewel_vault import HeuristicBot
 from tricklab.cards import Card
@@ -95,6 +96,35 @@ def check_view(rules: Any, state: JewelVaultState, seat: int) -> None:
     assert view.showrooms == state.jewels.showrooms and view.supply == state.jewels.supply
 
 
+def oracle_may_play(hand: tuple[Card, ...], trick: tuple[Card, ...], card: Card) -> bool:
+    """JV-5 and JV-7, stated directly: follow the led suit if able, otherwise anything."""
+    if card not in hand:
+        return False
+    return not trick or card.suit == trick[0].suit or not any(c.suit == trick[0].suit for c in hand)
+
+
+def check_decision(rules: Any, state: JewelVaultState, action: Any) -> None:
+    """Each decision judged by the rules stated directly (JV-1, JV-4, JV-5, JV-7, JV-9), not by
+    the engine's list of legal actions."""
+    seat = state.to_play
+    assert seat is not None
+    hand = state.hands[seat]
+    if isinstance(action, Announce):
+        assert state.phase == "announce" and seat == state.dealer and 1 <= action.n <= 3
+    elif isinstance(action, Pass):
+        assert state.phase == PASS and state.passes[seat] is None
+        assert len(action.cards) == len(set(action.cards)) == state.announced
+        assert set(action.cards) <= set(hand)
+    elif isinstance(action, Play):
+        assert state.phase == "play" and oracle_may_play(hand, state.trick, action.card)
+        offered = {a.card for a in rules.legal_actions(state) if isinstance(a, Play)}
+        assert offered == {c for c in hand if oracle_may_play(hand, state.trick, c)}
+    else:
+        # the club action: a jewel from another side's showroom, one that has a jewel
+        assert isinstance(action, Steal) and state.phase == "steal"
+        assert action.target != rules.side_of(seat) and state.jewels.showrooms[action.target] > 0
+
+
 def make_bots(rules: Any, seed: int, mix: str) -> list[Any]:
     rng = random.Random(seed)
     out: list[Any] = []
@@ -111,7 +141,7 @@ def check_match(players: int, options: dict[str, Any], seed: int, mix: str) -> N
     states = match.states
     for before, action in zip(states, match.actions, strict=False):
         check_state(rules, before)
-        assert action in rules.legal_actions(before), "every action was one of the legal actions"
+        check_decision(rules, before, action)
         check_view(rules, before, before.to_play)
         if before.phase == PASS:  # a secret choice: check everyone else's view too
             for seat in range(players):
