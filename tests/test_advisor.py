@@ -2,9 +2,10 @@
 
 Brute-force checks enumerate every deal of a hand-made position (few unseen cards), play
 each one out with the checked engine (``Rules.apply``) and the real heuristic bots, score
-it with the games' own scoring, and compare the exact expectations with the advisor's
-estimates. Tolerances are stated where they are used; every sample is seeded, so a run
-either always passes or always fails.
+it by the scoring rules stated in this file (TS-8, BT-7, the bot's Metal rule), not by the
+engine's scoring, and compare the exact expectations with the advisor's estimates.
+Tolerances are stated where they are used; every sample is seeded, so a run either always
+passes or always fails.
 """
 
 from __future__ import annotations
@@ -16,7 +17,7 @@ import json
 import math
 import random
 from collections import Counter
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Iterator, Sequence
 from typing import Any
 
 import pytest
@@ -87,12 +88,54 @@ class Replay:
         return self.states[-1]
 
 
+# --- the rules' own numbers, stated directly (not the engine's scoring) ------------------------------
+
+ZERO_POINTS = {3: 6, 4: 4, 5: 3}  # BT-7: Zero Success with no trick won
+
+
+def in_deck_order(rules: Any, cards: Sequence[Card]) -> tuple[Card, ...]:
+    """A hand as the engine holds it: in the order of the game's deck."""
+    deck = list(rules.deck())
+    return tuple(sorted(cards, key=deck.index))
+
+
+def ts_round_points(tricks: int, own_gems: Sequence[int], prediction: int) -> int:
+    """TS-8: with t tricks won (t <= 5), the own gems in chamber t, plus 3 for a prediction of t."""
+    if tricks > 5:
+        return 0
+    return own_gems[tricks] + (3 if prediction == tricks else 0)
+
+
+def bt_suit_points(bid: int, won: int) -> int:
+    """BT-7 for one suit: b + 1 when the bid is made, else minus the difference."""
+    return bid + 1 if won == bid else -abs(won - bid)
+
+
+def bt_deal_points(bid: Bid, won: Sequence[int], players: int) -> int:
+    """BT-7 for a deal: ``won`` per Rock, Soul, Pops (Metal wins counted inside them), or for
+    Zero Success every trick won."""
+    if bid.zero:
+        return ZERO_POINTS[players] if sum(won) == 0 else -sum(won)
+    return sum(bt_suit_points(b, w) for b, w in zip((bid.rock, bid.soul, bid.pops), won[:3], strict=True))
+
+
+def heuristic_metal_suit(bid: Bid, won: Sequence[int]) -> str:
+    """The heuristic bot's rule for a Metal win, read from the bot: the suit whose score gains
+    most by one more win; on equal gains the one furthest below its bid; then Rock, Soul, Pops."""
+    bids = (bid.rock, bid.soul, bid.pops)
+
+    def gain(i: int) -> tuple[int, int]:
+        return bt_suit_points(bids[i], won[i] + 1) - bt_suit_points(bids[i], won[i]), bids[i] - won[i] - 1
+
+    return bt.BID_SUITS[max(range(3), key=gain)]
+
+
 # --- the engine, played out the checked way -----------------------------------------------------------
 
 
 def engine_ts(rules: ts.TricksAndStones, state: Any, seat: int, prediction: int) -> tuple[int, int]:
     """Play a round from its prediction phase with the heuristic bots, ``seat`` predicting
-    ``prediction``: the seat's tricks and its round score, as the engine scores them."""
+    ``prediction``: the seat's tricks and its round score, by TS-8 from the board as scored."""
     bots = make_bots(rules, "heuristic", 0)
     # from the start of the prediction phase: every prediction is made again by its bot
     state = state._replace(predictions=(None,) * rules.players, to_play=(state.dealer + 1) % rules.players)
@@ -107,12 +150,13 @@ def engine_ts(rules: ts.TricksAndStones, state: Any, seat: int, prediction: int)
         state = rules.apply(state, action, log)
         if len(state.round_scores) > rounds:
             scored = next(after for event, after in log if event.kind == "score")
-            return scored.tricks_won[seat], state.round_scores[-1][seat]
+            tricks = scored.tricks_won[seat]
+            return tricks, ts_round_points(tricks, scored.board[seat], prediction)
 
 
 def engine_bt(rules: bt.BandOfTricks, state: Any, seat: int, bid: Bid) -> tuple[list[str], tuple[int, ...], int]:
     """Play a deal from its bid phase with the heuristic bots, ``seat`` bidding ``bid``: the
-    suits of the seat's winning cards in trick order, its wins as counted, and its score."""
+    suits of the seat's winning cards in trick order, its wins as counted, and its score by BT-7."""
     bots = make_bots(rules, "heuristic", 0)
     deals = len(state.deal_scores)
     wins: list[str] = []
@@ -130,20 +174,13 @@ def engine_bt(rules: bt.BandOfTricks, state: Any, seat: int, bid: Bid) -> tuple[
             wins.append(finished[0].last_trick.winning_card.suit)
         if len(state.deal_scores) > deals:
             scored = next(after for event, after in log if event.kind == "score")
-            return wins, scored.won[seat], state.deal_scores[-1][seat]
-
-
-@dataclasses.dataclass(frozen=True)
-class MetalView:
-    """All of a view the bot reads to count a Metal win."""
-
-    metal_choices: tuple[bt.MetalChoice, ...]
+            won = scored.won[seat]
+            return wins, won, bt_deal_points(bid, won, rules.players)
 
 
 def bot_counts(rules: bt.BandOfTricks, seat: int, bid: Bid, wins: Sequence[str]) -> dict[str, int]:
-    """The seat's wins per suit under ``bid``, its Metal wins counted by the real bot's
-    ``_assign`` on the engine's ``metal_choices`` at the moment of each win (BT-6)."""
-    bot = BandBot(rules, seat)
+    """The seat's wins per suit under ``bid``, each Metal win counted by the heuristic bot's rule
+    (stated in this file) on the wins so far at the moment of that win (BT-6)."""
     won = [0, 0, 0, 0]
     for suit in wins:
         if suit != bt.METAL:
@@ -151,8 +188,7 @@ def bot_counts(rules: bt.BandOfTricks, seat: int, bid: Bid, wins: Sequence[str])
         elif bid.zero:
             won[3] += 1
         else:
-            choice = bot._assign(MetalView(bt._metal_choices(bid, tuple(won))), bt.ASSIGN_ACTIONS)  # type: ignore[arg-type]
-            won[bt.BID_SUITS.index(choice.suit)] += 1
+            won[bt.BID_SUITS.index(heuristic_metal_suit(bid, won))] += 1
     counts = dict(zip(bt.WIN_KEYS, won, strict=True))
     if not bid.zero:
         del counts["metal"]
@@ -276,7 +312,7 @@ def test_from_match_reads_voids_from_follow_and_trump_lead() -> None:
     rules = get_ts(4)
     base = rules.initial_state(0, first_dealer=3)._replace(phase=ts.PLAY, predictions=(1, 1, 1, 1), leader=0, to_play=0)
     hands = ["7S 9S", "7H 8H", "8S 9H", "10S 10H"]  # trump is spades in round 1
-    state = base._replace(hands=tuple(ts._sort_hand(rules.cards(h)) for h in hands))
+    state = base._replace(hands=tuple(in_deck_order(rules, rules.cards(h)) for h in hands))
     # seat 0 leads a trump before trumps are broken: it holds only trumps; seat 1 cannot follow
     replay = Replay(rules, state, [Play(rules.card(c)) for c in ("7S", "7H", "8S")])
     k = Knowledge.from_match(replay, 3)
@@ -284,7 +320,7 @@ def test_from_match_reads_voids_from_follow_and_trump_lead() -> None:
     assert k.voids[1] == {"S"}
     assert k.voids[2] == set() == k.voids[3]
     assert set(k.played) == set(rules.cards("7S 7H 8S"))
-    assert k.hands[3] == ts._sort_hand(rules.cards("10S 10H")) and k.hands[0] == ()
+    assert set(k.hands[3]) == set(rules.cards("10S 10H")) and k.hands[0] == ()
     assert k.hand_sizes == (1, 1, 1, 2)
     assert k.aside == 32 - 5 - 3  # this made-up state dealt only 8 cards: the rest count as unseen
 
@@ -297,7 +333,7 @@ def test_from_match_band_of_tricks_metal_reveals_nothing() -> None:
         base,
         phase=bt.PLAY,
         to_play=0,
-        hands=tuple(bt._sort_hand(rules.cards(h)) for h in hands),
+        hands=tuple(in_deck_order(rules, rules.cards(h)) for h in hands),
         bids=(Bid(1, 0, 0),) * 4,
         leader=0,
         tricks_played=8,
@@ -381,7 +417,7 @@ def test_bt_playouts_match_the_checked_engine(players: int, seeds: range) -> Non
         played = advice.played
         assert isinstance(played, Bid)
         if bid is None:  # the bot's own bid
-            assert played == BandBot(rules, seat)._bid(view, bt.ALL_BIDS)
+            assert played == BandBot(rules, seat).choose(view, list(bt.ALL_BIDS))
         wins, won, score = engine_bt(rules, state, seat, played)
         estimate = advice.estimate(played)
         assert estimate.mean == score, seed
@@ -401,7 +437,7 @@ def hand_made(rules: Any, state: Any, seat: int, hidden: int) -> Knowledge:
     return Knowledge(seat, known, sizes, aside=len(state.aside))
 
 
-def deals_of(rules: Any, state: Any, k: Knowledge, sort: Callable[[Any], tuple[Card, ...]]) -> list[tuple[Any, ...]]:
+def deals_of(rules: Any, state: Any, k: Knowledge) -> list[tuple[Any, ...]]:
     """Every fitting deal as full hands (the engine's order), by enumeration."""
     sampler = DealSampler(rules, k)
     holders = holders_of(k)
@@ -410,7 +446,7 @@ def deals_of(rules: Any, state: Any, k: Knowledge, sort: Callable[[Any], tuple[C
         hands = list(k.hands)
         for (s, _, _), part in zip(holders, parts, strict=True):
             assert s is not None
-            hands[s] = sort((*hands[s], *part))
+            hands[s] = in_deck_order(rules, (*hands[s], *part))
         out.append(tuple(hands))
     return out
 
@@ -428,7 +464,7 @@ def test_ts_estimates_agree_with_brute_force() -> None:
     match, seat, view = bidding_view(rules, seed=4, decisions=1)
     state = match.state
     k = hand_made(rules, state, seat, hidden=2)
-    deals = deals_of(rules, state, k, ts._sort_hand)
+    deals = deals_of(rules, state, k)
     assert len(deals) == 90
     samples = 1500
     advice = advise(rules, view, samples=samples, seed=8, knowledge=k)
@@ -449,7 +485,7 @@ def test_bt_every_bid_agrees_with_brute_force() -> None:
     assert sum(b is not None for b in view.bids) == 1
     state = match.state
     k = hand_made(rules, state, seat, hidden=2)
-    deals = deals_of(rules, state, k, bt._sort_hand)
+    deals = deals_of(rules, state, k)
     assert len(deals) == 90
     target = Bid(2, 1, 1)
     samples = 1500
@@ -459,7 +495,7 @@ def test_bt_every_bid_agrees_with_brute_force() -> None:
     assert any(bt.METAL in wins for wins, _, _ in plays), "no Metal win: the position tests too little"
     for bid in bt.ALL_BIDS:
         exact = [bot_counts(rules, seat, bid, wins) for wins, _, _ in plays]
-        scores = [rules.score_deal(bid=bid, won=won).total for won in exact]
+        scores = [bt_deal_points(bid, list(won.values()), rules.players) for won in exact]
         estimate = advice.estimate(bid)
         assert close(estimate.mean, scores, samples), (bid, estimate.mean, sum(scores) / 90)
         if bid.zero:
@@ -511,7 +547,7 @@ def test_bt_result_fields(bt_advice: tuple[Any, Any, Advice]) -> None:
     # 0 0 0 is Zero Success (BT-3): 7 ** 3 bids in all
     assert len(advice.estimates) == 343 == len(set(e.bid for e in advice.estimates))
     assert advice.estimates[0].bid == ZERO and advice.bid is None and advice.tried is None
-    assert advice.played == BandBot(rules, view.seat)._bid(view, bt.ALL_BIDS)
+    assert advice.played == BandBot(rules, view.seat).choose(view, list(bt.ALL_BIDS))
     totals = advice.estimates[0].tricks
     for e in advice.estimates:  # one set of play-outs for every bid
         assert e.tricks == totals and sum(e.tricks) == 300
