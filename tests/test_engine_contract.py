@@ -114,12 +114,12 @@ def test_undo_restores_the_previous_state(game: str, players: int) -> None:
 def test_views_hide_other_hands(game: str, players: int) -> None:
     match = _random_match(game, players, seed=4, steps=30)
     teacher = match.view(None)
-    assert all(hand is not None for hand in teacher.hands)
+    assert teacher.hands == tuple(match.state.hands)
     for seat in range(players):
         view = match.view(seat)
         for other, hand in enumerate(view.hands):
             if other == seat:
-                assert hand == teacher.hands[seat]
+                assert hand == match.state.hands[seat], "the own hand, as the state holds it"
             else:
                 assert hand is None
     with pytest.raises(InvalidOption):
