@@ -34,7 +34,8 @@ settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "default"))
 def examples(factor: float) -> settings:
     """The loaded profile with ``factor`` times its examples: for a test whose example is
     deliberately cheaper (more of them) or costlier (fewer) than a whole match. Say why where used."""
-    return settings(max_examples=max(1, round(settings.default.max_examples * factor)))
+    loaded = settings.get_profile(os.environ.get("HYPOTHESIS_PROFILE", "default"))
+    return settings(max_examples=max(1, round(loaded.max_examples * factor)))
 
 
 def play_to(match: tricklab.Match, phase: str, *, limit: int = 10_000) -> tricklab.Match:

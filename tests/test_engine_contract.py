@@ -389,7 +389,7 @@ def well_formed_actions(rules: Any, state: Any, rng: random.Random) -> list[tric
     out += [Steal(k) for k in range(-1, n + 1)]
     out += [AssignMetal(s) for s in ("rock", "soul", "pops")]
     out += [Skip(), Bid(zero=True), Bid(1, 0, 0, zero=True), Bid(0, 0, 0)]
-    out += [Bid(*(rng.randrange(-1, 8) for _ in range(3))) for _ in range(6)]
+    out += [Bid(rng.randrange(-1, 8), rng.randrange(-1, 8), rng.randrange(-1, 8)) for _ in range(6)]
     out += [Place(tuple(rng.randrange(-1, 7) for _ in range(rng.randrange(0, 4)))) for _ in range(6)]
     out += [
         Move(tuple((rng.randrange(-1, 7), rng.randrange(-1, 7)) for _ in range(rng.randrange(0, 3)))) for _ in range(6)
