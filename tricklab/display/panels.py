@@ -11,6 +11,7 @@ from collections.abc import Callable
 from typing import Any
 
 from ..cards import SUIT_NAME, SUIT_SYMBOL
+from ..games.base import Trick
 from ..games.capabilities import PanelKind
 from . import PLACE_WORDS, esc, seat_badge, seat_colour
 
@@ -115,12 +116,12 @@ def round_scores(rules: Any, view: Any, *, four_colour: bool = False, board_inte
 
 @panel(PanelKind.PODIUM)
 def podium(rules: Any, view: Any, *, four_colour: bool = False, board_intent: str | None = None) -> str:
-    last = view.last_trick
-    if last is None or not (view.gem_queue or not view.trick):
+    last: Trick | None = view.last_trick
+    if last is None or last.places is None or not (view.gem_queue or not view.trick):
         return ""
     items = []
-    for place, seat in enumerate(last.seats):
-        card = last.cards[last.ranking[place]]
+    for place, seat in enumerate(last.places):
+        card = last.cards[last.seats.index(seat)]  # a seat plays once to a trick with places
         waiting = any(s == seat for s, _ in view.gem_queue) and rules.gem_allowance(place) != (0, 0)
         status = " (acting now)" if view.gem_queue and view.gem_queue[0][0] == seat else ""
         status = status or (" (to act)" if waiting else "")

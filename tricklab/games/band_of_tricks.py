@@ -34,6 +34,7 @@ from .base import (
     Score,
     ScoreLine,
     TieBreak,
+    Trick,
     TrickOutcome,
     Word,
     illegal,
@@ -298,24 +299,12 @@ class BandOfTricksOptions(Options):
 
 
 @dataclass(frozen=True, slots=True)
-class LastTrick:
-    """A finished trick: who led, the cards in play order, the ranking by seat and the
-    suit it counts for (``"rock"``/``"soul"``/``"pops"``, ``"metal"`` for a Metal win of a
-    Zero Success bidder, ``None`` while its winner still chooses)."""
+class CountedTrick(Trick):
+    """A completed trick of Band of Tricks (its rules use only the winner, so ``places`` is
+    ``None``) and the suit it counts for: ``"rock"``/``"soul"``/``"pops"``, ``"metal"`` for a
+    Metal win of a Zero Success bidder, ``None`` while its winner still chooses."""
 
-    leader: int
-    cards: tuple[Card, ...]
-    ranking: tuple[int, ...]  # play-order indices, first place first
-    seats: tuple[int, ...]  # seats in ranking order
-    counts_for: str | None
-
-    @property
-    def winner(self) -> int:
-        return self.seats[0]
-
-    @property
-    def winning_card(self) -> Card:
-        return self.cards[self.ranking[0]]
+    counts_for: str | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -360,7 +349,7 @@ class BandOfTricksState:
     tricks_played: int
     won: tuple[Wins, ...]
     won_cards: tuple[tuple[Card, ...], ...]
-    last_trick: LastTrick | None
+    last_trick: CountedTrick | None
     deal_scores: tuple[tuple[int, ...], ...]
 
     @property
@@ -418,7 +407,7 @@ class BandOfTricksView:
     to_follow: str | None
     tricks_played: int
     won: tuple[Wins, ...]
-    last_trick: LastTrick | None
+    last_trick: CountedTrick | None
     metal_choices: tuple[MetalChoice, ...]
     deal_scores: tuple[tuple[int, ...], ...]
     totals: tuple[int, ...]
@@ -842,6 +831,7 @@ class BandOfTricks(Rules[BandOfTricksState]):
             counts_for = "metal"
         else:
             counts_for = None
+        last = replace(CountedTrick.ranked(state.leader, trick, ranking, n, places=False), counts_for=counts_for)
         won = state.won
         if counts_for is not None:
             won = won[:winner] + (_add_win(won[winner], WIN_KEYS.index(counts_for)),) + won[winner + 1 :]
@@ -860,7 +850,7 @@ class BandOfTricks(Rules[BandOfTricksState]):
             tricks_played=state.tricks_played + 1,
             won=won,
             won_cards=won_cards,
-            last_trick=LastTrick(state.leader, trick, ranking, seats, counts_for),
+            last_trick=last,
             phase=phase,
             leader=leader,
             to_play=to_play,
@@ -944,6 +934,7 @@ class BandOfTricks(Rules[BandOfTricksState]):
             text,
             tuple(reasons),
             {
+                "trick": last,
                 "cards": last.cards,
                 "ranking": ranking,
                 "seats": seats,

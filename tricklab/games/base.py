@@ -81,6 +81,57 @@ class TrickOutcome:
 
 
 @dataclass(frozen=True, slots=True)
+class Trick:
+    """A completed trick, the same in every trick-taking game.
+
+    ``leader`` is the seat that led; ``cards`` and ``seats`` are in play order, so
+    ``seats[0] == leader`` and ``seats[i]`` played ``cards[i]`` (with two players of Jewel
+    Vault each seat plays twice). ``winning`` is the play-order index of the card that won,
+    so ``winner`` (a seat) is ``seats[winning]``. ``places`` are the seats from first to
+    last place, for a game whose rules use every place (Tricks & Stones' gem actions), with
+    ``places[0] == winner``; ``None`` for a game whose rules use only the winner.
+    """
+
+    leader: int
+    cards: tuple[Card, ...]
+    seats: tuple[int, ...]
+    winning: int
+    places: tuple[int, ...] | None = None
+
+    def __post_init__(self) -> None:
+        if not self.cards or len(self.cards) != len(self.seats) or self.seats[0] != self.leader:
+            raise ValueError(f"a trick needs one seat per card, the leader's first: {self!r}")
+        if not 0 <= self.winning < len(self.cards):
+            raise ValueError(f"a trick's winning card is one of its cards: {self!r}")
+        if self.places is not None and self.places[:1] != (self.seats[self.winning],):
+            raise ValueError(f"a trick's winner comes first in its places: {self!r}")
+
+    @classmethod
+    def ranked(
+        cls, leader: int, cards: tuple[Card, ...], ranking: Sequence[int], players: int, *, places: bool
+    ) -> Self:
+        """The trick ``cards`` (play order) led by ``leader`` at a table of ``players``, from
+        its ranking (play-order indices, first place first, as ``resolve_trick`` gives it);
+        with ``places`` the trick keeps every place, otherwise only the winner."""
+        seats = tuple((leader + i) % players for i in range(len(cards)))
+        return cls(leader, cards, seats, ranking[0], tuple(seats[i] for i in ranking) if places else None)
+
+    @property
+    def winner(self) -> int:
+        """The seat that won the trick."""
+        return self.seats[self.winning]
+
+    @property
+    def winning_card(self) -> Card:
+        return self.cards[self.winning]
+
+    @property
+    def led_suit(self) -> str:
+        """The suit of the first card."""
+        return self.cards[0].suit
+
+
+@dataclass(frozen=True, slots=True)
 class ScoreLine:
     """One line of a score breakdown. ``status`` is a short word such as ``"success"``."""
 

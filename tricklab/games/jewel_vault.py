@@ -44,6 +44,7 @@ from .base import (
     Score,
     ScoreLine,
     TieBreak,
+    Trick,
     TrickOutcome,
     Word,
     check_choice,
@@ -485,20 +486,6 @@ class RoundEnd:
 
 
 @dataclass(frozen=True, slots=True)
-class LastTrick:
-    """A finished trick: who led, the cards in play order, the seat of each card, the ranking."""
-
-    leader: int
-    cards: tuple[Card, ...]
-    seats: tuple[int, ...]  # seat of each card, play order
-    ranking: tuple[int, ...]  # play-order indices, first place first
-
-    @property
-    def winner(self) -> int:
-        return self.seats[self.ranking[0]]
-
-
-@dataclass(frozen=True, slots=True)
 class JewelVaultState:
     """The whole state (the teacher's knowledge).
 
@@ -527,7 +514,7 @@ class JewelVaultState:
     jewels: Jewels
     pending: tuple[DueAction, ...]
     stage: Stage
-    last_trick: LastTrick | None
+    last_trick: Trick | None
 
     @property
     def is_over(self) -> bool:
@@ -573,7 +560,7 @@ class JewelVaultView:
     showrooms: tuple[int, ...]
     vaults: tuple[int | None, ...]
     pending: tuple[DueAction, ...]
-    last_trick: LastTrick | None
+    last_trick: Trick | None
     scores: tuple[int, ...] | None
 
     @property
@@ -1312,10 +1299,9 @@ class JewelVault(Rules[JewelVaultState]):
         trick = state.trick
         ranking = _rank(trick)
         n = self.players
-        seats = tuple((state.leader + i) % n for i in range(len(trick)))
-        winner = seats[ranking[0]]
+        last = Trick.ranked(state.leader, trick, ranking, n, places=False)
+        seats, winner = last.seats, last.winner
         led = trick[0].suit
-        last = LastTrick(state.leader, trick, seats, ranking)
         tricks_won = state.tricks_won[:winner] + (state.tricks_won[winner] + 1,) + state.tricks_won[winner + 1 :]
         won_cards = state.won_cards[:winner] + (state.won_cards[winner] + trick,) + state.won_cards[winner + 1 :]
         new = _evolve(
@@ -1346,7 +1332,7 @@ class JewelVault(Rules[JewelVaultState]):
                         f"{self.seat_name(winner)} wins trick {state.tricks_played + 1} with "
                         f"{trick[ranking[0]].pretty} and takes a {SUIT_SYMBOL[led]} action.{then}",
                         reasons,
-                        {"cards": trick, "seats": seats, "ranking": ranking, "leader": state.leader},
+                        {"trick": last, "cards": trick, "seats": seats, "ranking": ranking, "leader": state.leader},
                     ),
                     new,
                 )

@@ -32,6 +32,7 @@ from .base import (
     Score,
     ScoreLine,
     TieBreak,
+    Trick,
     TrickOutcome,
     Word,
     check_choice,
@@ -324,20 +325,6 @@ class TricksAndStonesOptions(Options):
     first_lead_tie: str = "left-of-dealer"
 
 
-@dataclass(frozen=True, slots=True)
-class LastTrick:
-    """A finished trick: who led, the cards in play order and the ranking by seat."""
-
-    leader: int
-    cards: tuple[Card, ...]
-    ranking: tuple[int, ...]  # play-order indices, first place first
-    seats: tuple[int, ...]  # seats in ranking order
-
-    @property
-    def winner(self) -> int:
-        return self.seats[0]
-
-
 class TricksAndStonesState(NamedTuple):
     """The whole state (the teacher's knowledge). Board is ``board[seat][chamber]``.
 
@@ -364,7 +351,7 @@ class TricksAndStonesState(NamedTuple):
     board: tuple[tuple[int, ...], ...]
     supply: tuple[int, ...]
     gem_queue: tuple[tuple[int, int], ...]  # (seat, place index) still to act, current first
-    last_trick: LastTrick | None
+    last_trick: Trick | None
     round_scores: tuple[tuple[int, ...], ...]
     exact: tuple[int, ...]
 
@@ -407,7 +394,7 @@ class TricksAndStonesView:
     board: tuple[tuple[int, ...], ...]
     supply: tuple[int, ...]
     gem_queue: tuple[tuple[int, int], ...]
-    last_trick: LastTrick | None
+    last_trick: Trick | None
     round_scores: tuple[tuple[int, ...], ...]
     totals: tuple[int, ...]
     exact: tuple[int, ...]
@@ -835,9 +822,10 @@ class TricksAndStones(Rules[TricksAndStonesState]):
                 log.append((self._play_event(state, seat, card, trick, broken), new))
             return new
         outcome_ranking = _rank(trick, trump)
-        seats = tuple((state.leader + i) % n for i in outcome_ranking)
-        winner = seats[0]
-        last = LastTrick(state.leader, trick, outcome_ranking, seats)
+        last = Trick.ranked(state.leader, trick, outcome_ranking, n, places=True)
+        assert last.places is not None
+        seats = last.places
+        winner = last.winner
         tricks_won = tuple(t + (s == winner) for s, t in enumerate(state.tricks_won))
         won_cards = state.won_cards[:winner] + (state.won_cards[winner] + trick,) + state.won_cards[winner + 1 :]
         new = state._replace(
@@ -873,6 +861,7 @@ class TricksAndStones(Rules[TricksAndStonesState]):
                         f"{trick[outcome_ranking[0]].pretty}. Places: {podium}.",
                         outcome.reasons,
                         {
+                            "trick": last,
                             "cards": trick,
                             "ranking": outcome_ranking,
                             "seats": seats,
