@@ -91,3 +91,18 @@ def test_cards_row_and_rulebook_sections_for_tutorials() -> None:
     assert list(rank) and all(i.startswith("ts.rank.") for i in rank)
     assert set(ts.rulebook.section("ts.lead", "ts.board")) == {"ts.lead.first", "ts.lead.next", "ts.board"}
     assert all(c.ruling for c in ts.rulebook.rulings().values()) and "ts.board" in ts.rulebook.rulings()
+
+
+def test_counts_in_labels_agree_with_their_number() -> None:
+    """A hand of one card face down reads in the singular."""
+    rules = tricklab.get_rules("jewel-vault", players=4)
+    match = rules.play(seed=3, bots="heuristic")
+    labels: set[str] = set()
+    for step in match.timeline():
+        view = rules.view(step.state, 0)
+        html = view_html(rules, view)
+        labels.update(re.findall(r"\b1 cards?\b[^\"<]*", html))
+        others = rules.view(step.state, None).hands[1:]  # seat 0 sees its own hand face up
+        if any(hand is not None and len(hand) == 1 for hand in others):
+            assert "1 card face down" in html
+    assert labels and not any(label.startswith("1 cards") for label in labels)

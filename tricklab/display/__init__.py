@@ -20,7 +20,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from ..cards import SUIT_SYMBOL, BandCard, Card, FrenchCard
-from ..explain import Reason
+from ..explain import Reason, plural
 
 if TYPE_CHECKING:
     from ..games.base import Rules, TrickOutcome
@@ -289,7 +289,7 @@ def view_html(
         hand = view.hands[seat]
         size = view.hand_sizes[seat]
         if hand is None:
-            cards = cards_html([None] * size, label=f"{rules.seat_name(seat)}'s hand, {size} cards face down")
+            cards = cards_html([None] * size, label=f"{rules.seat_name(seat)}'s hand, {plural(size, 'card')} face down")
         else:
             own = view.seat == seat or view.seat is None
             intent = hand_intent if own and seat == view.to_play else None

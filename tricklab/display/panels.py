@@ -11,6 +11,7 @@ from collections.abc import Callable
 from typing import Any
 
 from ..cards import SUIT_NAME, SUIT_SYMBOL
+from ..explain import plural
 from ..games.base import Trick
 from ..games.capabilities import PanelKind
 from . import PLACE_WORDS, esc, seat_badge, seat_colour
@@ -215,7 +216,7 @@ def jewels(rules: Any, view: Any, *, four_colour: bool = False, board_intent: st
         rows,
         label="Showrooms, vaults and won cards",
     )
-    notes = [f"Round {view.round + 1} of {view.rounds}", f"supply: {view.supply} jewels"]
+    notes = [f"Round {view.round + 1} of {view.rounds}", f"supply: {plural(view.supply, 'jewel')}"]
     if view.announced is not None:
         notes.append(f"everyone passes {view.announced} card{'s' if view.announced > 1 else ''}")
     return f'<section class="tl-panel" aria-label="Jewels"><h4>{esc(" · ".join(notes))}</h4>{table}</section>'
