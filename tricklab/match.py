@@ -113,8 +113,9 @@ class Match:
         """
         parsed = self.rules.parse_action(action)
         new_state = self.rules.apply(self.state, parsed)
+        recorded = self.rules.canonical_action(self.state, parsed)  # e.g. "place 2 1" as "place 1 2"
         self._states.append(new_state)
-        self._actions.append(parsed)
+        self._actions.append(recorded)
 
     def undo(self) -> Action:
         """Take back the last decision (and the automatic steps that followed it)."""

@@ -703,6 +703,10 @@ class BandOfTricks(Rules[BandOfTricksState]):
             )
         return new
 
+    def canonical_action(self, state: BandOfTricksState, action: Action) -> Action:
+        """A bid of 0 in all three suits is Zero Success (BT-3), listed as ``bid zero``."""
+        return _check_bid_action(action) if isinstance(action, Bid) else action
+
     def legal_actions(self, state: BandOfTricksState) -> list[Action]:
         if state.phase == PLAY:
             seat = state.to_play

@@ -493,6 +493,16 @@ class Rules(ABC, Generic[S]):
     @abstractmethod
     def result(self, state: S) -> MatchResult | None: ...
 
+    def canonical_action(self, state: S, action: Action) -> Action:
+        """The listed spelling of ``action``, an action the rules have just accepted in ``state``.
+
+        Some decisions can be written more than one way (the same chambers or passed cards in
+        another order, Zero Success as ``bid 0 0 0``); :meth:`legal_actions` lists one spelling,
+        and a match records that one, so one decision always has one record. By default an
+        action has one spelling only.
+        """
+        return action
+
     def parse_action(self, text: str | Action) -> Action:
         """An action from its text, or an action checked to name only cards of this game's deck."""
         action = parse_action(text, self.card)

@@ -991,6 +991,15 @@ class JewelVault(Rules[JewelVaultState]):
             )
         return state
 
+    def canonical_action(self, state: JewelVaultState, action: Action) -> Action:
+        """Passed cards are listed in the order of the hand they leave (JV-4: a set, not a sequence)."""
+        if isinstance(action, Pass) and state.to_play is not None:
+            chosen = set(action.cards)
+            in_hand_order = tuple(c for c in state.hands[state.to_play] if c in chosen)
+            if in_hand_order != action.cards:
+                return Pass(in_hand_order)
+        return action
+
     def legal_actions(self, state: JewelVaultState) -> list[Action]:
         phase = state.phase
         if phase == PLAY:

@@ -680,6 +680,12 @@ class TricksAndStones(Rules[TricksAndStonesState]):
             )
         return state
 
+    def canonical_action(self, state: TricksAndStonesState, action: Action) -> Action:
+        """Placing into two chambers is listed lowest chamber first (TS-7: the order is no choice)."""
+        if isinstance(action, Place) and list(action.chambers) != sorted(action.chambers):
+            return Place(tuple(sorted(action.chambers)))
+        return action
+
     def legal_actions(self, state: TricksAndStonesState) -> list[Action]:
         if state.phase == PLAY:
             seat = state.to_play
