@@ -255,15 +255,7 @@ class Options:
 
     @classmethod
     def from_keywords(cls, game: str, keywords: Mapping[str, object]) -> Self:
-        known = {f.name for f in fields(cls)}  # type: ignore[arg-type]
-        unknown = sorted(describe(k) for k in keywords if k not in known)
-        if unknown:
-            raise InvalidOption(
-                f"{game} has no option {', '.join(unknown[:3])}{', ...' if len(unknown) > 3 else ''}; "
-                f"its options are {', '.join(sorted(known)) or 'none'}"
-            )
-        for name, value in keywords.items():
-            check_plain(f"{game}: the option {name}", value)
+        check_named_values(game, "option", keywords, sorted(f.name for f in fields(cls)))  # type: ignore[arg-type]
         return cls(**keywords)
 
     def as_dict(self) -> dict[str, object]:
@@ -307,6 +299,18 @@ def quote_names(keys: Iterable[object]) -> str:
     """Keyword or option names for a message: each described, the first few only."""
     shown = sorted(describe(k) for k in keys)
     return ", ".join(shown[:3]) + (", ..." if len(shown) > 3 else "")
+
+
+def check_named_values(game: str, kind: str, values: Mapping[Any, object], known: Sequence[str]) -> None:
+    """Every name in ``values`` is one of ``known`` and every value is plain JSON (a record can
+    store it); :class:`InvalidOption` names the first fault."""
+    unknown = [name for name in values if name not in known]
+    if unknown:
+        raise InvalidOption(
+            f"{game} has no {kind} {quote_names(unknown)}; its {kind}s are {', '.join(known) or 'none'}"
+        )
+    for name, value in values.items():
+        check_plain(f"{game}: the {kind} {name}", value)
 
 
 class Rules(ABC, Generic[S]):
@@ -519,14 +523,7 @@ class Rules(ABC, Generic[S]):
             return {}
         if not isinstance(options, Mapping):
             raise InvalidOption(f"match options must be a mapping of names to values, not {describe(options)}")
-        unknown = [k for k in options if k not in self.match_option_names]
-        if unknown:
-            raise InvalidOption(
-                f"{self.title} has no match option {quote_names(unknown)}; "
-                f"its match options are {', '.join(self.match_option_names)}"
-            )
-        for name, value in options.items():
-            check_plain(f"{self.title}: the match option {name}", value)
+        check_named_values(self.title, "match option", options, self.match_option_names)
         return dict(options)
 
     def seat_name(self, seat: int) -> str:
