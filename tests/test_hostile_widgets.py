@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import html
 import re
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator, Mapping
 from functools import cache
 from typing import Any
 
@@ -314,31 +314,51 @@ def test_a_seat_stepper_shows_only_that_seat_at_every_step_under_every_control_s
     assert f"{stepper.rules.seat_name(seat)}'s view" in " ".join(texts_sent(stepper))
 
 
-def page_message(stepper: TrickStepper, data: st.DataObject) -> str | None:
-    """One message the page could send a stepper; returns the text value sent, if any."""
-    kind = data.draw(st.sampled_from(["slider", "range", "play", "control", "button", "intent"]))
-    if kind == "slider":
-        page_sets(stepper.slider, {"value": data.draw(st.integers(-10, 10**7))})
-    elif kind == "range":
-        bound = data.draw(st.sampled_from(["min", "max"]))
-        page_sets(
-            data.draw(st.sampled_from([stepper.slider, stepper.player])), {bound: data.draw(st.integers(-5, 10**6))}
-        )
-    elif kind == "play":
-        page_sets(stepper.player, {"value": data.draw(st.integers(-10, 10**7)), "playing": data.draw(st.booleans())})
-    elif kind == "control":
-        states = control_states(stepper)
-        if states:
-            control, state = data.draw(st.sampled_from(states))
-            page_sets(control, state)
-    elif kind == "button":
-        buttons = [x for x in walk(stepper) if isinstance(x, w.Button)]
-        data.draw(st.sampled_from(buttons)).click()
-    else:
+#: a kind of message only some widgets get: sends it, returns the text value sent, if any
+Extra = Callable[[Any, st.DataObject], str | None]
+
+
+def page_message(widget: Any, data: st.DataObject, extras: Mapping[str, Extra] | None = None) -> str | None:
+    """One message the page could send ``widget`` (any intent, a click its markup offers, a state
+    of one of its controls, a button press, or one of ``extras``); returns the text value sent."""
+    extras = extras or {}
+    kind = data.draw(st.sampled_from(["intent", "click", "control", "button", *extras]))
+    if kind in extras:
+        return extras[kind](widget, data)
+    if kind == "intent":
         name, value = data.draw(st.tuples(NAMES, VALUES))
-        stepper.board.intent(name, value)
+        widget.board.intent(name, value)
         return value
+    if kind == "click":
+        clicks = markup_clicks(widget.board.scene["html"])
+        if clicks:
+            widget.board.intent(*data.draw(st.sampled_from(clicks)))
+    elif kind == "control":
+        states = control_states(widget)
+        if states:
+            page_sets(*data.draw(st.sampled_from(states)))
+    else:
+        buttons = [x for x in walk(widget) if isinstance(x, w.Button)]
+        if buttons:
+            data.draw(st.sampled_from(buttons)).click()
     return None
+
+
+def _slider(stepper: TrickStepper, data: st.DataObject) -> None:
+    page_sets(stepper.slider, {"value": data.draw(st.integers(-10, 10**7))})
+
+
+def _bounds(stepper: TrickStepper, data: st.DataObject) -> None:
+    bound = data.draw(st.sampled_from(["min", "max"]))
+    control = data.draw(st.sampled_from([stepper.slider, stepper.player]))
+    page_sets(control, {bound: data.draw(st.integers(-5, 10**6))})
+
+
+def _play(stepper: TrickStepper, data: st.DataObject) -> None:
+    page_sets(stepper.player, {"value": data.draw(st.integers(-10, 10**7)), "playing": data.draw(st.booleans())})
+
+
+STEPPER_MESSAGES: dict[str, Extra] = {"slider": _slider, "range": _bounds, "play": _play}
 
 
 @pytest.mark.parametrize(("game", "players", "seed", "seat"), STEPPERS)
@@ -349,7 +369,7 @@ def test_a_seat_stepper_under_any_sequence_of_page_messages(
 ) -> None:
     stepper = stepper_for(game, players, seed, seat)
     for _ in range(data.draw(st.integers(1, 12))):
-        sent = page_message(stepper, data)
+        sent = page_message(stepper, data, STEPPER_MESSAGES)
         check_stepper(stepper, seat, sent)
 
 
@@ -676,19 +696,7 @@ def test_a_quiz_refuses_junk_answers_and_takes_every_control_state(game: str, pl
 def test_a_quiz_under_any_sequence_of_page_messages(game: str, players: int, seed: int, data: st.DataObject) -> None:
     quiz = Quiz(game, players, seed=seed, count=3)
     for _ in range(data.draw(st.integers(1, 10))):
-        choice = data.draw(st.sampled_from(["intent", "click", "control", "button"]))
-        sent = None
-        if choice == "intent":
-            sent = data.draw(VALUES)
-            quiz.board.intent(data.draw(NAMES), sent)
-        elif choice == "click":
-            clicks = markup_clicks(quiz.board.scene["html"])
-            if clicks:
-                quiz.board.intent(*data.draw(st.sampled_from(clicks)))
-        elif choice == "control":
-            page_sets(*data.draw(st.sampled_from(control_states(quiz))))
-        else:
-            data.draw(st.sampled_from([x for x in walk(quiz) if isinstance(x, w.Button)])).click()
+        sent = page_message(quiz, data)
         assert_safe(quiz, sent)
         right, answered = quiz.score
         assert 0 <= right <= answered <= len(quiz.questions)
@@ -711,27 +719,18 @@ def test_an_explainer_refuses_junk_clicks_and_typing_and_keeps_its_trick() -> No
         assert_safe(explainer, junk)
 
 
+def _typed(explainer: TrickExplainer, data: st.DataObject) -> str:
+    sent: str = data.draw(st.one_of(st.sampled_from(TYPED_JUNK), st.text(max_size=40)))
+    page_sets(explainer.entry, {"value": sent})
+    return sent
+
+
 @given(data=st.data())
 @settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 def test_an_explainer_under_any_sequence_of_page_messages(data: st.DataObject) -> None:
     explainer = TrickExplainer("band-of-tricks", 4, cards="P3 S5")
     for _ in range(data.draw(st.integers(1, 10))):
-        choice = data.draw(st.sampled_from(["intent", "click", "control", "typed", "button"]))
-        sent = None
-        if choice == "intent":
-            sent = data.draw(VALUES)
-            explainer.board.intent(data.draw(NAMES), sent)
-        elif choice == "click":
-            clicks = markup_clicks(explainer.board.scene["html"])
-            if clicks:
-                explainer.board.intent(*data.draw(st.sampled_from(clicks)))
-        elif choice == "control":
-            page_sets(*data.draw(st.sampled_from(control_states(explainer))))
-        elif choice == "typed":
-            sent = data.draw(st.one_of(st.sampled_from(TYPED_JUNK), st.text(max_size=40)))
-            page_sets(explainer.entry, {"value": sent})
-        else:
-            data.draw(st.sampled_from([x for x in walk(explainer) if isinstance(x, w.Button)])).click()
+        sent = page_message(explainer, data, {"typed": _typed})
         assert_safe(explainer, sent)
         assert explainer.game_picker.value == explainer.rules.name
         assert explainer.players_picker.value == explainer.rules.players
