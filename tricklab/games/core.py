@@ -1,0 +1,338 @@
+"""The compact core every game's rules run on, and what it shares between games.
+
+A game's rules are written once, as a *core*: a compact, immutable state (integer card ids,
+bit-mask hands, small tuples of ints), ``core_legal(state)`` listing the integer ids of the
+actions allowed now and ``core_step(state, action_id, facts)`` making one of them, automatic
+steps included. That pair is the only implementation of each rule. Everything else runs on
+it (in the manner of OpenSpiel's ``legal_actions``/``apply_action``):
+
+* the checked API (:class:`CoreRules`, behind ``Rules.apply`` and ``Match``): an action is
+  accepted exactly when the core lists it; otherwise the game's one ``explain_illegal``
+  says which rule forbids it, using the same core functions (never a second copy);
+* the bots and the advisor, which step the core directly and read cheap views of it;
+* narration: with a fact list, ``core_step`` appends small typed :class:`Fact` values (a card
+  played, a trick won, choices revealed) each with the state right after it, and the game's
+  narrator turns them into :class:`~tricklab.games.base.Event` captions and reasons, apart
+  from the rules. A seat's timeline narrates each fact as that seat may see it
+  (:meth:`Fact.seen_by`), so nothing hidden from a seat is ever in its timeline.
+
+What every trick-taking game shares is written here once: card ids and masks
+(:class:`CardIds`), the seeded deal, the follow-suit mask, secret simultaneous choices
+revealed together, tie-break chains, and per-seat masking of hands.
+"""
+
+from __future__ import annotations
+
+from abc import abstractmethod
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any, ClassVar, TypeVar
+
+from ..actions import Action
+from ..cards import Card
+from ..errors import IllegalAction
+from ..explain import Reason
+from .base import Event, EventKind, Log, Rules, TieBreak, leaders
+
+S = TypeVar("S")
+
+# --- card ids and bit masks -------------------------------------------------------------------
+
+_CHUNKS = 8  # masks of up to 64 cards, read a byte at a time
+_BYTE_BITS = tuple(
+    tuple(tuple(8 * k + b for b in range(8) if m >> b & 1) for m in range(256)) for k in range(_CHUNKS)
+)
+
+
+def bits(mask: int) -> tuple[int, ...]:
+    """The set bits of ``mask``, lowest first (the card ids of a hand, in hand order)."""
+    if mask < 256:
+        return _BYTE_BITS[0][mask]
+    out: tuple[int, ...] = ()
+    for table in _BYTE_BITS:
+        if not mask:
+            break
+        out += table[mask & 255]
+        mask >>= 8
+    return out
+
+
+def mask_of(ids: Iterable[int]) -> int:
+    """The bit mask holding the card ids ``ids``."""
+    m = 0
+    for i in ids:
+        m |= 1 << i
+    return m
+
+
+def lowest(mask: int) -> int:
+    """The lowest set bit of a non-empty ``mask`` (the first card of a hand)."""
+    return (mask & -mask).bit_length() - 1
+
+
+def highest(mask: int) -> int:
+    """The highest set bit of a non-empty ``mask``."""
+    return mask.bit_length() - 1
+
+
+class CardIds:
+    """A game's cards numbered ``0..n-1`` in its hand order, so a hand is a bit mask and the
+    set bits of a mask, lowest first, are the hand as the game sorts it.
+
+    ``suit[i]`` is the suit index of card ``i`` (into ``suits``) and ``suit_mask[k]`` the mask
+    of every card of suit ``k``. Cards convert both ways: ``ids.card(i)``, ``ids.id[card]``,
+    ``ids.hand(mask)`` (a tuple of cards) and ``ids.mask(cards)``.
+    """
+
+    __slots__ = ("_hands", "cards", "id", "rank", "suit", "suit_mask", "suits")
+
+    def __init__(self, cards: Sequence[Card], suits: Sequence[str]) -> None:
+        self.cards: tuple[Card, ...] = tuple(cards)
+        self.suits: tuple[str, ...] = tuple(suits)
+        self.id: dict[Card, int] = {c: i for i, c in enumerate(self.cards)}
+        self.suit: tuple[int, ...] = tuple(self.suits.index(c.suit) for c in self.cards)
+        self.rank: tuple[int, ...] = tuple(c.rank for c in self.cards)
+        self.suit_mask: tuple[int, ...] = tuple(
+            mask_of(i for i, c in enumerate(self.cards) if c.suit == s) for s in self.suits
+        )
+        self._hands: dict[int, tuple[Card, ...]] = {}
+
+    def __len__(self) -> int:
+        return len(self.cards)
+
+    def card(self, i: int) -> Card:
+        return self.cards[i]
+
+    def mask(self, cards: Iterable[Card]) -> int:
+        ids = self.id
+        return mask_of(ids[c] for c in cards)
+
+    def hand(self, mask: int) -> tuple[Card, ...]:
+        """The cards of ``mask`` in hand order (cached: views ask for the same hands often)."""
+        found = self._hands.get(mask)
+        if found is None:
+            cards = self.cards
+            found = tuple(cards[i] for i in bits(mask))
+            if len(self._hands) > 50_000:
+                self._hands.clear()
+            self._hands[mask] = found
+        return found
+
+    def of(self, ids: Iterable[int]) -> tuple[Card, ...]:
+        """The cards of the ids ``ids``, in the order given (a trick in play order)."""
+        cards = self.cards
+        return tuple(cards[i] for i in ids)
+
+
+def follow_mask(hand: int, led_suit: int, ids: CardIds) -> int:
+    """The cards of ``hand`` that may be played to a trick led in suit ``led_suit`` under
+    "follow suit if you can": the cards of that suit, or the whole hand if it has none."""
+    same = hand & ids.suit_mask[led_suit]
+    return same or hand
+
+
+def shuffled_ids(rules: Rules[Any], seed: int, round_index: int, deck: Sequence[int]) -> list[int]:
+    """The card ids of ``deck`` (in the deck's order) shuffled by the round's seeded random
+    source: the same permutation the deal has always used, so a seed keeps its deal."""
+    order = list(deck)
+    rules.deal_rng(seed, round_index).shuffle(order)
+    return order
+
+
+def deal_hands(order: Sequence[int], players: int, each: int) -> tuple[tuple[int, ...], int]:
+    """Hands of ``each`` cards dealt in blocks from a shuffled order (the first ``each`` to
+    the first seat dealt, and so on), as masks, and the mask of the cards left over."""
+    hands = tuple(mask_of(order[s * each : (s + 1) * each]) for s in range(players))
+    return hands, mask_of(order[players * each :])
+
+
+def hidden_hands(hands: tuple[int, ...], seat: int | None) -> tuple[int | None, ...]:
+    """Per-seat masking: every hand for the teacher (``seat is None``), otherwise only the
+    seat's own; the others are ``None``."""
+    if seat is None:
+        return hands
+    return tuple(h if s == seat else None for s, h in enumerate(hands))
+
+
+# --- secret simultaneous choices ----------------------------------------------------------------
+
+V = TypeVar("V")
+
+
+def choose_secretly(chosen: tuple[V | None, ...], seat: int, value: V) -> tuple[V | None, ...]:
+    """Record one seat's secret choice; the others are kept."""
+    return chosen[:seat] + (value,) + chosen[seat + 1 :]
+
+
+def secrets_seen_by(chosen: tuple[V | None, ...], seat: int | None, revealed: bool) -> tuple[V | None, ...]:
+    """What ``seat`` knows of secret choices made one seat at a time and revealed together:
+    everything once revealed (and always for the teacher), before that only its own."""
+    if revealed or seat is None:
+        return chosen
+    return tuple(v if s == seat else None for s, v in enumerate(chosen))
+
+
+# --- results ------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class Decided:
+    """How a match was won: the seats with the best total (``tied``), then the winners after the
+    tie-break chain, which tie-break decided (``None`` if the totals did) and the values that
+    tie-break compared."""
+
+    tied: tuple[int, ...]
+    winners: tuple[int, ...]
+    tie_break: TieBreak | None
+    values: tuple[int, ...] | None
+
+
+def decide(totals: Sequence[int], chain: Sequence[tuple[TieBreak, Sequence[int]]]) -> Decided:
+    """The winners of ``totals`` after a declared tie-break chain: each ``(tie_break, values)``
+    in turn keeps the tied seats with the highest of ``values``, until one seat is left. If
+    seats are still tied after the whole chain they share the win (:attr:`TieBreak.SHARED`)."""
+    tied = tuple(leaders(totals))
+    still = tied
+    used: TieBreak | None = None
+    values: tuple[int, ...] | None = None
+    for tie_break, compared in chain:
+        if len(still) == 1:
+            break
+        still = tuple(leaders(compared, still))
+        used, values = tie_break, tuple(compared)
+    if len(still) > 1:
+        used = TieBreak.SHARED
+    return Decided(tied, still, used, values)
+
+
+# --- facts and narration ---------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class Fact:
+    """Something the rules did, as data: what a narrator turns into an :class:`Event`.
+
+    Each game defines its facts as small frozen dataclasses deriving from this one, with the
+    :class:`EventKind` they are narrated as. ``seat`` is who acted (``None``: the table).
+    A fact that holds a secret (a prediction, passed cards) overrides :meth:`seen_by` to give
+    the fact as another seat may see it.
+    """
+
+    kind: ClassVar[EventKind]
+    seat: int | None
+
+    def seen_by(self, seat: int | None) -> Fact:
+        """This fact as ``seat`` may see it (``None``: the teacher, who sees everything)."""
+        return self
+
+
+Facts = list[tuple[Fact, Any]]  # (fact, the state right after it)
+
+
+@dataclass(frozen=True, slots=True)
+class Chose(Fact):
+    """A seat made a secret choice (``value``; ``None`` where the seat reading it may not know it).
+    Revealed together by a later fact of the game's own."""
+
+    kind: ClassVar[EventKind] = EventKind.PREDICT
+    value: object
+
+    def seen_by(self, seat: int | None) -> Fact:
+        if seat is None or seat == self.seat or self.value is None:
+            return self
+        return type(self)(self.seat, None)
+
+
+# --- the checked API over a core --------------------------------------------------------------------
+
+
+class CoreRules(Rules[S]):
+    """:class:`Rules` whose checked API is the game's core plus one ``explain_illegal``.
+
+    A game implements :meth:`core_initial`, :meth:`core_legal`, :meth:`core_step`,
+    :meth:`explain_illegal` and :meth:`narrate`, and builds ``self.actions`` (action id ->
+    :class:`Action`, one listed spelling each). This class provides ``initial_state``,
+    ``legal_actions`` and ``apply``: an action is applied exactly when the core lists it.
+    """
+
+    actions: tuple[Action, ...]
+    _action_ids: dict[Action, int]
+
+    def set_actions(self, actions: Sequence[Action]) -> None:
+        """Number the game's actions: ``actions[i]`` is action id ``i``."""
+        self.actions = tuple(actions)
+        self._action_ids = {a: i for i, a in enumerate(self.actions)}
+
+    def action_id(self, action: Action) -> int | None:
+        """The id of ``action`` as listed, or ``None`` if the game has no such action."""
+        return self._action_ids.get(action)
+
+    # --- what a game writes -----------------------------------------------------------------
+
+    @abstractmethod
+    def core_initial(self, seed: int, facts: Facts | None, **match_options: Any) -> S:
+        """The state after the first deal; ``match_options`` are checked here."""
+
+    @abstractmethod
+    def core_legal(self, state: S) -> Sequence[int]:
+        """The ids of the actions allowed now, in the order ``legal_actions`` lists them."""
+
+    @abstractmethod
+    def core_step(self, state: S, action: int, facts: Facts | None = None) -> S:
+        """Make the listed action ``action`` and every automatic step after it. Unchecked: the
+        caller took ``action`` from :meth:`core_legal`."""
+
+    @abstractmethod
+    def explain_illegal(self, state: S, action: Action) -> IllegalAction:
+        """Why ``action`` (not listed now) is refused: the rule id and a message for a learner."""
+
+    @abstractmethod
+    def narrate(self, fact: Fact, state: S) -> Event:
+        """The event (caption, reasons, data) for ``fact``; ``state`` is the state right after it."""
+
+    # --- the checked API ------------------------------------------------------------------
+
+    def initial_state(self, seed: int, log: Log = None, **match_options: Any) -> S:
+        if log is None:
+            return self.core_initial(seed, None, **match_options)
+        facts: Facts = []
+        state = self.core_initial(seed, facts, **match_options)
+        log.extend((self.narrate(fact, after), after) for fact, after in facts)
+        return state
+
+    def legal_actions(self, state: S) -> list[Action]:
+        table = self.actions
+        return [table[i] for i in self.core_legal(state)]
+
+    def listed_id(self, state: S, action: Action) -> int:
+        """The id of ``action`` if the core lists it now (in any spelling the game accepts),
+        otherwise the :class:`IllegalAction` of :meth:`explain_illegal`."""
+        a = self._action_ids.get(self.canonical_action(state, action))
+        if a is None or a not in self.core_legal(state):
+            raise self.explain_illegal(state, action)
+        return a
+
+    def _apply(self, state: S, action: Action, log: Log) -> S:
+        a = self.listed_id(state, action)
+        if log is None:
+            return self.core_step(state, a, None)
+        facts: Facts = []
+        new = self.core_step(state, a, facts)
+        log.extend((self.narrate(fact, after), after) for fact, after in facts)
+        return new  # Rules.apply ends the logged steps at the state returned
+
+    def facts(self, state: S, action: Action) -> Facts:
+        """The facts of applying ``action`` to ``state`` (checked), each with the state after it."""
+        facts: Facts = []
+        self.core_step(state, self.listed_id(state, action), facts)
+        return facts
+
+
+def event(kind: EventKind, seat: int | None, text: str, reasons: Iterable[Reason] = (), **data: object) -> Event:
+    """An :class:`Event` from a narrator: ``data`` as keywords."""
+    return Event(kind, seat, text, tuple(reasons), data)
+
+
+def data_of(fact: Fact) -> Mapping[str, object]:
+    """A fact's fields (but ``seat``) as an event's data."""
+    return {name: getattr(fact, name) for name in fact.__dataclass_fields__ if name != "seat"}
