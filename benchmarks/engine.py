@@ -15,11 +15,13 @@ A *hand* is one deal played out, from the deal to the start of the next deal:
   every chance action (the number of tricks, fixed here to one outcome; the dealer; the deal card
   by card; the trump card), 4 bids and 8 tricks, until the state is terminal.
 
-Each tricklab game runs through two APIs, and a third line for information:
+Each tricklab game runs through three APIs, and a fourth line for information:
 
-* ``state``: the checked state step of today, ``rules.initial_state(seed)``,
-  ``rules.legal_actions(state)`` and ``rules.apply(state, action)`` (``apply`` checks the action
-  against the rules). When the one core exists, this line becomes the core's step.
+* ``core``: the core's own step, ``rules.core_initial(seed)``, ``rules.core_legal(state)`` (the
+  ids of the listed actions) and ``rules.core_step(state, action_id)``: the one implementation of
+  the rules, which everything else runs on (a game not yet on the core has no such line).
+* ``state``: the checked state step, ``rules.initial_state(seed)``, ``rules.legal_actions(state)``
+  and ``rules.apply(state, action)`` (``apply`` checks the action against the rules).
 * ``Match``: the checked public API, ``rules.new_match(seed)``, ``match.legal_actions()`` and
   ``match.apply(action)``.
 * ``Match+view`` (for information, no target): the same plus ``match.view(seat)`` before every
@@ -58,6 +60,7 @@ from dataclasses import dataclass
 from typing import Any
 
 import tricklab
+from tricklab.games.core import CoreRules
 
 # (label, game name, players, state field that changes when the next deal starts)
 GAMES = (
@@ -66,7 +69,7 @@ GAMES = (
     ("Jewel Vault", "jewel-vault", 4, "round"),
 )
 SPIEL_PARAMS = {"players": 4, "num_suits": 4, "num_cards_per_suit": 9, "num_tricks_fixed": 8}
-TARGETS = {"state": 1.0, "Match": 0.5}  # issue 12: x OpenSpiel's hands/s
+TARGETS = {"core": 1.0, "Match": 0.5}  # issue 12: x OpenSpiel's hands/s
 
 # A hand function plays one hand with ``seed`` (the deal) and ``random_`` (the choices) and returns
 # the number of actions applied.
@@ -74,6 +77,24 @@ HandFn = Callable[[int, Callable[[], float]], int]
 
 
 # --- the loops -------------------------------------------------------------------------------------
+
+
+def core_hand(rules: Any, key: str) -> HandFn:
+    """One hand through the core: ``core_initial``, ``core_legal`` (action ids), ``core_step``
+    (unchecked: the id is drawn from the listed ones)."""
+    legal, step, initial = rules.core_legal, rules.core_step, rules.core_initial
+
+    def play(seed: int, random_: Callable[[], float]) -> int:
+        state = initial(seed, None)
+        first = getattr(state, key)
+        actions = 0
+        while state.to_play is not None and getattr(state, key) == first:
+            ids = legal(state)
+            state = step(state, ids[int(random_() * len(ids))])
+            actions += 1
+        return actions
+
+    return play
 
 
 def state_hand(rules: Any, key: str) -> HandFn:
@@ -469,7 +490,8 @@ def report(lines: list[Line], spiel: Line | None, args: argparse.Namespace, chan
             row += f" {ratio:19.2f}x {verdict:>13s}"
         print(row)
     print()
-    print("state = rules.initial_state / legal_actions / apply (the checked state step; later the core's step)")
+    print("core = rules.core_initial / core_legal / core_step (the one implementation of the rules, action ids)")
+    print("state = rules.initial_state / legal_actions / apply (the checked step on the core's states)")
     print("Match = rules.new_match / match.legal_actions / match.apply (the checked public API)")
     print("Match+view = Match plus match.view(seat) before every decision (what a bot loop pays; no target)")
     print("tricklab actions = decisions applied (the deal is not an action)")
@@ -497,6 +519,8 @@ def main() -> None:
     lines: list[Line] = []
     for label, name, players, key in GAMES:
         rules = tricklab.get_rules(name, players=players)
+        if isinstance(rules, CoreRules):
+            lines.append(Line(label, "core", core_hand(rules, key), [], [], []))
         lines.append(Line(label, "state", state_hand(rules, key), [], [], []))
         lines.append(Line(label, "Match", match_hand(rules, key), [], [], []))
         lines.append(Line(label, "Match+view", match_hand(rules, key, views=True), [], [], []))

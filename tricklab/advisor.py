@@ -89,7 +89,7 @@ from .errors import InvalidAction, InvalidOption, TricklabError
 from .games import band_of_tricks as bt
 from .games import find_game, games_with
 from .games import tricks_and_stones as ts
-from .games.base import Rules, check_seed
+from .games.base import Rules, SeatView, check_seed
 from .match import Match
 
 __all__ = [
@@ -191,11 +191,14 @@ class Knowledge:
             if entry.round_of(before) != now:
                 continue
             player = before.to_play
+            assert player is not None, "a card is played by the seat to play"
             card = rules.card(action.card)
             played.append(card)
             voids[player] |= entry.voids(before, card, suits)
-        sizes = tuple(len(h) for h in state.hands)
-        hands = tuple(tuple(state.hands[s]) if s == seat else () for s in range(n))
+        view = rules.view(state, seat)
+        assert isinstance(view, entry.view_type)
+        sizes = view.hand_sizes
+        hands = tuple(view.hand if s == seat else () for s in range(n))
         aside = len(rules.deck()) - sum(sizes) - len(played)
         return cls(seat, hands, sizes, aside, tuple(played), tuple(frozenset(v) for v in voids))
 
@@ -533,7 +536,7 @@ Progress = Callable[[int, int], object]
 
 def advise(
     rules: Rules[Any],
-    view: BiddingView,
+    view: SeatView,
     *,
     bid: object = None,
     samples: int = 1000,
@@ -599,7 +602,7 @@ def _check_game(rules: Rules[Any] | type[Rules[Any]]) -> AdvisorEntry:
     return ref.load()
 
 
-def _check_view(rules: Rules[Any], view: object) -> tuple[int, BiddingView]:
+def _check_view(rules: Rules[Any], view: SeatView) -> tuple[int, BiddingView]:
     """The view's seat and the view, if it is one seat's view at bidding time of a game with bids."""
     entry = _check_game(rules)
     decision = rules.capabilities.decision

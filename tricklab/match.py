@@ -16,7 +16,8 @@ from typing import Any
 from .actions import Action
 from .errors import IllegalAction, InvalidOption, RecordError, TricklabError, describe
 from .games import find_game
-from .games.base import Event, MatchResult, Rules, check_seed, quote_names
+from .games.base import Event, GameState, MatchResult, Rules, SeatView, Word, check_seed, quote_names
+from .games.core import CoreRules
 
 RECORD_FORMAT = "tricklab-match"
 RECORD_VERSION = 1
@@ -26,12 +27,14 @@ RECORD_VERSION = 1
 class Step:
     """One step of a match's timeline: the event and the state right after it.
 
-    ``decisions`` is how many actions had been applied when the step happened.
+    ``decisions`` is how many actions had been applied when the step happened. In a seat's
+    timeline (``match.timeline(seat)``) ``state`` is that seat's view of the state and the
+    event is told as that seat may see it.
     """
 
     index: int
     event: Event
-    state: Any
+    state: Any  # the game's state, or a seat's view of it: each game has its own types
     decisions: int
 
     @property
@@ -59,20 +62,21 @@ class Match:
         self.rules = rules
         self.seed = check_seed(seed)
         self.match_options: dict[str, Any] = rules.check_match_options(match_options)
-        self._states: list[Any] = [rules.initial_state(self.seed, **self.match_options)]
+        self._states: list[GameState] = [rules.initial_state(self.seed, **self.match_options)]
         self._actions: list[Action] = []
         self._timeline: list[Step] | None = None
+        self._seat_timelines: dict[int, list[Step]] = {}
         for action in actions:
             self.apply(action)
 
     # --- state ------------------------------------------------------------------------------
 
     @property
-    def state(self) -> Any:
+    def state(self) -> GameState:
         return self._states[-1]
 
     @property
-    def states(self) -> tuple[Any, ...]:
+    def states(self) -> tuple[GameState, ...]:
         """The state before any decision, then the state after each decision."""
         return tuple(self._states)
 
@@ -81,13 +85,13 @@ class Match:
         return tuple(self._actions)
 
     @property
-    def phase(self) -> str:
-        return str(self.state.phase)
+    def phase(self) -> Word:
+        """The game's phase (a ``StrEnum`` of the game: ``match.phase == "play"``)."""
+        return self.state.phase
 
     @property
     def to_play(self) -> int | None:
-        seat: int | None = self.state.to_play
-        return seat
+        return self.state.to_play
 
     @property
     def is_over(self) -> bool:
@@ -100,7 +104,7 @@ class Match:
     def legal_actions(self) -> list[Action]:
         return self.rules.legal_actions(self.state)
 
-    def view(self, seat: int | None = None) -> Any:
+    def view(self, seat: int | None = None) -> SeatView:
         """What ``seat`` may see; ``None`` gives the teacher's view (every hand)."""
         return self.rules.view(self.state, seat)
 
@@ -111,9 +115,16 @@ class Match:
 
         Raises :class:`IllegalAction` naming the rule; then nothing changed.
         """
-        parsed = self.rules.parse_action(action)
-        new_state = self.rules.apply(self.state, parsed)
-        recorded = self.rules.canonical_action(self.state, parsed)  # e.g. "place 2 1" as "place 1 2"
+        rules = self.rules
+        state = self._states[-1]
+        parsed = rules.parse_action(action)
+        if isinstance(rules, CoreRules):
+            listed = rules.listed_id(state, parsed)  # raises IllegalAction unless the core lists it
+            new_state = rules.core_step(state, listed)
+            recorded = rules.actions[listed]  # the listed spelling: "place 2 1" is recorded as "place 1 2"
+        else:
+            new_state = rules.apply(state, parsed)
+            recorded = rules.canonical_action(state, parsed)
         self._states.append(new_state)
         self._actions.append(recorded)
 
@@ -126,9 +137,11 @@ class Match:
             )
         self._states.pop()
         action = self._actions.pop()
+        kept = len(self._actions)
         if self._timeline is not None:
-            kept = len(self._actions)
             self._timeline = [step for step in self._timeline if step.decisions <= kept]
+        for seat, steps in self._seat_timelines.items():
+            self._seat_timelines[seat] = [step for step in steps if step.decisions <= kept]
         return action
 
     def copy(self) -> Match:
@@ -139,14 +152,21 @@ class Match:
         other._states = list(self._states)
         other._actions = list(self._actions)
         other._timeline = None if self._timeline is None else list(self._timeline)
+        other._seat_timelines = {seat: list(steps) for seat, steps in self._seat_timelines.items()}
         return other
 
-    def timeline(self) -> list[Step]:
+    def timeline(self, seat: int | None = None) -> list[Step]:
         """Every step from the deal on: decisions and the automatic steps of the rules.
 
         Built by replaying with explanations on, once: later calls only add the steps
         of decisions applied since (and ``undo`` drops the steps it takes back).
+
+        With ``seat``, the timeline as that seat lived it: each step's state is the seat's
+        view, and each event is told as the seat may see it (another seat's secret
+        prediction, bid or passed cards are not in it until they are revealed).
         """
+        if seat is not None:
+            return self._timeline_of(seat)
         if self._timeline is None:
             log: list[tuple[Event, Any]] = []
             self.rules.initial_state(self.seed, log, **self.match_options)
@@ -158,6 +178,24 @@ class Match:
             self.rules.apply(self._states[n - 1], self._actions[n - 1], log)
             base = len(steps)
             steps.extend(Step(base + i, e, st, n) for i, (e, st) in enumerate(log))
+        return list(steps)
+
+    def _timeline_of(self, seat: int) -> list[Step]:
+        rules = self.rules
+        rules.check_view_seat(seat)
+        if not isinstance(rules, CoreRules):
+            raise InvalidOption(f"{rules.title} has no timeline per seat")
+        steps = self._seat_timelines.setdefault(seat, [])
+        done = steps[-1].decisions if steps else -1
+        for n in range(done + 1, len(self._actions) + 1):
+            if n == 0:
+                facts: list[Any] = []
+                rules.core_initial(self.seed, facts, **self.match_options)
+            else:
+                facts = rules.facts(self._states[n - 1], self._actions[n - 1])
+            for fact, after in facts:
+                view = rules.view(after, seat)
+                steps.append(Step(len(steps), rules.narrate(fact.seen_by(seat), after), view, n))
         return list(steps)
 
     # --- records ------------------------------------------------------------------------------

@@ -13,12 +13,15 @@ from typing import Any, Protocol, runtime_checkable
 
 from ..actions import Action
 from ..errors import InvalidOption, describe
-from ..games.base import Rules
+from ..games.base import Rules, SeatView
 
 
 @runtime_checkable
 class Bot(Protocol):
-    def choose(self, view: Any, legal_actions: Sequence[Action]) -> Action: ...
+    """A player: chooses one of ``legal_actions`` from its seat's view of the match (a game's
+    bot reads its own game's view type, which it checks)."""
+
+    def choose(self, view: SeatView, legal_actions: Sequence[Action]) -> Action: ...
 
 
 class RandomBot:
@@ -27,7 +30,7 @@ class RandomBot:
     def __init__(self, seed: int | str = 0) -> None:
         self._rng = random.Random(seed)
 
-    def choose(self, view: Any, legal_actions: Sequence[Action]) -> Action:
+    def choose(self, view: SeatView, legal_actions: Sequence[Action]) -> Action:
         return legal_actions[self._rng.randrange(len(legal_actions))]
 
     def __repr__(self) -> str:

@@ -15,7 +15,7 @@ from abc import ABC, abstractmethod
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, fields, replace
 from enum import StrEnum
-from typing import TYPE_CHECKING, Any, ClassVar, Generic, Self, TypeVar
+from typing import TYPE_CHECKING, Any, ClassVar, Generic, Protocol, Self, TypeVar
 
 from ..actions import Action, parse_action
 from ..cards import Card, Deck
@@ -246,8 +246,36 @@ class Event:
     data: Mapping[str, Any] = field(default_factory=dict)
 
 
-S = TypeVar("S")
-Log = list[tuple[Event, Any]] | None
+class GameState(Protocol):
+    """What every game's state offers (a state is a compact, immutable value of its game's
+    core): whose turn it is and in which phase. ``to_play`` is ``None`` once the match is over."""
+
+    @property
+    def phase(self) -> Word: ...
+
+    @property
+    def to_play(self) -> int | None: ...
+
+
+class SeatView(Protocol):
+    """What every game's view offers: the seat it is for (``None``: the teacher, who sees every
+    hand), the phase, whose turn it is and the seat's own hand (empty for the teacher)."""
+
+    @property
+    def seat(self) -> int | None: ...
+
+    @property
+    def phase(self) -> Word: ...
+
+    @property
+    def to_play(self) -> int | None: ...
+
+    @property
+    def hand(self) -> tuple[Card, ...]: ...
+
+
+S = TypeVar("S", bound=GameState)
+Log = list[tuple[Event, Any]] | None  # (event, the state right after it); Any: the game's own state type
 
 
 class Options:
@@ -491,7 +519,7 @@ class Rules(ABC, Generic[S]):
             raise InvalidOption(f"seat must be 0 to {n - 1} (or None for the teacher's view), not {describe(seat)}")
 
     @abstractmethod
-    def view(self, state: S, seat: int | None) -> Any:
+    def view(self, state: S, seat: int | None) -> SeatView:
         """What ``seat`` may see (``None``: the teacher's view, everything)."""
 
     @abstractmethod

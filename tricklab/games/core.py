@@ -32,16 +32,14 @@ from ..actions import Action
 from ..cards import Card
 from ..errors import IllegalAction
 from ..explain import Reason
-from .base import Event, EventKind, Log, Rules, TieBreak, leaders
+from .base import Event, EventKind, GameState, Log, Rules, TieBreak, leaders
 
-S = TypeVar("S")
+S = TypeVar("S", bound=GameState)
 
 # --- card ids and bit masks -------------------------------------------------------------------
 
 _CHUNKS = 8  # masks of up to 64 cards, read a byte at a time
-_BYTE_BITS = tuple(
-    tuple(tuple(8 * k + b for b in range(8) if m >> b & 1) for m in range(256)) for k in range(_CHUNKS)
-)
+_BYTE_BITS = tuple(tuple(tuple(8 * k + b for b in range(8) if m >> b & 1) for m in range(256)) for k in range(_CHUNKS))
 
 
 def bits(mask: int) -> tuple[int, ...]:

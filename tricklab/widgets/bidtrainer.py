@@ -352,7 +352,8 @@ class _PredictionForm:
 
     @staticmethod
     def intro(t: BidTrainer) -> str:
-        trump = t.match.state.trump
+        view = t.match.view(t.seat)  # the trump is the trick context the game declares
+        trump = next(getattr(view, c.key) for c in t.rules.capabilities.context if c.key == "trump")
         return (
             f"You are {t.rules.seat_name(t.seat)}; trump is {_suit(trump)}. How many tricks will you "
             "win? Pick a prediction and press Try it."
