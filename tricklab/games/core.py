@@ -255,11 +255,26 @@ class CoreRules(Rules[S]):
 
     actions: tuple[Action, ...]
     _action_ids: dict[Action, int]
+    _legal_cache: tuple[object, Sequence[int]] = (None, ())
 
     def set_actions(self, actions: Sequence[Action]) -> None:
         """Number the game's actions: ``actions[i]`` is action id ``i``."""
         self.actions = tuple(actions)
         self._action_ids = {a: i for i, a in enumerate(self.actions)}
+
+    def legal_ids(self, state: S) -> Sequence[int]:
+        """:meth:`core_legal`, remembered for the last state asked about: a match lists the
+        actions of a state and then applies one of them, which checks the same list."""
+        cached_state, ids = self._legal_cache  # one tuple, read and written whole
+        if cached_state is not state:
+            ids = self.core_legal(state)
+            self._legal_cache = (state, ids)
+        return ids
+
+    def parse_action(self, text: str | Action) -> Action:
+        if isinstance(text, Action) and text in self._action_ids:  # an action the game lists somewhere
+            return text
+        return super().parse_action(text)
 
     def action_id(self, action: Action) -> int | None:
         """The id of ``action`` as listed, or ``None`` if the game has no such action."""
@@ -300,13 +315,13 @@ class CoreRules(Rules[S]):
 
     def legal_actions(self, state: S) -> list[Action]:
         table = self.actions
-        return [table[i] for i in self.core_legal(state)]
+        return [table[i] for i in self.legal_ids(state)]
 
     def listed_id(self, state: S, action: Action) -> int:
         """The id of ``action`` if the core lists it now (in any spelling the game accepts),
         otherwise the :class:`IllegalAction` of :meth:`explain_illegal`."""
         a = self._action_ids.get(self.canonical_action(state, action))
-        if a is None or a not in self.core_legal(state):
+        if a is None or a not in self.legal_ids(state):
             raise self.explain_illegal(state, action)
         return a
 
