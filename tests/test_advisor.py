@@ -312,7 +312,7 @@ def test_from_match_reads_voids_from_follow_and_trump_lead() -> None:
     rules = get_ts(4)
     base = rules.initial_state(0, first_dealer=3)._replace(phase=ts.PLAY, predictions=(1, 1, 1, 1), leader=0, to_play=0)
     hands = ["7S 9S", "7H 8H", "8S 9H", "10S 10H"]  # trump is spades in round 1
-    state = base._replace(hands=tuple(in_deck_order(rules, rules.cards(h)) for h in hands))
+    state = rules.with_hands(base, tuple(ts.IDS.mask(rules.cards(h)) for h in hands), 0)
     # seat 0 leads a trump before trumps are broken: it holds only trumps; seat 1 cannot follow
     replay = Replay(rules, state, [Play(rules.card(c)) for c in ("7S", "7H", "8S")])
     k = Knowledge.from_match(replay, 3)
@@ -469,7 +469,10 @@ def test_ts_estimates_agree_with_brute_force() -> None:
     samples = 1500
     advice = advise(rules, view, samples=samples, seed=8, knowledge=k)
     for p in range(6):
-        outcomes = [engine_ts(rules, state._replace(hands=hands), seat, p) for hands in deals]
+        outcomes = [
+            engine_ts(rules, rules.with_hands(state, tuple(map(ts.IDS.mask, hands)), state.set_aside), seat, p)
+            for hands in deals
+        ]
         scores = [score for _, score in outcomes]
         estimate = advice.estimate(p)
         assert close(estimate.mean, scores, samples), (p, estimate.mean, sum(scores) / 90)
