@@ -329,12 +329,10 @@ def test_from_match_band_of_tricks_metal_reveals_nothing() -> None:
     rules = get_bt(4)
     base = rules.initial_state(0, start_player=0)
     hands = ["M12 S4", "R9 S5", "R10 M10", "S6 P1"]
-    state = dataclasses.replace(
-        base,
+    state = rules.with_hands(base, tuple(bt.IDS.mask(rules.cards(h)) for h in hands))._replace(
         phase=bt.PLAY,
         to_play=0,
-        hands=tuple(in_deck_order(rules, rules.cards(h)) for h in hands),
-        bids=(Bid(1, 0, 0),) * 4,
+        bid_ids=(bt.ALL_BIDS.index(Bid(1, 0, 0)),) * 4,
         leader=0,
         tricks_played=8,
     )
@@ -491,7 +489,9 @@ def test_bt_every_bid_agrees_with_brute_force() -> None:
     samples = 1500
     advice = advise(rules, view, bid=target, samples=samples, seed=2, knowledge=k)
     assert advice.played == target == advice.bid
-    plays = [engine_bt(rules, dataclasses.replace(state, hands=hands), seat, target) for hands in deals]
+    plays = [
+        engine_bt(rules, rules.with_hands(state, tuple(bt.IDS.mask(h) for h in hands)), seat, target) for hands in deals
+    ]
     assert any(bt.METAL in wins for wins, _, _ in plays), "no Metal win: the position tests too little"
     for bid in bt.ALL_BIDS:
         exact = [bot_counts(rules, seat, bid, wins) for wins, _, _ in plays]
