@@ -19,6 +19,7 @@ from tricklab.errors import IllegalAction, InvalidCard, InvalidOption, InvalidSc
 from tricklab.games.base import Event
 from tricklab.games.jewel_vault import (
     ANNOUNCE,
+    CARD_IDS,
     OVER,
     PASS,
     PLAY,
@@ -65,23 +66,20 @@ def table(
     n = rules.players
     base: JewelVaultState = rules.initial_state(0, first_dealer=(leader - 1) % n)
     sides = len(set(rules.sides))
-    jewels = Jewels(
-        base.jewels.supply if supply is None else supply,
-        tuple(showrooms) if showrooms is not None else base.jewels.showrooms,
-        tuple(vaults) if vaults is not None else (0,) * sides,
-    )
-    won_cards = tuple(rules.cards(w) for w in won) if won is not None else base.won_cards
-    return dataclasses.replace(
-        base,
+    ids = CARD_IDS
+    won_masks = tuple(ids.mask(rules.cards(w)) for w in won) if won is not None else base.won_masks
+    return base._replace(
         phase=PLAY,
         to_play=leader,
         leader=leader,
-        hands=tuple(rules.cards(h) for h in hands),
-        aside=(),
+        hand_masks=tuple(ids.mask(rules.cards(h)) for h in hands),
+        aside_mask=0,
         announced=1,
         exchanged=True,
-        jewels=jewels,
-        won_cards=won_cards,
+        supply=base.supply if supply is None else supply,
+        showrooms=tuple(showrooms) if showrooms is not None else base.showrooms,
+        vaults=tuple(vaults) if vaults is not None else (0,) * sides,
+        won_masks=won_masks,
         tricks_won=tuple(tricks_won) if tricks_won is not None else (0,) * n,
         tricks_played=tricks_played,
     )
@@ -846,8 +844,8 @@ def test_jv_score_more_jewels_than_exist() -> None:
 def _over(rules: Any, showrooms: Sequence[int], vaults: Sequence[int]) -> JewelVaultState:
     state: JewelVaultState = rules.initial_state(1)
     total = rules.options.supply
-    jewels = Jewels(total - sum(showrooms) - sum(vaults), tuple(showrooms), tuple(vaults))
-    return dataclasses.replace(state, phase=OVER, to_play=None, jewels=jewels)
+    supply = total - sum(showrooms) - sum(vaults)
+    return state._replace(phase=OVER, to_play=None, supply=supply, showrooms=tuple(showrooms), vaults=tuple(vaults))
 
 
 def test_jv_win_most_points() -> None:
@@ -1019,9 +1017,8 @@ def test_bot_passes_its_weakest_suit() -> None:
     rules = jv(4)
     match = rules.new_match(seed=1, first_dealer=3)
     match.apply("announce 2")
-    state = dataclasses.replace(
-        match.state, hands=(rules.cards("2S 5S 9S KS QH JH 10H 3D 4C 5C"),) + match.state.hands[1:]
-    )
+    hand = CARD_IDS.mask(rules.cards("2S 5S 9S KS QH JH 10H 3D 4C 5C"))
+    state = match.state._replace(hand_masks=(hand,) + match.state.hand_masks[1:])
     bot = HeuristicBot(rules, 0)
     choice = bot.choose(_view(rules, state, 0), rules.legal_actions(state))
     assert isinstance(choice, Pass)
