@@ -1074,23 +1074,17 @@ class JewelVault(CoreRules[JewelVaultState]):
                 trick = state.trick_ids
                 if len(trick) < self._trick_size:
                     to_play = (state.leader + len(trick)) % self.players
-                    return _with(
-                        state, supply=supply, showrooms=rooms, vaults=vaults, owed=(), phase=PLAY, to_play=to_play
+                    # the next player plays: phase, to_play, the jewels and owed change (fields 1, 2, 15-18)
+                    return _new(
+                        JewelVaultState, (state[0], PLAY, to_play, *state[3:15], supply, rooms, vaults, (), *state[19:])
                     )
                 state = self._finish_trick(state, supply, rooms, vaults, facts)
             elif stage is AFTER_TRICK:
                 if state.tricks_played < self._tricks_per_round:
                     winner = (state.last_leader + winning_index(state.last_ids)) % self.players
-                    return _with(
-                        state,
-                        supply=supply,
-                        showrooms=rooms,
-                        vaults=vaults,
-                        owed=(),
-                        phase=PLAY,
-                        leader=winner,
-                        to_play=winner,
-                    )
+                    # the winner leads: phase, to_play, leader, the jewels and owed change (1, 2, 10, 15-18)
+                    values = (state[0], PLAY, winner, *state[3:10], winner, *state[11:15], supply, rooms, vaults, ())
+                    return _new(JewelVaultState, (*values, *state[19:]))
                 state = self._start_round_end(state, supply, rooms, vaults, facts)
             elif state.round + 1 < self._rounds:
                 dealer = (state.dealer + 1) % self.players
@@ -1140,22 +1134,10 @@ class JewelVault(CoreRules[JewelVaultState]):
         taken = state.won_masks[winner] | mask_of(trick)
         won = state.won_masks[:winner] + (taken,) + state.won_masks[winner + 1 :]
         number = state.tricks_played + 1
-        new = _with(
-            state,
-            phase=PLAY,
-            to_play=None,
-            supply=supply,
-            showrooms=rooms,
-            vaults=vaults,
-            trick_ids=(),
-            tricks_played=number,
-            tricks_won=tricks_won,
-            won_masks=won,
-            last_leader=leader,
-            last_ids=trick,
-            owed=(owe(winner, SUIT_OF[trick[0]], _TRICK),),
-            stage=AFTER_TRICK,
-        )
+        owed = (owe(winner, SUIT_OF[trick[0]], _TRICK),)
+        # fields 0 and 3-10 stay: seed, round, dealer, hands, aside, announced, passes, exchanged, leader
+        values = (state[0], PLAY, None, *state[3:11], (), number, tricks_won, won, supply, rooms, vaults, owed)
+        new = _new(JewelVaultState, (*values, AFTER_TRICK, leader, trick))
         if facts is not None:
             facts.append((TrickWon(winner, number, leader, trick, number < self._tricks_per_round), new))
         return new
