@@ -312,7 +312,7 @@ def test_from_match_reads_voids_from_follow_and_trump_lead() -> None:
     rules = get_ts(4)
     base = rules.initial_state(0, first_dealer=3)._replace(phase=ts.PLAY, predictions=(1, 1, 1, 1), leader=0, to_play=0)
     hands = ["7S 9S", "7H 8H", "8S 9H", "10S 10H"]  # trump is spades in round 1
-    state = base._replace(hands=tuple(in_deck_order(rules, rules.cards(h)) for h in hands))
+    state = rules.with_hands(base, tuple(ts.IDS.mask(rules.cards(h)) for h in hands), 0)
     # seat 0 leads a trump before trumps are broken: it holds only trumps; seat 1 cannot follow
     replay = Replay(rules, state, [Play(rules.card(c)) for c in ("7S", "7H", "8S")])
     k = Knowledge.from_match(replay, 3)
@@ -329,12 +329,10 @@ def test_from_match_band_of_tricks_metal_reveals_nothing() -> None:
     rules = get_bt(4)
     base = rules.initial_state(0, start_player=0)
     hands = ["M12 S4", "R9 S5", "R10 M10", "S6 P1"]
-    state = dataclasses.replace(
-        base,
+    state = rules.with_hands(base, tuple(bt.IDS.mask(rules.cards(h)) for h in hands))._replace(
         phase=bt.PLAY,
         to_play=0,
-        hands=tuple(in_deck_order(rules, rules.cards(h)) for h in hands),
-        bids=(Bid(1, 0, 0),) * 4,
+        bid_ids=(bt.ALL_BIDS.index(Bid(1, 0, 0)),) * 4,
         leader=0,
         tricks_played=8,
     )
@@ -469,7 +467,10 @@ def test_ts_estimates_agree_with_brute_force() -> None:
     samples = 1500
     advice = advise(rules, view, samples=samples, seed=8, knowledge=k)
     for p in range(6):
-        outcomes = [engine_ts(rules, state._replace(hands=hands), seat, p) for hands in deals]
+        outcomes = [
+            engine_ts(rules, rules.with_hands(state, tuple(map(ts.IDS.mask, hands)), state.set_aside), seat, p)
+            for hands in deals
+        ]
         scores = [score for _, score in outcomes]
         estimate = advice.estimate(p)
         assert close(estimate.mean, scores, samples), (p, estimate.mean, sum(scores) / 90)
@@ -491,7 +492,9 @@ def test_bt_every_bid_agrees_with_brute_force() -> None:
     samples = 1500
     advice = advise(rules, view, bid=target, samples=samples, seed=2, knowledge=k)
     assert advice.played == target == advice.bid
-    plays = [engine_bt(rules, dataclasses.replace(state, hands=hands), seat, target) for hands in deals]
+    plays = [
+        engine_bt(rules, rules.with_hands(state, tuple(bt.IDS.mask(h) for h in hands)), seat, target) for hands in deals
+    ]
     assert any(bt.METAL in wins for wins, _, _ in plays), "no Metal win: the position tests too little"
     for bid in bt.ALL_BIDS:
         exact = [bot_counts(rules, seat, bid, wins) for wins, _, _ in plays]

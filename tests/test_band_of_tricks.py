@@ -6,7 +6,6 @@ would rarely produce (a Metal win, a tie after the last deal) are built directly
 
 from __future__ import annotations
 
-import dataclasses
 import json
 from typing import Any
 
@@ -14,6 +13,7 @@ import pytest
 
 import tricklab
 from tricklab import AssignMetal, Bid, Match, Play
+from tricklab.cards import BAND_SUITS
 from tricklab.errors import (
     IllegalAction,
     InvalidAction,
@@ -23,7 +23,7 @@ from tricklab.errors import (
     InvalidTrick,
     RecordError,
 )
-from tricklab.games.band_of_tricks import ASSIGN, BID, OVER, PLAY, BandOfTricks, BandOfTricksState
+from tricklab.games.band_of_tricks import ALL_BIDS, ASSIGN, BID, IDS, OVER, PLAY, BandOfTricks, BandOfTricksState
 from tricklab.match import _digest
 
 ZERO = Bid(zero=True)
@@ -59,16 +59,20 @@ def setup(
     base = rules.initial_state(0, start_player=leader)
     played = rules.cards(trick)
     in_hands = [rules.cards(h) for h in hands]
-    return dataclasses.replace(
-        base,
+    ids = tuple(IDS.id[c] for c in played)
+    follow = next((BAND_SUITS.index(c.suit) for c in played if c.suit != "M"), -1)
+    return base._replace(
         phase=PLAY,
         to_play=(leader + len(played)) % n,
         deal=deal,
         start_player=leader,
-        hands=tuple(in_hands),
-        bids=tuple(bids),
+        held=tuple(IDS.mask(h) for h in in_hands),
+        bid_ids=tuple(ALL_BIDS.index(b) for b in bids),
         leader=leader,
-        trick=played,
+        trick_ids=ids,
+        follow=follow,
+        best=rules.resolve_trick(played).winner if played else -1,
+        suits_in=sum(1 << i for i, s in enumerate(BAND_SUITS) if any(c.suit == s for c in played)),
         tricks_played=rules.cards_each - len(in_hands[leader]),
         won=tuple(won) if won else tuple((0, 0, 0, 0) for _ in range(n)),
         deal_scores=deal_scores,
@@ -638,7 +642,7 @@ def test_the_winner_leads_the_next_trick() -> None:
     after = play_all(rules, state, "P6 P13 P2 P5", log)
     assert (after.leader, after.to_play, after.phase) == (2, 2, PLAY)
     assert after.won[2] == (0, 0, 1, 0)
-    assert after.won_cards[2] == rules.cards("P6 P13 P2 P5")
+    assert after.won_cards[2] == rules.cards("P2 P5 P6 P13")  # the cards won, in hand order
     trick = next(e for e, _ in log if e.kind == "trick")
     assert "bt.lead.next" in ids(trick.reasons)
     assert trick.data["counts_for"] == "pops"
@@ -846,12 +850,12 @@ def test_records_replay_and_refuse_tampering() -> None:
 def test_results_and_ties_count_one_point_as_a_point() -> None:
     rules = get(4)
     over = rules.play(seed=3, bots="heuristic").state
-    one = dataclasses.replace(over, deal_scores=((1, 0, -2, -3), (0, 0, 0, 0), (0, 0, 0, 0), (0, 0, 0, 0)))
+    one = over._replace(deal_scores=((1, 0, -2, -3), (0, 0, 0, 0), (0, 0, 0, 0), (0, 0, 0, 0)))
     result = rules.result(one)
     assert result is not None and result.winners == (0,)
     assert ids(result.reasons) == ["bt.win"]
     assert "with 1 point." in result.reasons[0].text and "1 points" not in result.reasons[0].text
-    extra = dataclasses.replace(over, deal_scores=((1, 0, 0, 0),) + ((0, 0, 0, 0),) * 4)
+    extra = over._replace(deal_scores=((1, 0, 0, 0),) + ((0, 0, 0, 0),) * 4)
     result = rules.result(extra)
     assert result is not None and ids(result.reasons) == ["bt.win.tie"]
     assert "1 point:" in result.reasons[0].text and "1 extra deal broke" in result.reasons[0].text

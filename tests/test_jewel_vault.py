@@ -19,6 +19,7 @@ from tricklab.errors import IllegalAction, InvalidCard, InvalidOption, InvalidSc
 from tricklab.games.base import Event
 from tricklab.games.jewel_vault import (
     ANNOUNCE,
+    CARD_IDS,
     OVER,
     PASS,
     PLAY,
@@ -30,6 +31,8 @@ from tricklab.games.jewel_vault import (
     JewelVault,
     JewelVaultOptions,
     JewelVaultState,
+    Passed,
+    PassIds,
 )
 
 ANNA, BEN, CARLA, DAN, EMIL = range(5)
@@ -65,23 +68,20 @@ def table(
     n = rules.players
     base: JewelVaultState = rules.initial_state(0, first_dealer=(leader - 1) % n)
     sides = len(set(rules.sides))
-    jewels = Jewels(
-        base.jewels.supply if supply is None else supply,
-        tuple(showrooms) if showrooms is not None else base.jewels.showrooms,
-        tuple(vaults) if vaults is not None else (0,) * sides,
-    )
-    won_cards = tuple(rules.cards(w) for w in won) if won is not None else base.won_cards
-    return dataclasses.replace(
-        base,
+    ids = CARD_IDS
+    won_masks = tuple(ids.mask(rules.cards(w)) for w in won) if won is not None else base.won_masks
+    return base._replace(
         phase=PLAY,
         to_play=leader,
         leader=leader,
-        hands=tuple(rules.cards(h) for h in hands),
-        aside=(),
+        hand_masks=tuple(ids.mask(rules.cards(h)) for h in hands),
+        aside_mask=0,
         announced=1,
         exchanged=True,
-        jewels=jewels,
-        won_cards=won_cards,
+        supply=base.supply if supply is None else supply,
+        showrooms=tuple(showrooms) if showrooms is not None else base.showrooms,
+        vaults=tuple(vaults) if vaults is not None else (0,) * sides,
+        won_masks=won_masks,
         tricks_won=tuple(tricks_won) if tricks_won is not None else (0,) * n,
         tricks_played=tricks_played,
     )
@@ -846,8 +846,8 @@ def test_jv_score_more_jewels_than_exist() -> None:
 def _over(rules: Any, showrooms: Sequence[int], vaults: Sequence[int]) -> JewelVaultState:
     state: JewelVaultState = rules.initial_state(1)
     total = rules.options.supply
-    jewels = Jewels(total - sum(showrooms) - sum(vaults), tuple(showrooms), tuple(vaults))
-    return dataclasses.replace(state, phase=OVER, to_play=None, jewels=jewels)
+    supply = total - sum(showrooms) - sum(vaults)
+    return state._replace(phase=OVER, to_play=None, supply=supply, showrooms=tuple(showrooms), vaults=tuple(vaults))
 
 
 def test_jv_win_most_points() -> None:
@@ -1019,9 +1019,8 @@ def test_bot_passes_its_weakest_suit() -> None:
     rules = jv(4)
     match = rules.new_match(seed=1, first_dealer=3)
     match.apply("announce 2")
-    state = dataclasses.replace(
-        match.state, hands=(rules.cards("2S 5S 9S KS QH JH 10H 3D 4C 5C"),) + match.state.hands[1:]
-    )
+    hand = CARD_IDS.mask(rules.cards("2S 5S 9S KS QH JH 10H 3D 4C 5C"))
+    state = match.state._replace(hand_masks=(hand,) + match.state.hand_masks[1:])
     bot = HeuristicBot(rules, 0)
     choice = bot.choose(_view(rules, state, 0), rules.legal_actions(state))
     assert isinstance(choice, Pass)
@@ -1155,3 +1154,84 @@ def test_jv_rulebook_variants_keep_their_facts() -> None:
         assert fact in known, fact
     follow = RULEBOOK["jv.follow"].text
     assert "suit" in follow and "has to be" in follow
+
+
+# --- the core: action ids, the fast path, hand-made deals, secrets in facts --------------------------
+
+
+def test_core_passes_are_listed_on_demand_in_combination_order() -> None:
+    rules = jv(4)
+    state = rules.apply(rules.initial_state(3, first_dealer=0), Announce(3))
+    hand = state.hands[1]
+    listed = rules.core_legal(state)
+    assert isinstance(listed, PassIds) and len(listed) == comb(len(hand), 3) == 120
+    actions = [rules.actions[a] for a in listed]
+    assert [a.cards for a in actions] == list(combinations(hand, 3))
+    assert [listed[i] for i in range(len(listed))] == list(listed)
+    assert listed[-1] == list(listed)[-1] and listed[2:4] == list(listed)[2:4]
+    with pytest.raises(IndexError):
+        listed[120]
+    two = rules.action_id(Pass(hand[:2]))
+    assert two is not None and two not in listed and -1 not in listed and "pass" not in listed
+    assert all(rules.action_id(a) in listed for a in actions)
+
+
+def test_core_step_with_the_bots_fast_entry_plays_the_released_match() -> None:
+    """The bots' choose_id over views of core states, stepped by core_step, plays the match the
+    checked API plays with the same bots (the one pinned by tests/test_engine_contract.py)."""
+    rules = jv(4)
+    checked = rules.play(seed=26, bots="heuristic")
+    bots = [HeuristicBot(rules, s, f"26:{s}") for s in range(4)]
+    state = rules.core_initial(26, None)
+    ids = []
+    while state.to_play is not None:
+        legal = rules.core_legal(state)
+        choice = bots[state.to_play].choose_id(rules.view(state, state.to_play), legal)
+        assert choice in legal
+        ids.append(choice)
+        state = rules.core_step(state, choice)
+    assert len(ids) == 196
+    assert tuple(rules.actions[a] for a in ids) == tuple(checked.actions)
+    assert state == checked.state and rules.result(state) == checked.result
+
+
+def test_with_hands_gives_other_hands_and_the_rest_aside() -> None:
+    rules = jv(3)
+    state = rules.apply(rules.initial_state(4, first_dealer=2), Announce(1))
+    masks = state.hand_masks
+    swapped = rules.with_hands(state, (masks[1], masks[0], masks[2]))
+    assert swapped.hands == (state.hands[1], state.hands[0], state.hands[2])
+    assert swapped.aside == state.aside and swapped.supply == state.supply
+    fewer = rules.with_hands(state, (masks[0] & (masks[0] - 1), masks[1], masks[2]))
+    assert set(fewer.aside) == set(state.aside) | {state.hands[0][0]}
+    assert rules.view(swapped, 0).hand == state.hands[1]
+    rules.apply(swapped, rules.legal_actions(swapped)[0])
+
+
+def test_a_pass_fact_hides_the_cards_from_every_other_seat() -> None:
+    rules = jv(4)
+    state = rules.apply(rules.initial_state(2, first_dealer=3), Announce(2))
+    action = rules.legal_actions(state)[5]
+    assert isinstance(action, Pass)
+    [(fact, after)] = rules.facts(state, action)
+    assert isinstance(fact, Passed) and fact.seat == 0
+    for seat in (None, 0):
+        seen = rules.narrate(fact.seen_by(seat), after)
+        assert seen.data["cards"] == action.cards
+    for seat in (1, 2, 3):
+        seen = rules.narrate(fact.seen_by(seat), after)
+        assert seen.data["cards"] is None and seen.text == rules.narrate(fact, after).text
+        assert not any(isinstance(v, tricklab.Card) for v in seen.data.values())
+
+
+def test_partnership_club_target_is_recorded_by_its_side() -> None:
+    rules = jv(6, partnerships=True)
+    state = table(rules, ["9H", "3H", "5C", "QH", "2H", "4H"])
+    state, _ = run(rules, state, "play 9H", "play 3H", "play 5C")
+    assert state.phase == STEAL
+    assert rules.canonical_action(state, Steal(4)) == Steal(1) and Steal(1) in rules.legal_actions(state)
+    assert rules.canonical_action(state, Steal(5)) == Steal(2)
+    with pytest.raises(IllegalAction) as info:
+        rules.apply(state, Steal(5))
+    assert info.value.rule_id == "jv.partnerships.club"
+    assert rules.apply(state, Steal(4)) == rules.apply(state, Steal(1))

@@ -11,7 +11,7 @@ import pytest
 import tricklab
 from tricklab import Move, Place, Play, Predict, Skip
 from tricklab.errors import IllegalAction, InvalidCard, InvalidOption, InvalidScoreInput, InvalidTrick
-from tricklab.games.tricks_and_stones import GEMS, OVER, PLAY, PREDICT, TricksAndStonesState
+from tricklab.games.tricks_and_stones import GEMS, IDS, OVER, PLAY, PREDICT, TricksAndStonesState
 
 from .conftest import play_to
 
@@ -391,7 +391,7 @@ def _gem_state(
         gem_queue=queue,
         to_play=0,
         tricks_played=1,
-        last_trick=None,
+        last=(),
     )
 
 
@@ -745,7 +745,12 @@ def _play_state(rules: Any, *, hands: dict[int, str], trick: str, leader: int) -
             new_hands.append(tuple(spare[:8]))
             spare = spare[8:]
     seat = (leader + len(trick_cards)) % rules.players
-    return state._replace(hands=tuple(new_hands), trick=tuple(trick_cards), leader=leader, to_play=seat)
+    return state._replace(
+        held=tuple(IDS.mask(h) for h in new_hands),
+        played=tuple(IDS.id[c] for c in trick_cards),
+        leader=leader,
+        to_play=seat,
+    )
 
 
 # --- learner sentences: true, whole and counted right --------------------------------------------

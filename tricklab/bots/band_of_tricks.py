@@ -9,25 +9,42 @@
   gets rid of dangerous high cards when it wants to lose.
 * Counts a Metal win for the suit where it helps its score most, preferring the suit
   that is furthest short of its bid.
+
+It decides from the compact fields of a view (card ids, hand masks, bid indices), which the
+game's full view and its cheap core view both have: :meth:`HeuristicBot.choose_id` takes
+action ids and gives one, :meth:`HeuristicBot.choose` is the same on actions.
 """
 
 from __future__ import annotations
 
 import random
 from collections.abc import Sequence
+from typing import Protocol
 
-from ..actions import Action, AssignMetal, Bid, Play
+from ..actions import Action
 from ..cards import Card
 from ..games.band_of_tricks import (
     ASSIGN,
+    ASSIGN0,
     BID,
-    METAL,
+    BID0,
+    BID_INDEX,
+    BID_VALUES,
+    IDS,
+    KEY,
+    MAX_BID,
+    METAL_SUIT,
     PLAY,
-    WIN_INDEX,
+    RANK,
+    SUIT,
+    SUIT_POINTS,
+    ZERO_BID,
     BandOfTricks,
-    BandOfTricksView,
-    _rank,
+    Phase,
+    Wins,
+    _next_best,
 )
+from ..games.core import bits
 
 # The number from which a card starts to win tricks, per suit (a suit's top cards are
 # strong because they win the one- and two-suit tricks of that suit too).
@@ -36,6 +53,38 @@ _SPAN = 5.0
 # More players: more cards in each trick, so each card wins less often.
 _SCALE = {3: 0.78, 4: 0.68, 5: 0.61}
 _ZERO_BELOW = 0.8
+_LEAD_WINS = 0.6  # a lead is played to win when its chance is at least this
+
+
+def _chance(card: Card, players: int) -> float:
+    raw = (card.rank - _FLOOR[card.suit] + 1) / _SPAN
+    return max(0.0, min(1.0, raw)) * _SCALE[players]
+
+
+# per player count: each card id's chance to win a trick
+_CHANCES: dict[int, tuple[float, ...]] = {n: tuple(_chance(c, n) for c in IDS.cards) for n in _SCALE}
+
+
+class CoreView(Protocol):
+    """The compact fields of a Band of Tricks view the bot reads (``BandOfTricksView`` and
+    ``BandOfTricksCoreView`` both have them)."""
+
+    @property
+    def seat(self) -> int | None: ...
+    @property
+    def phase(self) -> Phase: ...
+    @property
+    def held(self) -> tuple[int | None, ...]: ...
+    @property
+    def bid_ids(self) -> tuple[int, ...]: ...
+    @property
+    def trick_ids(self) -> tuple[int, ...]: ...
+    @property
+    def best(self) -> int: ...
+    @property
+    def suits_in(self) -> int: ...
+    @property
+    def won(self) -> tuple[Wins, ...]: ...
 
 
 class HeuristicBot:
@@ -43,25 +92,38 @@ class HeuristicBot:
         self.rules = rules
         self.seat = seat
         self._rng = random.Random(seed)
+        self._players = rules.players
+        self._chances = _CHANCES[rules.players]
 
     def __repr__(self) -> str:
         return f"{self.rules.name} HeuristicBot(seat={self.seat})"
 
-    def choose(self, view: BandOfTricksView, legal_actions: Sequence[Action]) -> Action:
-        if view.phase == BID:
-            return self._bid(view, legal_actions)
-        if view.phase == PLAY:
-            return self._play(view, legal_actions)
-        if view.phase == ASSIGN:
-            return self._assign(view, legal_actions)
-        return legal_actions[0]
+    def choose(self, view: CoreView, legal_actions: Sequence[Action]) -> Action:
+        if not legal_actions:
+            raise IndexError("no legal action to choose from")
+        rules = self.rules
+        ids = [rules.action_id(a) for a in legal_actions]
+        if None in ids:  # not the game's own actions: nothing to decide on
+            return legal_actions[0]
+        listed = [i for i in ids if i is not None]
+        return legal_actions[listed.index(self.choose_id(view, listed))]
+
+    def choose_id(self, view: CoreView, legal_ids: Sequence[int]) -> int:
+        """The bot's decision as an action id, from ``legal_ids`` (as ``core_legal`` lists them)."""
+        phase = view.phase
+        if phase is PLAY:
+            return self._play(view, legal_ids)
+        if phase is BID:
+            return self._bid(view, legal_ids)
+        if phase is ASSIGN:
+            return self._assign(view, legal_ids)
+        return legal_ids[0]
 
     # bidding ----------------------------------------------------------------------------------
 
     def chance(self, card: Card) -> float:
         """A rough chance that ``card`` wins a trick."""
-        raw = (card.rank - _FLOOR[card.suit] + 1) / _SPAN
-        return max(0.0, min(1.0, raw)) * _SCALE[self.rules.players]
+        return _chance(card, self._players)
 
     def estimate(self, hand: Sequence[Card]) -> dict[str, float]:
         """Expected wins per suit letter (R, S, P, M) for ``hand``."""
@@ -70,74 +132,90 @@ class HeuristicBot:
             expected[card.suit] += self.chance(card)
         return expected
 
-    def _bid(self, view: BandOfTricksView, legal: Sequence[Action]) -> Action:
-        expected = self.estimate(view.hand)
-        metal = expected.pop(METAL)
-        if sum(expected.values()) + metal < _ZERO_BELOW:
-            return Bid.zero_success()
+    def bid_of(self, hand: int) -> int:
+        """The bid for the hand mask ``hand``, as an index into ``ALL_BIDS`` (0: Zero Success)."""
+        expected = [0.0, 0.0, 0.0, 0.0]
+        chances = self._chances
+        for c in bits(hand):
+            expected[SUIT[c]] += chances[c]
+        metal = expected[METAL_SUIT]
+        if expected[0] + expected[1] + expected[2] + metal < _ZERO_BELOW:
+            return ZERO_BID
         # Metal wins are counted where the bidder plans: add them to the strongest suit.
-        strongest = max(expected, key=lambda s: expected[s])
+        strongest = max(range(3), key=expected.__getitem__)
         expected[strongest] += metal
-        values = {s: max(0, min(6, round(v))) for s, v in expected.items()}
-        bid = Bid(values["R"], values["S"], values["P"])
-        if bid.rock + bid.soul + bid.pops == 0:
-            return Bid.zero_success()
+        values = (
+            max(0, min(MAX_BID, round(expected[0]))),
+            max(0, min(MAX_BID, round(expected[1]))),
+            max(0, min(MAX_BID, round(expected[2]))),
+        )
+        return BID_INDEX.get(values, ZERO_BID)
+
+    def _bid(self, view: CoreView, legal: Sequence[int]) -> int:
+        seat = view.seat
+        own = view.held[seat] if seat is not None else None
+        bid = BID0 + self.bid_of(own or 0)
         return bid if bid in legal else legal[0]
 
     # playing ----------------------------------------------------------------------------------
 
-    def _needs(self, view: BandOfTricksView) -> dict[str, int]:
-        """Wins still wanted per suit letter; all zero under Zero Success."""
-        bid = view.bids[self.seat]
-        won = view.won[self.seat]
-        if bid is None or bid.zero:
-            return {"R": 0, "S": 0, "P": 0}
-        return {
-            "R": bid.rock - won[WIN_INDEX["R"]],
-            "S": bid.soul - won[WIN_INDEX["S"]],
-            "P": bid.pops - won[WIN_INDEX["P"]],
-        }
-
-    def _play(self, view: BandOfTricksView, legal: Sequence[Action]) -> Action:
-        plays = [a.card for a in legal if isinstance(a, Play)]
-        needs = self._needs(view)
-        trick = view.trick
-        last = len(trick) == self.rules.players - 1
-
-        def useful(card: Card) -> bool:
-            if card.suit == METAL:
-                return any(n > 0 for n in needs.values())
-            return needs[card.suit] > 0
-
-        def wins(card: Card) -> bool:
-            if not trick:
-                return self.chance(card) >= 0.6
-            cards = (*trick, card)
-            return _rank(cards)[0] == len(cards) - 1
-
-        def keep_metal(card: Card) -> tuple[bool, int]:
-            # Metal can count for any suit, so keep it for later when another card does the job
-            return (card.suit == METAL, card.rank)
-
-        good = [c for c in plays if useful(c) and wins(c)]
+    def _play(self, view: CoreView, legal: Sequence[int]) -> int:
+        plays = [a for a in legal if a < BID0]
+        bid = view.bid_ids[self.seat]
+        if bid < 0 or bid == ZERO_BID:  # wins still wanted per suit; none under Zero Success
+            need0 = need1 = need2 = 0
+        else:
+            won = view.won[self.seat]
+            r, s, p = BID_VALUES[bid]
+            need0, need1, need2 = r - won[0], s - won[1], p - won[2]
+        needs = (need0 > 0, need1 > 0, need2 > 0, need0 > 0 or need1 > 0 or need2 > 0)
+        trick = view.trick_ids
+        i = len(trick)
+        best, suits = view.best, view.suits_in
+        chances = self._chances
+        keys = KEY[suits]
+        beat = keys[best][trick[best]] if i else 0
+        good: list[int] = []  # useful cards that win (Metal is useful while any suit needs wins)
+        losers: list[tuple[int, bool]] = []
+        for c in plays:
+            suit = SUIT[c]
+            if not i:
+                wins = chances[c] >= _LEAD_WINS
+            elif suits >> suit & 1:  # no new suit: the trick's cards keep their keys
+                wins = keys[i][c] > beat
+            else:
+                wins = _next_best(trick, best, suits, c) == i
+            if not wins:
+                losers.append((c, needs[suit]))
+            elif needs[suit]:
+                good.append(c)
         if good:
-            # last to play: the cheapest sure winner; otherwise the strongest, as later cards may beat it
-            choice = min(good, key=keep_metal) if last else max(good, key=lambda c: (c.suit != METAL, c.rank))
-            return Play(choice)
-        losers = [c for c in plays if not wins(c)]
+            # last to play: the cheapest sure winner (keeping Metal, which can count for any
+            # suit, for later); otherwise the strongest, as later cards may beat it
+            if i == self._players - 1:
+                return min(good, key=lambda c: (SUIT[c] == METAL_SUIT, RANK[c]))
+            return max(good, key=lambda c: (SUIT[c] != METAL_SUIT, RANK[c]))
         if losers:
             # shed the most dangerous card: a high card of a suit that needs no more wins
-            choice = max(losers, key=lambda c: (not useful(c), c.rank if not useful(c) else -c.rank))
-            return Play(choice)
+            return max(losers, key=lambda cu: (not cu[1], -RANK[cu[0]] if cu[1] else RANK[cu[0]]))[0]
         # every card wins: give up the least valuable one
-        return Play(min(plays, key=lambda c: (useful(c), c.rank)))
+        return min(plays, key=lambda c: (needs[SUIT[c]], RANK[c]))
 
     # counting Metal wins ------------------------------------------------------------------------
 
-    def _assign(self, view: BandOfTricksView, legal: Sequence[Action]) -> Action:
-        choices = view.metal_choices
-        if not choices:
+    def _assign(self, view: CoreView, legal: Sequence[int]) -> int:
+        bid = view.bid_ids[self.seat]
+        if bid < 0 or bid == ZERO_BID:
             return legal[0]
-        best = max(choices, key=lambda c: (c.change, c.bid - c.won))
-        action = AssignMetal(best.suit)
+        won = view.won[self.seat]
+        values = BID_VALUES[bid]
+        # the suit where the win helps the score most, then the one furthest short of its bid
+        best = max(
+            range(3),
+            key=lambda j: (
+                SUIT_POINTS[values[j]][won[j] + 1] - SUIT_POINTS[values[j]][won[j]],
+                values[j] - won[j] - 1,
+            ),
+        )
+        action = ASSIGN0 + best
         return action if action in legal else legal[0]

@@ -10,14 +10,22 @@ wins for Rock, Soul and Pops (or Zero Success) and scores per suit for hitting i
 The rulings BT-1 to BT-8 of the project's rules notes are cited by the clauses of
 ``RULEBOOK``. One choice is the project's own: how long extra deals go on when the
 totals stay tied (see :class:`BandOfTricksOptions`).
+
+The rules run on a compact core (:mod:`tricklab.games.core`): a :class:`BandOfTricksState` of
+card ids and hand masks, ``core_legal`` listing action ids (a play is its card id, then the
+bids of :data:`ALL_BIDS`, then the three ways to count a Metal win) and ``core_step`` making
+one, with the facts of what happened for :meth:`BandOfTricks.narrate`. Each rule is written
+once, over ids: who wins a trick (:func:`_card_key`), the suit to follow (:func:`_follows`),
+which cards may be played (:func:`_plays`) and what a suit scores (:func:`_suit_points`);
+the Card-level helpers, the refusals and the narration call those.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
-from dataclasses import dataclass, fields, replace
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass, replace
 from itertools import product
-from typing import Any, ClassVar
+from typing import Any, ClassVar, NamedTuple, cast
 
 from ..actions import BID_SUITS, Action, AssignMetal, Bid, Play
 from ..cards import BAND_SUIT_NAME, BAND_SUITS, BandCard, Card, Deck
@@ -30,7 +38,6 @@ from .base import (
     Log,
     MatchResult,
     Options,
-    Rules,
     Score,
     ScoreLine,
     TieBreak,
@@ -38,11 +45,24 @@ from .base import (
     TrickOutcome,
     Word,
     illegal,
-    leaders,
     quote_action,
     quote_names,
 )
 from .capabilities import Capabilities, Decision, DecisionKind, Example, Level, PanelKind, Quiz, Ref, trick_suits
+from .core import (
+    CardIds,
+    CoreRules,
+    Fact,
+    Facts,
+    bits,
+    deal_hands,
+    decide,
+    event,
+    follow_mask,
+    hidden_hands,
+    lowest,
+    shuffled_ids,
+)
 
 NAME = "band-of-tricks"
 TITLE = "Band of Tricks"
@@ -327,13 +347,206 @@ class MetalChoice:
         return AssignMetal(self.suit)
 
 
-@dataclass(frozen=True, slots=True)
-class BandOfTricksState:
-    """The whole state (the teacher's knowledge).
+# --- cards as ids, actions as ids ----------------------------------------------------------------
 
-    ``won[seat]`` counts the seat's tricks this deal for Rock, Soul, Pops and, last, Metal
-    wins of a Zero Success bidder (which count for no suit). ``deal_scores`` holds one
-    tuple of seat scores per finished deal.
+DECK: tuple[Card, ...] = tuple(BandCard(suit, n) for suit in BAND_SUITS for n in NUMBERS[suit])
+# The deck is in hand order (suits Rock, Soul, Pops, Metal, numbers up), so card ``i`` of the
+# deck is card id ``i`` and the set bits of a hand mask, lowest first, are the sorted hand.
+IDS = CardIds(DECK, BAND_SUITS)
+SUIT: tuple[int, ...] = IDS.suit  # 0 Rock, 1 Soul, 2 Pops, 3 Metal
+RANK: tuple[int, ...] = IDS.rank
+METAL_SUIT = BAND_SUITS.index(METAL)
+METAL_MASK = IDS.suit_mask[METAL_SUIT]
+DECK_IDS = range(len(DECK))
+
+# Every distinct bid: Zero Success, then every non-zero triple (0 0 0 *is* Zero Success).
+ALL_BIDS: tuple[Bid, ...] = (ZERO,) + tuple(
+    Bid(r, s, p) for r, s, p in product(range(MAX_BID + 1), repeat=3) if (r, s, p) != (0, 0, 0)
+)
+ASSIGN_ACTIONS: tuple[AssignMetal, ...] = tuple(AssignMetal(k) for k in BID_SUITS)
+# Action ids: a play is its card id (0-39), then every bid in ALL_BIDS order, then the three
+# ways to count a Metal win. A state's bids are indices into ALL_BIDS (0: Zero Success).
+BID0 = len(DECK)
+ASSIGN0 = BID0 + len(ALL_BIDS)
+ACTIONS: tuple[Action, ...] = (*(Play(c) for c in DECK), *ALL_BIDS, *ASSIGN_ACTIONS)
+BID_IDS = range(BID0, ASSIGN0)
+ASSIGN_IDS = range(ASSIGN0, ASSIGN0 + len(ASSIGN_ACTIONS))
+NO_BID = -1
+ZERO_BID = 0  # the index of Zero Success in ALL_BIDS
+BID_VALUES: tuple[tuple[int, int, int], ...] = tuple((b.rock, b.soul, b.pops) for b in ALL_BIDS)
+BID_INDEX: dict[tuple[int, int, int], int] = {v: i for i, v in enumerate(BID_VALUES) if i != ZERO_BID}
+# How a trick counts, in a compact trick: for a suit (0-2), as a Metal win of a Zero Success
+# bidder (3), or not yet (the winner still chooses).
+COUNTS_METAL = 3
+NOT_COUNTED = -1
+
+
+# --- the rules over ids (each written once; the Card-level helpers below call these) -------------
+
+
+def _two_suit_winner(a: str, b: str) -> str:
+    """The suit that wins a trick holding exactly the suits ``a`` and ``b`` (BT-5)."""
+    if a == METAL:
+        return b
+    if b == METAL:
+        return a
+    return a if BEATS[a] == b else b
+
+
+def _card_key(suits: int, index: int, card: int) -> int:
+    """How strongly ``card``, played ``index``-th, places in a trick holding the suits of the
+    mask ``suits`` (BT-5): the higher key places higher. One suit: the number; two suits: the
+    winning suit above the other, then the number; three or more: the number, then the later."""
+    count = suits.bit_count()
+    if count == 1:
+        return RANK[card]
+    if count == 2:
+        a, b = (BAND_SUITS[s] for s in range(4) if suits >> s & 1)
+        top = BAND_SUITS.index(_two_suit_winner(a, b))
+        return RANK[card] + (64 if SUIT[card] == top else 0)
+    return RANK[card] * 8 + index
+
+
+# KEY[suits][index][card]: _card_key as a table (the trick's suits, the card's place in play order)
+KEY: tuple[tuple[tuple[int, ...], ...], ...] = tuple(
+    tuple(tuple(_card_key(m, i, c) for c in DECK_IDS) for i in range(5)) if m else () for m in range(16)
+)
+
+
+def _rank_ids(trick: Sequence[int]) -> tuple[int, ...]:
+    """Play-order indices of the trick ``trick`` (card ids) from first place to last (BT-5)."""
+    suits = 0
+    for c in trick:
+        suits |= 1 << SUIT[c]
+    keys = KEY[suits]
+    return tuple(sorted(range(len(trick)), key=lambda i: -keys[i][trick[i]]))
+
+
+def _next_best(trick: tuple[int, ...], best: int, suits: int, card: int) -> int:
+    """The play-order index of the card winning ``trick + (card,)``, given the index ``best``
+    of the card winning ``trick`` and the mask ``suits`` of the suits in it (by :func:`_card_key`)."""
+    i = len(trick)
+    if not i:
+        return 0
+    more = suits | 1 << SUIT[card]
+    keys = KEY[more]
+    if more == suits:  # the same suits: the earlier cards keep their keys
+        return i if keys[i][card] > keys[best][trick[best]] else best
+    top, high = i, keys[i][card]
+    for j in range(i):
+        k = keys[j][trick[j]]
+        if k > high:
+            top, high = j, k
+    return top
+
+
+def _follows(follow: int, card: int) -> int:
+    """The suit to follow after ``card`` is played to a trick whose suit to follow was ``follow``
+    (-1: none yet): the first card that is not Metal sets it (BT-4)."""
+    return follow if follow >= 0 or SUIT[card] == METAL_SUIT else SUIT[card]
+
+
+# FOLLOWS[follow + 1][card]: _follows as a table
+FOLLOWS: tuple[tuple[int, ...], ...] = tuple(tuple(_follows(f, c) for c in DECK_IDS) for f in range(-1, 4))
+
+
+def _follow_of(trick: Sequence[int]) -> int:
+    """The suit (index) to follow in ``trick`` (card ids), -1 while only Metal was played."""
+    follow = -1
+    for c in trick:
+        follow = FOLLOWS[follow + 1][c]
+    return follow
+
+
+def _plays(hand: int, follow: int) -> tuple[int, str | None]:
+    """The mask of the cards of ``hand`` that may be played when ``follow`` is the suit to
+    follow (-1: none), and the rule that limited them (``None``: every card may be played).
+    BT-4: holding the suit to follow, play that suit or Metal; otherwise anything."""
+    if follow < 0:
+        return hand, None
+    allowed = follow_mask(hand, follow, IDS) | (hand & METAL_MASK)
+    return allowed, ("bt.follow" if allowed != hand else None)
+
+
+def _suit_points(bid: int, won: int) -> int:
+    """BT-7 for one suit: the bid plus 1 when hit, else minus the distance to it."""
+    return bid + 1 if won == bid else -abs(won - bid)
+
+
+def _zero_points(tricks: int, players: int) -> int:
+    """BT-7 for Zero Success."""
+    return ZERO_SUCCESS_POINTS[players] if tricks == 0 else -tricks
+
+
+# SUIT_POINTS[bid][won]: _suit_points as a table (a deal has at most 13 tricks)
+SUIT_POINTS: tuple[tuple[int, ...], ...] = tuple(
+    tuple(_suit_points(b, w) for w in range(max(CARDS_EACH.values()) + 2)) for b in range(MAX_BID + 1)
+)
+
+
+def _points_of(bid: int, won: Wins, players: int) -> int:
+    """A deal's points (BT-7) for the bid ``bid`` (an index into ALL_BIDS) and the wins ``won``."""
+    if bid == ZERO_BID:
+        return _zero_points(won[0] + won[1] + won[2] + won[3], players)
+    r, s, p = BID_VALUES[bid]
+    return SUIT_POINTS[r][won[0]] + SUIT_POINTS[s][won[1]] + SUIT_POINTS[p][won[2]]
+
+
+def _add_win(wins: Wins, index: int) -> Wins:
+    if index == 0:
+        return (wins[0] + 1, wins[1], wins[2], wins[3])
+    if index == 1:
+        return (wins[0], wins[1] + 1, wins[2], wins[3])
+    if index == 2:
+        return (wins[0], wins[1], wins[2] + 1, wins[3])
+    return (wins[0], wins[1], wins[2], wins[3] + 1)
+
+
+# --- the compact state ---------------------------------------------------------------------------
+
+
+class LastTrick(NamedTuple):
+    """The last completed trick, compactly: who led, its card ids in play order, the play-order
+    index of the winning card, and what it counts for (0-2: Rock, Soul, Pops; 3: a Metal win of a
+    Zero Success bidder; -1: its winner still chooses)."""
+
+    leader: int
+    ids: tuple[int, ...]
+    winning: int
+    counts: int
+
+
+_COUNTED_TRICKS: dict[tuple[LastTrick, int], CountedTrick] = {}
+
+
+def _counted_trick(last: LastTrick, players: int) -> CountedTrick:
+    """``last`` as the :class:`CountedTrick` value object (built once per trick and table size)."""
+    found = _COUNTED_TRICKS.get((last, players))
+    if found is None:
+        leader, ids, winning, counts = last
+        seats = tuple((leader + i) % players for i in range(len(ids)))
+        counts_for = None if counts == NOT_COUNTED else WIN_KEYS[counts]
+        found = CountedTrick(leader, IDS.of(ids), seats, winning, None, counts_for)
+        if len(_COUNTED_TRICKS) > 50_000:
+            _COUNTED_TRICKS.clear()
+        _COUNTED_TRICKS[(last, players)] = found
+    return found
+
+
+class BandOfTricksState(NamedTuple):
+    """The whole state (the teacher's knowledge), compact: card ids, hands as bit masks.
+
+    ``held[seat]`` is the seat's hand as a mask of card ids (:data:`IDS`), ``aside_mask`` the card
+    left over with three players. ``bid_ids[seat]`` indexes :data:`ALL_BIDS` (0: Zero Success;
+    -1: not bid yet). ``trick_ids`` is the current trick in play order, ``follow`` its suit to
+    follow (0-2; -1 while only Metal was played), ``best`` the play-order index of the card
+    winning it so far (-1: empty) and ``suits_in`` the mask of the suits in it. ``won[seat]``
+    counts the seat's tricks this deal for Rock, Soul, Pops and, last, Metal wins of a Zero
+    Success bidder (which count for no suit); ``won_masks[seat]`` are the cards of those tricks.
+    ``deal_scores`` holds one tuple of seat scores per finished deal.
+
+    The Card-valued fields of earlier versions read the same as properties: ``hands``,
+    ``aside``, ``bids``, ``trick``, ``won_cards``, ``last_trick``.
     """
 
     seed: int
@@ -341,24 +554,55 @@ class BandOfTricksState:
     to_play: int | None
     deal: int
     start_player: int
-    hands: tuple[tuple[Card, ...], ...]
-    aside: tuple[Card, ...]
-    bids: tuple[Bid | None, ...]
+    held: tuple[int, ...]
+    aside_mask: int
+    bid_ids: tuple[int, ...]
     leader: int
-    trick: tuple[Card, ...]
+    trick_ids: tuple[int, ...]
+    follow: int
+    best: int
+    suits_in: int
     tricks_played: int
     won: tuple[Wins, ...]
-    won_cards: tuple[tuple[Card, ...], ...]
-    last_trick: CountedTrick | None
+    won_masks: tuple[int, ...]
+    last: LastTrick | None
     deal_scores: tuple[tuple[int, ...], ...]
 
     @property
+    def hands(self) -> tuple[tuple[Card, ...], ...]:
+        hand = IDS.hand
+        return tuple(hand(m) for m in self.held)
+
+    @property
+    def aside(self) -> tuple[Card, ...]:
+        return IDS.hand(self.aside_mask)
+
+    @property
+    def bids(self) -> tuple[Bid | None, ...]:
+        return tuple(None if b < 0 else ALL_BIDS[b] for b in self.bid_ids)
+
+    @property
+    def trick(self) -> tuple[Card, ...]:
+        return IDS.of(self.trick_ids)
+
+    @property
+    def won_cards(self) -> tuple[tuple[Card, ...], ...]:
+        """The cards of the tricks each seat won this deal, in hand order."""
+        hand = IDS.hand
+        return tuple(hand(m) for m in self.won_masks)
+
+    @property
+    def last_trick(self) -> CountedTrick | None:
+        last = self.last
+        return None if last is None else _counted_trick(last, len(self.held))
+
+    @property
     def is_over(self) -> bool:
-        return self.phase == OVER
+        return self.phase is OVER
 
     @property
     def totals(self) -> tuple[int, ...]:
-        return tuple(sum(d[s] for d in self.deal_scores) for s in range(len(self.hands)))
+        return tuple(sum(d[s] for d in self.deal_scores) for s in range(len(self.held)))
 
     @property
     def tricks_won(self) -> tuple[int, ...]:
@@ -366,21 +610,33 @@ class BandOfTricksState:
 
     def seat_of(self, index: int) -> int:
         """The seat that played card ``index`` of the current trick."""
-        return (self.leader + index) % len(self.hands)
+        return (self.leader + index) % len(self.held)
 
 
-_STATE_SLOTS = tuple(
-    (f.name, getattr(BandOfTricksState, f.name).__get__, getattr(BandOfTricksState, f.name).__set__)
-    for f in fields(BandOfTricksState)
-)
+# A state from its fields in order, without the keyword handling of the generated constructor
+# (this is on every step of play).
+_new_state = cast(Callable[[type[BandOfTricksState], tuple[object, ...]], BandOfTricksState], tuple.__new__)
 
 
-def _evolve(state: BandOfTricksState, **changes: Any) -> BandOfTricksState:
-    """``dataclasses.replace`` for states, about twice as fast (it is on every step of play)."""
-    new = object.__new__(BandOfTricksState)
-    for name, get, put in _STATE_SLOTS:
-        put(new, changes[name] if name in changes else get(state))
-    return new
+class BandOfTricksCoreView(NamedTuple):
+    """What one seat may see, compactly (for bots and the advisor): ``held`` has the seat's
+    own hand mask and ``None`` for every other hand (every hand for the teacher, ``seat is
+    None``). The other fields are those of :class:`BandOfTricksState`, all public."""
+
+    seat: int | None
+    phase: Phase
+    to_play: int | None
+    deal: int
+    start_player: int
+    held: tuple[int | None, ...]
+    bid_ids: tuple[int, ...]
+    leader: int
+    trick_ids: tuple[int, ...]
+    follow: int
+    best: int
+    suits_in: int
+    tricks_played: int
+    won: tuple[Wins, ...]
 
 
 @dataclass(frozen=True, slots=True)
@@ -390,6 +646,10 @@ class BandOfTricksView:
     ``hands[s]`` is ``None`` for a hand the seat may not see. Bids are public as soon as
     they are made. ``metal_choices`` lists the ways to count a Metal win while its winner
     chooses (phase ``assign``), each with its effect on that player's score.
+
+    The compact fields the bots read: ``held`` (hand masks, ``None`` where hidden, like
+    ``hands``), ``bid_ids``, ``trick_ids``, ``best`` and ``suits_in``, as in
+    :class:`BandOfTricksState`.
     """
 
     seat: int | None
@@ -411,6 +671,11 @@ class BandOfTricksView:
     metal_choices: tuple[MetalChoice, ...]
     deal_scores: tuple[tuple[int, ...], ...]
     totals: tuple[int, ...]
+    held: tuple[int | None, ...] = ()
+    bid_ids: tuple[int, ...] = ()
+    trick_ids: tuple[int, ...] = ()
+    best: int = -1
+    suits_in: int = 0
 
     @property
     def hand(self) -> tuple[Card, ...]:
@@ -425,16 +690,74 @@ class BandOfTricksView:
         return self.deal >= self.deals
 
 
-# Every distinct bid: Zero Success, then every non-zero triple (0 0 0 *is* Zero Success).
-ALL_BIDS: tuple[Bid, ...] = (ZERO,) + tuple(
-    Bid(r, s, p) for r, s, p in product(range(MAX_BID + 1), repeat=3) if (r, s, p) != (0, 0, 0)
-)
-ASSIGN_ACTIONS: tuple[AssignMetal, ...] = tuple(AssignMetal(k) for k in BID_SUITS)
-DECK: tuple[Card, ...] = tuple(BandCard(suit, n) for suit in BAND_SUITS for n in NUMBERS[suit])
-# Hands are made of the deck's own card objects, so the engine can tell cards apart by
-# identity, which is much faster than comparing dataclasses on every step of play.
-_CANONICAL: dict[Card, Card] = {c: c for c in DECK}
-_PLAY_OF: dict[int, Play] = {id(c): Play(c) for c in DECK}
+# --- facts: what the rules did, for the narrator -------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class Dealt(Fact):
+    """A deal (``deal``, from 0) was dealt; ``seat`` is its start player."""
+
+    kind: ClassVar[EventKind] = EventKind.DEAL
+    deal: int
+
+
+@dataclass(frozen=True, slots=True)
+class BidMade(Fact):
+    """``seat`` bid ``bid`` (an index into ALL_BIDS; public at once, BT-3); ``as_numbers``: Zero
+    Success written as 0 in every suit; ``last``: the last bid of the deal."""
+
+    kind: ClassVar[EventKind] = EventKind.BID
+    bid: int
+    last: bool
+    as_numbers: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class Played(Fact):
+    """``seat`` played the card ``card`` (an id) to the trick."""
+
+    kind: ClassVar[EventKind] = EventKind.PLAY
+    card: int
+
+
+@dataclass(frozen=True, slots=True)
+class TrickWon(Fact):
+    """``seat`` won the trick ``trick``."""
+
+    kind: ClassVar[EventKind] = EventKind.TRICK
+    trick: LastTrick
+
+
+@dataclass(frozen=True, slots=True)
+class Counted(Fact):
+    """``seat`` counted its Metal win for the suit ``suit`` (0-2: Rock, Soul, Pops)."""
+
+    kind: ClassVar[EventKind] = EventKind.COUNT
+    suit: int
+
+
+@dataclass(frozen=True, slots=True)
+class DealScored(Fact):
+    """The deal was scored: ``scores`` per seat."""
+
+    kind: ClassVar[EventKind] = EventKind.SCORE
+    scores: tuple[int, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class TiedForLead(Fact):
+    """After the last deal, ``leaders`` share the highest total ``best``: another deal follows."""
+
+    kind: ClassVar[EventKind] = EventKind.TIE
+    leaders: tuple[int, ...]
+    best: int
+
+
+@dataclass(frozen=True, slots=True)
+class Ended(Fact):
+    """The match is over."""
+
+    kind: ClassVar[EventKind] = EventKind.END
 
 
 # --- what the game offers ------------------------------------------------------------------------
@@ -494,7 +817,7 @@ CAPABILITIES = Capabilities(
 )
 
 
-class BandOfTricks(Rules[BandOfTricksState]):
+class BandOfTricks(CoreRules[BandOfTricksState]):
     name: ClassVar[str] = NAME
     title: ClassVar[str] = TITLE
     aliases: ClassVar[tuple[str, ...]] = ("bt", "band_of_tricks")
@@ -504,6 +827,11 @@ class BandOfTricks(Rules[BandOfTricksState]):
     capabilities: ClassVar[Capabilities] = CAPABILITIES
     match_option_names: ClassVar[tuple[str, ...]] = ("start_player",)
     options: BandOfTricksOptions
+
+    def __init__(self, players: int, options: Options) -> None:
+        super().__init__(players, options)
+        self.set_actions(ACTIONS)
+        self._each = CARDS_EACH[players]
 
     def _check_options(self) -> None:
         cap = self.options.max_extra_deals
@@ -602,14 +930,10 @@ class BandOfTricks(Rules[BandOfTricksState]):
 
     def metal_choices(self, state: BandOfTricksState) -> tuple[MetalChoice, ...]:
         """While a Metal win waits to be counted: each suit it can count for and the effect."""
-        if state.phase != ASSIGN or state.to_play is None:
+        if state.phase is not ASSIGN or state.to_play is None:
             return ()
         seat = state.to_play
-        bid = state.bids[seat]
-        assert bid is not None
-        return _metal_choices(bid, state.won[seat])
-
-    # --- match engine -----------------------------------------------------------------------------
+        return _metal_choices(ALL_BIDS[state.bid_ids[seat]], state.won[seat])
 
     def start_player(self, seed: int, start_player: object | None) -> int:
         """The first deal's start player: ``start_player`` if given, else chosen by the seed."""
@@ -622,259 +946,475 @@ class BandOfTricks(Rules[BandOfTricksState]):
             )
         return start_player
 
-    def initial_state(
-        self, seed: int, log: Log = None, start_player: int | None = None, **match_options: Any
+    @staticmethod
+    def with_hands(state: BandOfTricksState, hands: tuple[int, ...]) -> BandOfTricksState:
+        """The same state with the hands replaced: ``hands[seat]`` is a mask of card ids
+        (:data:`IDS`, e.g. ``IDS.mask(cards)``). Unchecked: the caller deals every card once
+        (for instance a sampled deal at the bid phase, to play it out)."""
+        return state._replace(held=tuple(hands))
+
+    # --- the core ----------------------------------------------------------------------------------
+
+    def core_initial(
+        self, seed: int, facts: Facts | None, start_player: int | None = None, **match_options: Any
     ) -> BandOfTricksState:
         if match_options:
             raise InvalidOption(f"{TITLE} has no match option {quote_names(match_options)}; use start_player")
         first = self.start_player(seed, start_player)
-        empty_state = BandOfTricksState(
-            seed=seed,
-            phase=BID,
-            to_play=None,
-            deal=0,
-            start_player=first,
-            hands=(),
-            aside=(),
-            bids=(),
-            leader=first,
-            trick=(),
-            tricks_played=0,
-            won=(),
-            won_cards=(),
-            last_trick=None,
-            deal_scores=(),
-        )
-        return self._deal(empty_state, 0, first, log)
+        return self._deal(seed, 0, first, (), facts)
 
-    def _deal(self, state: BandOfTricksState, deal: int, start: int, log: Log) -> BandOfTricksState:
+    def _deal(
+        self, seed: int, deal: int, start: int, deal_scores: tuple[tuple[int, ...], ...], facts: Facts | None
+    ) -> BandOfTricksState:
         n = self.players
-        each = CARDS_EACH[n]
-        cards = list(self._deck.cards)
-        self.deal_rng(state.seed, deal).shuffle(cards)
-        hands = tuple(_sort_hand(cards[i * each : (i + 1) * each]) for i in range(n))
-        aside = tuple(cards[n * each :])
-        new = BandOfTricksState(
-            seed=state.seed,
-            phase=BID,
-            to_play=start,
-            deal=deal,
-            start_player=start,
-            hands=hands,
-            aside=aside,
-            bids=tuple(None for _ in range(n)),
-            leader=start,
-            trick=(),
-            tricks_played=0,
-            won=tuple(NO_WINS for _ in range(n)),
-            won_cards=tuple(() for _ in range(n)),
-            last_trick=None,
-            deal_scores=state.deal_scores,
+        held, aside = deal_hands(shuffled_ids(self, seed, deal, DECK_IDS), n, self._each)
+        state = BandOfTricksState(
+            seed,
+            BID,
+            start,
+            deal,
+            start,
+            held,
+            aside,
+            (NO_BID,) * n,
+            start,
+            (),
+            -1,
+            -1,
+            0,
+            0,
+            (NO_WINS,) * n,
+            (0,) * n,
+            None,
+            deal_scores,
         )
-        if log is not None:
-            aside_note = " One card is left over and goes back in the box unseen." if aside else ""
-            if deal < n:
-                title = f"Deal {deal + 1} of {n}"
-                reasons = (
-                    Reason("bt.deal", RULEBOOK["bt.deal"].text),
-                    Reason(
-                        "bt.deals",
-                        f"Deal {deal + 1}: {self.seat_name(start)} is the start player and bids first.",
-                    ),
-                )
-            else:
-                title = f"Extra deal {deal - n + 1}"
-                reasons = (
-                    Reason("bt.deal", RULEBOOK["bt.deal"].text),
-                    Reason("bt.win.tie", "The highest total is shared, so an extra deal is played."),
-                )
-            log.append(
+        if facts is not None:
+            facts.append((Dealt(start, deal), state))
+        return state
+
+    def core_legal(self, state: BandOfTricksState) -> Sequence[int]:
+        phase = state.phase
+        if phase is PLAY:
+            seat = state.to_play
+            if seat is None:
+                return ()
+            return bits(_plays(state.held[seat], state.follow)[0])
+        if phase is BID:
+            return BID_IDS
+        if phase is ASSIGN:
+            return ASSIGN_IDS
+        return ()
+
+    def core_step(self, state: BandOfTricksState, action: int, facts: Facts | None = None) -> BandOfTricksState:
+        if action >= BID0:
+            if action < ASSIGN0:
+                return self._bid(state, action - BID0, facts)
+            return self._assign(state, action - ASSIGN0, facts)
+        # a card is played (the most frequent step of all, so it is written for speed)
+        card = action
+        (
+            seed,
+            phase,
+            seat,
+            deal,
+            start,
+            held,
+            aside,
+            bids,
+            leader,
+            before,
+            follow,
+            best,
+            suits,
+            played,
+            won,
+            masks,
+            last,
+            scores,
+        ) = state
+        assert seat is not None
+        n = self.players
+        held = held[:seat] + (held[seat] & ~(1 << card),) + held[seat + 1 :]
+        trick = (*before, card)
+        i = len(before)
+        # the card winning so far (BT-5, by _card_key; see _next_best)
+        more_suits = suits | 1 << SUIT[card]
+        if not i:
+            best = 0
+        elif more_suits == suits:
+            keys = KEY[suits]
+            if keys[i][card] > keys[best][before[best]]:
+                best = i
+        else:
+            best = _next_best(before, best, suits, card)
+        follow = FOLLOWS[follow + 1][card]
+        if i + 1 < n:
+            new = _new_state(
+                BandOfTricksState,
                 (
-                    Event(
-                        EventKind.DEAL,
-                        start,
-                        f"{title}: everyone gets {each} cards; {self.seat_name(start)} is the start player."
-                        f"{aside_note}",
-                        reasons,
-                        {"deal": deal, "start_player": start},
-                    ),
-                    new,
-                )
+                    seed,
+                    PLAY,
+                    (seat + 1) % n,
+                    deal,
+                    start,
+                    held,
+                    aside,
+                    bids,
+                    leader,
+                    trick,
+                    follow,
+                    best,
+                    more_suits,
+                    played,
+                    won,
+                    masks,
+                    last,
+                    scores,
+                ),
             )
+            if facts is not None:
+                facts.append((Played(seat, card), new))
+            return new
+        # the trick is complete: its winner takes it (BT-5) and it counts for a suit (BT-6)
+        winner = (leader + best) % n
+        top = SUIT[trick[best]]
+        if top != METAL_SUIT:
+            counts = top
+        elif bids[winner] == ZERO_BID:
+            counts = COUNTS_METAL
+        else:
+            counts = NOT_COUNTED
+        if counts != NOT_COUNTED:
+            won = won[:winner] + (_add_win(won[winner], counts),) + won[winner + 1 :]
+        taken = masks[winner]
+        for c in trick:
+            taken |= 1 << c
+        masks = masks[:winner] + (taken,) + masks[winner + 1 :]
+        played += 1
+        more = played < self._each
+        if counts == NOT_COUNTED:  # the winner first chooses the suit (BT-6), then leads
+            phase, lead, to_play = ASSIGN, leader, winner
+        elif more:
+            phase, lead, to_play = PLAY, winner, winner
+        else:
+            phase, lead, to_play = PLAY, leader, None
+        done = LastTrick(leader, trick, best, counts)
+        new = _new_state(
+            BandOfTricksState,
+            (
+                seed,
+                phase,
+                to_play,
+                deal,
+                start,
+                held,
+                aside,
+                bids,
+                lead,
+                (),
+                -1,
+                -1,
+                0,
+                played,
+                won,
+                masks,
+                done,
+                scores,
+            ),
+        )
+        if facts is not None:
+            full = state._replace(
+                held=held, trick_ids=trick, follow=follow, best=best, suits_in=more_suits, to_play=None
+            )
+            facts.append((Played(seat, card), full))
+            facts.append((TrickWon(winner, done), new))
+        if counts == NOT_COUNTED or more:
+            return new
+        return self._end_deal(new, facts)
+
+    def _bid(self, state: BandOfTricksState, bid: int, facts: Facts | None) -> BandOfTricksState:
+        seed, phase, seat, deal, start, held, aside, bids, leader, *rest = state
+        assert seat is not None
+        bids = bids[:seat] + (bid,) + bids[seat + 1 :]  # public at once (BT-3): nothing to keep secret
+        nxt = (seat + 1) % self.players
+        if nxt == start:  # every bid is in: the start player leads (BT-3)
+            phase, leader = PLAY, start
+        new = _new_state(BandOfTricksState, (seed, phase, nxt, deal, start, held, aside, bids, leader, *rest))
+        if facts is not None:
+            facts.append((BidMade(seat, bid, nxt == start), new))
         return new
+
+    def _assign(self, state: BandOfTricksState, suit: int, facts: Facts | None) -> BandOfTricksState:
+        seat = state.to_play
+        assert seat is not None and state.last is not None
+        won = state.won
+        won = won[:seat] + (_add_win(won[seat], suit),) + won[seat + 1 :]
+        more = state.tricks_played < self._each
+        new = state._replace(
+            won=won,
+            last=state.last._replace(counts=suit),
+            phase=PLAY,
+            leader=seat if more else state.leader,
+            to_play=seat if more else None,
+        )
+        if facts is not None:
+            facts.append((Counted(seat, suit), new))
+        return new if more else self._end_deal(new, facts)
+
+    def _end_deal(self, state: BandOfTricksState, facts: Facts | None) -> BandOfTricksState:
+        n = self.players
+        bids, won = state.bid_ids, state.won
+        scores = tuple(_points_of(bids[s], won[s], n) for s in range(n))
+        deal_scores = (*state.deal_scores, scores)
+        new = state._replace(deal_scores=deal_scores, to_play=None)
+        if facts is not None:
+            facts.append((DealScored(None, scores), new))
+        played = len(deal_scores)
+        nxt = (state.start_player + 1) % n
+        if played < n:
+            return self._deal(state.seed, played, nxt, deal_scores, facts)
+        totals = new.totals
+        top = decide(totals, ()).tied
+        if len(top) > 1 and played - n < self.options.max_extra_deals:  # BT-8: deal again
+            if facts is not None:
+                facts.append((TiedForLead(None, top, totals[top[0]]), new))
+            return self._deal(state.seed, played, nxt, deal_scores, facts)
+        over = new._replace(phase=OVER, to_play=None)
+        if facts is not None:
+            facts.append((Ended(None), over))
+        return over
+
+    def _apply(self, state: BandOfTricksState, action: Action, log: Log) -> BandOfTricksState:
+        if log is None or not isinstance(action, Bid) or action.zero:
+            return super()._apply(state, action, log)
+        # Zero Success written as 0 in every suit is narrated as written
+        facts: Facts = []
+        new = self.core_step(state, self.listed_id(state, action), facts)
+        for fact, after in facts:
+            if isinstance(fact, BidMade) and fact.bid == ZERO_BID:
+                fact = replace(fact, as_numbers=True)
+            log.append((self.narrate(fact, after), after))
+        return new
+
+    # --- the checked API's refusals ------------------------------------------------------------------
 
     def canonical_action(self, state: BandOfTricksState, action: Action) -> Action:
         """A bid of 0 in all three suits is Zero Success (BT-3), listed as ``bid zero``."""
-        return _check_bid_action(action) if isinstance(action, Bid) else action
+        if isinstance(action, Bid) and not action.zero and (action.rock, action.soul, action.pops) == (0, 0, 0):
+            return ZERO
+        return action
 
-    def legal_actions(self, state: BandOfTricksState) -> list[Action]:
-        if state.phase == PLAY:
-            seat = state.to_play
-            assert seat is not None
-            return [_PLAY_OF.get(id(c)) or Play(c) for c in _legal(state.hands[seat], state.trick)]
-        if state.phase == BID:
-            return list(ALL_BIDS)
-        if state.phase == ASSIGN:
-            return list(ASSIGN_ACTIONS)
-        return []
-
-    def _apply(self, state: BandOfTricksState, action: Action, log: Log) -> BandOfTricksState:
+    def explain_illegal(self, state: BandOfTricksState, action: Action) -> IllegalAction:
         seat = state.to_play
         if seat is None:
-            raise illegal("bt.over", "the game is over: no more actions can be taken")
-        if state.phase == BID:
+            return illegal("bt.over", "the game is over: no more actions can be taken")
+        name = self.seat_name(seat)
+        phase = state.phase
+        if phase is BID:
             if not isinstance(action, Bid):
-                raise illegal(
+                return illegal(
                     "bt.bid",
-                    f"{self.seat_name(seat)} must bid now: a number from 0 to 6 for Rock, Soul and Pops "
+                    f"{name} must bid now: a number from 0 to 6 for Rock, Soul and Pops "
                     f"(like 'bid 1 3 0') or Zero Success ('bid zero'), not {quote_action(action)}",
                 )
-            return self._bid(state, seat, action, log)
-        if state.phase == PLAY:
+            refusal = _bid_refusal(action)
+            return refusal or illegal("bt.bid", f"{quote_action(action)} is not a bid of {TITLE}")
+        if phase is PLAY:
             if not isinstance(action, Play):
-                raise illegal("bt.trick", f"{self.seat_name(seat)} must play a card now, not {quote_action(action)}")
-            return self._play(state, seat, action.card, log)
-        if not isinstance(action, AssignMetal):
-            raise illegal(
-                "bt.metal.assign",
-                f"{self.seat_name(seat)} won the last trick with Metal and first chooses the suit it counts for "
-                f"('count rock', 'count soul' or 'count pops'), not {quote_action(action)}",
-            )
-        return self._assign(state, seat, action, log)
-
-    # bidding ------------------------------------------------------------------------------------------
-
-    def _bid(self, state: BandOfTricksState, seat: int, action: Bid, log: Log) -> BandOfTricksState:
-        bid = _check_bid_action(action)
-        n = self.players
-        bids = state.bids[:seat] + (bid,) + state.bids[seat + 1 :]
-        nxt = (seat + 1) % n
-        done = nxt == state.start_player
-        if done:
-            new = _evolve(state, bids=bids, phase=PLAY, leader=state.start_player, to_play=state.start_player)
-        else:
-            new = _evolve(state, bids=bids, to_play=nxt)
-        if log is not None:
-            name = self.seat_name(seat)
-            reasons: list[Reason] = []
-            if bid.zero:
-                if action.zero:
-                    text = f"{name} bids Zero Success: no trick at all."
-                    reasons.append(Reason("bt.bid.zero", "Zero Success means winning no trick at all."))
-                else:
-                    text = f"{name} bids 0 in every suit, which is Zero Success: no trick at all."
-                    reasons.append(Reason("bt.bid.zero", "A bid of 0 in all three suits is Zero Success."))
-            else:
-                total = bid.rock + bid.soul + bid.pops
-                text = (
-                    f"{name} bids Rock {bid.rock}, Soul {bid.soul}, Pops {bid.pops} ({plural(total, 'trick')} in all)."
-                )
-                reasons.append(Reason("bt.bid", "Bids are public: everyone sees this bid."))
-            if done:
-                text += f" All bids are in; {self.seat_name(state.start_player)} leads the first trick."
-                reasons.append(Reason("bt.trick", "The start player leads the first trick."))
-            log.append((Event(EventKind.BID, seat, text, tuple(reasons), {"bid": str(bid)}), new))
-        return new
-
-    # trick play ----------------------------------------------------------------------------------------
-
-    def _play(self, state: BandOfTricksState, seat: int, card: Card, log: Log) -> BandOfTricksState:
-        hand = state.hands[seat]
-        if id(card) not in _PLAY_OF:
-            card = _CANONICAL.get(card, card)
-        index = _index_of(hand, card)
-        if index < 0:
-            raise illegal("bt.hand", f"{self.seat_name(seat)} does not hold {card}")
-        trick = state.trick
-        follow = _to_follow(trick)
-        if follow is not None and card.suit != follow and card.suit != METAL:
-            holding = next((c for c in hand if c.suit == follow), None)
-            if holding is not None:
-                suit = BAND_SUIT_NAME[follow]
-                name = self.seat_name(seat)
-                raise illegal(
-                    "bt.follow",
+                return illegal("bt.trick", f"{name} must play a card now, not {quote_action(action)}")
+            card = IDS.id.get(action.card)
+            hand = state.held[seat]
+            if card is None or not hand >> card & 1:
+                return illegal("bt.hand", f"{name} does not hold {action.card}")
+            allowed, rule = _plays(hand, state.follow)
+            if rule is not None and not allowed >> card & 1:
+                follow = state.follow
+                suit = BAND_SUIT_NAME[BAND_SUITS[follow]]
+                holding = IDS.card(lowest(hand & IDS.suit_mask[follow]))
+                return illegal(
+                    rule,
                     f"must follow {suit}: {suit} is the suit to follow in this trick and {name} holds "
                     f"{holding}, so {name} must play a {suit} card or a Metal card",
                 )
-        new_hand = hand[:index] + hand[index + 1 :]
-        hands = state.hands[:seat] + (new_hand,) + state.hands[seat + 1 :]
-        trick = trick + (card,)
-        n = self.players
-        if len(trick) < n:
-            # the most frequent step of all, so the state is built directly (see _evolve)
-            new = BandOfTricksState(
-                state.seed,
-                state.phase,
-                (seat + 1) % n,
-                state.deal,
-                state.start_player,
-                hands,
-                state.aside,
-                state.bids,
-                state.leader,
-                trick,
-                state.tricks_played,
-                state.won,
-                state.won_cards,
-                state.last_trick,
-                state.deal_scores,
-            )
-            if log is not None:
-                log.append((self._play_event(seat, card, state.trick, hand), new))
-            return new
-        ranking = _rank(trick)
-        seats = tuple((state.leader + i) % n for i in ranking)
-        winner = seats[0]
-        best = trick[ranking[0]]
-        bid = state.bids[winner]
-        assert bid is not None
-        if best.suit != METAL:
-            counts_for: str | None = KEY_OF_SUIT[best.suit]
-        elif bid.zero:
-            counts_for = "metal"
-        else:
-            counts_for = None
-        last = replace(CountedTrick.ranked(state.leader, trick, ranking, n, places=False), counts_for=counts_for)
-        won = state.won
-        if counts_for is not None:
-            won = won[:winner] + (_add_win(won[winner], WIN_KEYS.index(counts_for)),) + won[winner + 1 :]
-        won_cards = state.won_cards[:winner] + (state.won_cards[winner] + trick,) + state.won_cards[winner + 1 :]
-        more = state.tricks_played + 1 < CARDS_EACH[n]
-        if counts_for is None:  # the winner first chooses the suit (BT-6), then leads
-            phase, leader, to_play = ASSIGN, state.leader, winner
-        elif more:
-            phase, leader, to_play = PLAY, winner, winner
-        else:
-            phase, leader, to_play = PLAY, state.leader, None
-        new = _evolve(
-            state,
-            hands=hands,
-            trick=(),
-            tricks_played=state.tricks_played + 1,
-            won=won,
-            won_cards=won_cards,
-            last_trick=last,
-            phase=phase,
-            leader=leader,
-            to_play=to_play,
+            return illegal("bt.trick", f"{name} cannot play {action.card} now")
+        return illegal(
+            "bt.metal.assign",
+            f"{name} won the last trick with Metal and first chooses the suit it counts for "
+            f"('count rock', 'count soul' or 'count pops'), not {quote_action(action)}",
         )
-        if log is not None:
-            log.append(
-                (
-                    self._play_event(seat, card, state.trick, hand),
-                    _evolve(state, hands=hands, trick=trick, to_play=None),
-                )
-            )
-            log.append((self._trick_event(new, ranking, seats), new))
-        if counts_for is None or more:
-            return new
-        return self._end_deal(new, log)
 
-    def _play_event(self, seat: int, card: Card, before: tuple[Card, ...], hand: tuple[Card, ...]) -> Event:
+    # --- the result and views --------------------------------------------------------------------------
+
+    def result(self, state: BandOfTricksState) -> MatchResult | None:
+        if state.phase is not OVER:
+            return None
+        n = self.players
+        totals = state.totals
+        # BT-8 breaks a tie by playing on (extra deals), not by comparing values: after the
+        # deals, the highest total alone wins, or the leaders share the victory
+        decided = decide(totals, ())
+        top = decided.winners
+        best = totals[top[0]]
+        names = _join(self.seat_name(s) for s in top)
+        extra = len(state.deal_scores) - n
+        if len(top) == 1 and extra == 0:
+            return MatchResult(totals, top, None, (Reason("bt.win", f"{names} wins with {plural(best, 'point')}."),))
+        if len(top) == 1:
+            deals = plural(extra, "extra deal")
+            return MatchResult(
+                totals,
+                top,
+                TieBreak.EXTRA_DEALS,
+                (Reason("bt.win.tie", f"{names} wins with {plural(best, 'point')}: {deals} broke the tie."),),
+            )
+        after = f" after {plural(extra, 'extra deal')}" if extra else ""
+        assert decided.tie_break is TieBreak.SHARED
+        return MatchResult(
+            totals,
+            top,
+            decided.tie_break,
+            (
+                Reason(
+                    "bt.win.limit",
+                    f"{names} are still tied on {plural(best, 'point')}{after}, the most extra deals allowed "
+                    f"({self.options.max_extra_deals}): they share the victory.",
+                ),
+            ),
+        )
+
+    def view(self, state: BandOfTricksState, seat: int | None) -> BandOfTricksView:
+        self.check_view_seat(seat)
+        held = hidden_hands(state.held, seat)
+        hand = IDS.hand
+        bids = state.bid_ids
+        follow = state.follow
+        return BandOfTricksView(
+            seat,
+            state.phase,
+            state.to_play,
+            state.deal,
+            self.players,
+            state.start_player,
+            tuple(None if m is None else hand(m) for m in held),
+            tuple(m.bit_count() for m in state.held),
+            state.aside_mask.bit_count(),
+            tuple(None if b < 0 else ALL_BIDS[b] for b in bids),
+            state.leader,
+            IDS.of(state.trick_ids),
+            None if follow < 0 else BAND_SUITS[follow],
+            state.tricks_played,
+            state.won,
+            state.last_trick,
+            self.metal_choices(state),
+            state.deal_scores,
+            state.totals,
+            held,
+            bids,
+            state.trick_ids,
+            state.best,
+            state.suits_in,
+        )
+
+    def core_view(self, state: BandOfTricksState, seat: int | None) -> BandOfTricksCoreView:
+        """What ``seat`` may see, compactly (no Card objects): for bots and the advisor. Unchecked
+        ``seat`` (0 to players - 1, or ``None`` for the teacher)."""
+        return BandOfTricksCoreView(
+            seat,
+            state.phase,
+            state.to_play,
+            state.deal,
+            state.start_player,
+            hidden_hands(state.held, seat),
+            state.bid_ids,
+            state.leader,
+            state.trick_ids,
+            state.follow,
+            state.best,
+            state.suits_in,
+            state.tricks_played,
+            state.won,
+        )
+
+    # --- narration: facts as events ----------------------------------------------------------------
+
+    def narrate(self, fact: Fact, state: BandOfTricksState) -> Event:
+        if isinstance(fact, Played):
+            return self._played_event(fact, state)
+        if isinstance(fact, TrickWon):
+            return self._trick_event(fact, state)
+        if isinstance(fact, BidMade):
+            return self._bid_event(fact, state)
+        if isinstance(fact, Counted):
+            return self._count_event(fact, state)
+        if isinstance(fact, Dealt):
+            return self._deal_event(fact)
+        if isinstance(fact, DealScored):
+            return self._score_event(fact, state)
+        if isinstance(fact, TiedForLead):
+            names = _join(self.seat_name(s) for s in fact.leaders)
+            return event(
+                EventKind.TIE,
+                None,
+                f"{names} share the lead with {plural(fact.best, 'point')}, so an extra deal is played.",
+                (Reason("bt.win.tie", RULEBOOK["bt.win.tie"].text),),
+                leaders=fact.leaders,
+            )
+        if isinstance(fact, Ended):
+            result = self.result(state)
+            assert result is not None
+            return event(EventKind.END, None, result.reasons[0].text, result.reasons, winners=result.winners)
+        raise TypeError(f"{TITLE} has no fact {fact!r}")
+
+    def _deal_event(self, fact: Dealt) -> Event:
+        n = self.players
+        deal, start = fact.deal, fact.seat
+        assert start is not None
+        aside_note = " One card is left over and goes back in the box unseen." if n * self._each < len(DECK) else ""
+        if deal < n:
+            title = f"Deal {deal + 1} of {n}"
+            second = Reason("bt.deals", f"Deal {deal + 1}: {self.seat_name(start)} is the start player and bids first.")
+        else:
+            title = f"Extra deal {deal - n + 1}"
+            second = Reason("bt.win.tie", "The highest total is shared, so an extra deal is played.")
+        return event(
+            EventKind.DEAL,
+            start,
+            f"{title}: everyone gets {self._each} cards; {self.seat_name(start)} is the start player.{aside_note}",
+            (Reason("bt.deal", RULEBOOK["bt.deal"].text), second),
+            deal=deal,
+            start_player=start,
+        )
+
+    def _bid_event(self, fact: BidMade, state: BandOfTricksState) -> Event:
+        seat = fact.seat
+        assert seat is not None
+        bid = ALL_BIDS[fact.bid]
         name = self.seat_name(seat)
         reasons: list[Reason] = []
-        follow = _to_follow(before)
+        if bid.zero:
+            if not fact.as_numbers:
+                text = f"{name} bids Zero Success: no trick at all."
+                reasons.append(Reason("bt.bid.zero", "Zero Success means winning no trick at all."))
+            else:
+                text = f"{name} bids 0 in every suit, which is Zero Success: no trick at all."
+                reasons.append(Reason("bt.bid.zero", "A bid of 0 in all three suits is Zero Success."))
+        else:
+            total = bid.rock + bid.soul + bid.pops
+            text = f"{name} bids Rock {bid.rock}, Soul {bid.soul}, Pops {bid.pops} ({plural(total, 'trick')} in all)."
+            reasons.append(Reason("bt.bid", "Bids are public: everyone sees this bid."))
+        if fact.last:
+            text += f" All bids are in; {self.seat_name(state.start_player)} leads the first trick."
+            reasons.append(Reason("bt.trick", "The start player leads the first trick."))
+        return event(EventKind.BID, seat, text, reasons, bid=str(bid))
+
+    def _played_event(self, fact: Played, state: BandOfTricksState) -> Event:
+        seat = fact.seat
+        assert seat is not None
+        card = IDS.card(fact.card)
+        before = state.trick_ids[:-1]
+        name = self.seat_name(seat)
+        reasons: list[Reason] = []
+        follow = _follow_of(before)
         if not before:
             text = f"{name} leads {card}."
             if card.suit == METAL:
@@ -885,35 +1425,34 @@ class BandOfTricks(Rules[BandOfTricksState]):
                         (card,),
                     )
                 )
-        elif follow is None:
+        elif follow < 0:
             text = f"{name} plays {card}."
             why = "Only Metal has been played so far, so any card may be played."
             if card.suit != METAL:
                 why += f" {card} now sets the suit to follow: {card.suit_name}."
             reasons.append(Reason("bt.follow.open", why, (card,)))
         else:
-            suit = BAND_SUIT_NAME[follow]
-            if card.suit == follow:
+            suit = BAND_SUIT_NAME[BAND_SUITS[follow]]
+            if SUIT[fact.card] == follow:
                 text = f"{name} follows with {card}."
                 reasons.append(Reason("bt.follow", f"{suit} is the suit to follow and {card} follows it.", (card,)))
             elif card.suit == METAL:
                 text = f"{name} plays {card}."
-                holds = any(c.suit == follow for c in hand)
+                holds = bool(state.held[seat] & IDS.suit_mask[follow])  # a Metal card left the hand
                 why = "Metal may always be played" + (f", even while holding {suit}." if holds else ".")
                 reasons.append(Reason("bt.follow.metal", why, (card,)))
             else:
                 text = f"{name} has no {suit} and plays {card}."
                 reasons.append(Reason("bt.follow.void", f"No {suit} card in hand, so any card may be played.", (card,)))
         if before:
-            trick = (*before, card)
-            best = trick[_rank(trick)[0]]
-            text += f" {best} is winning so far."
-        return Event(EventKind.PLAY, seat, text, tuple(reasons), {"card": card})
+            text += f" {IDS.card(state.trick_ids[state.best])} is winning so far."
+        return event(EventKind.PLAY, seat, text, reasons, card=card)
 
-    def _trick_event(self, state: BandOfTricksState, ranking: tuple[int, ...], seats: tuple[int, ...]) -> Event:
-        last = state.last_trick
-        assert last is not None
-        winner = seats[0]
+    def _trick_event(self, fact: TrickWon, state: BandOfTricksState) -> Event:
+        last = _counted_trick(fact.trick, self.players)
+        ranking = _rank_ids(fact.trick.ids)
+        seats = tuple(last.seats[i] for i in ranking)
+        winner = last.winner
         name = self.seat_name(winner)
         outcome = TrickOutcome(NAME, last.cards, ranking, _explain_trick, {"full": True})
         reasons = list(outcome.reasons)
@@ -930,242 +1469,83 @@ class BandOfTricks(Rules[BandOfTricksState]):
             reasons.append(Reason("bt.metal.zero", RULEBOOK["bt.metal.zero"].text, (best,)))
         else:
             text += f" It counts for {LABEL[last.counts_for]}: {self._progress(state, winner, last.counts_for)}."
-        if state.tricks_played < CARDS_EACH[self.players]:
+        if state.tricks_played < self._each:
             reasons.append(Reason("bt.lead.next", f"{name} won the trick, so {name} leads the next one."))
-        return Event(
+        return event(
             EventKind.TRICK,
             winner,
             text,
-            tuple(reasons),
-            {
-                "trick": last,
-                "cards": last.cards,
-                "ranking": ranking,
-                "seats": seats,
-                "leader": last.leader,
-                "counts_for": last.counts_for,
-                "choices": choices,
-            },
+            reasons,
+            trick=last,
+            cards=last.cards,
+            ranking=ranking,
+            seats=seats,
+            leader=last.leader,
+            counts_for=last.counts_for,
+            choices=choices,
         )
 
     def _progress(self, state: BandOfTricksState, seat: int, key: str) -> str:
-        bid = state.bids[seat]
-        assert bid is not None
+        bid = ALL_BIDS[state.bid_ids[seat]]
         won = state.won[seat]
         if bid.zero:
-            total = sum(won)
-            return f"{plural(total, 'trick')} won after bidding Zero Success"
-        b = getattr(bid, key)
-        w = won[WIN_INDEX[SUIT_OF_KEY[key]]]
-        return f"{w} won of {b} bid"
+            return f"{plural(sum(won), 'trick')} won after bidding Zero Success"
+        return f"{won[WIN_KEYS.index(key)]} won of {getattr(bid, key)} bid"
 
-    def _assign(self, state: BandOfTricksState, seat: int, action: AssignMetal, log: Log) -> BandOfTricksState:
-        key = action.suit  # rock, soul or pops: AssignMetal checks that when it is made
-        last = state.last_trick
-        assert last is not None
-        choice = next(c for c in self.metal_choices(state) if c.suit == key)
-        won = state.won[:seat] + (_add_win(state.won[seat], WIN_KEYS.index(key)),) + state.won[seat + 1 :]
-        more = state.tricks_played < CARDS_EACH[self.players]
-        new = _evolve(
-            state,
-            won=won,
-            last_trick=replace(last, counts_for=key),
-            phase=PLAY,
-            leader=seat if more else state.leader,
-            to_play=seat if more else None,
-        )
-        if log is not None:
-            log.append(
-                (
-                    Event(
-                        EventKind.COUNT,
-                        seat,
-                        f"{self.seat_name(seat)} counts the Metal win for {LABEL[key]}: "
-                        f"{self._progress(new, seat, key)}.",
-                        (Reason("bt.metal.assign", choice.text, (last.winning_card,)),),
-                        {"counts_for": key},
-                    ),
-                    new,
-                )
-            )
-        return new if more else self._end_deal(new, log)
-
-    # deal end ---------------------------------------------------------------------------------------
-
-    def _end_deal(self, state: BandOfTricksState, log: Log) -> BandOfTricksState:
-        n = self.players
-        bids = [bid for bid in state.bids if bid is not None]
-        assert len(bids) == n
-        scores = tuple(_deal_points(bids[seat], state.won[seat], n) for seat in range(n))
-        deal_scores = state.deal_scores + (scores,)
-        new = _evolve(state, deal_scores=deal_scores, to_play=None)
-        if log is not None:
-            details = [_score(bids[seat], state.won[seat], n) for seat in range(n)]
-            text = (
-                f"Deal {state.deal + 1} scored: "
-                + ", ".join(f"{self.seat_name(s)} {scores[s]:+d}" for s in range(n))
-                + "."
-            )
-            reasons = tuple(
-                Reason(r.rule_id, f"{self.seat_name(s)}: {r.text}") for s in range(n) for r in details[s].reasons
-            )
-            log.append(
-                (Event(EventKind.SCORE, None, text, reasons, {"scores": scores, "details": tuple(details)}), new)
-            )
-        played = len(deal_scores)
-        nxt = (state.start_player + 1) % n
-        if played < n:
-            return self._deal(new, played, nxt, log)
-        totals = new.totals
-        best = max(totals)
-        leaders = [s for s in range(n) if totals[s] == best]
-        if len(leaders) > 1 and played - n < self.options.max_extra_deals:
-            if log is not None:
-                names = _join(self.seat_name(s) for s in leaders)
-                log.append(
-                    (
-                        Event(
-                            EventKind.TIE,
-                            None,
-                            f"{names} share the lead with {plural(best, 'point')}, so an extra deal is played.",
-                            (Reason("bt.win.tie", RULEBOOK["bt.win.tie"].text),),
-                            {"leaders": tuple(leaders)},
-                        ),
-                        new,
-                    )
-                )
-            return self._deal(new, played, nxt, log)
-        over = _evolve(new, phase=OVER, to_play=None)
-        if log is not None:
-            result = self.result(over)
-            assert result is not None
-            log.append(
-                (
-                    Event(EventKind.END, None, result.reasons[0].text, result.reasons, {"winners": result.winners}),
-                    over,
-                )
-            )
-        return over
-
-    def result(self, state: BandOfTricksState) -> MatchResult | None:
-        if state.phase != OVER:
-            return None
-        n = self.players
-        totals = state.totals
-        top = tuple(leaders(totals))
-        best = totals[top[0]]
-        names = _join(self.seat_name(s) for s in top)
-        extra = len(state.deal_scores) - n
-        if len(top) == 1 and extra == 0:
-            return MatchResult(totals, top, None, (Reason("bt.win", f"{names} wins with {plural(best, 'point')}."),))
-        if len(top) == 1:
-            deals = plural(extra, "extra deal")
-            return MatchResult(
-                totals,
-                top,
-                TieBreak.EXTRA_DEALS,
-                (Reason("bt.win.tie", f"{names} wins with {plural(best, 'point')}: {deals} broke the tie."),),
-            )
-        after = f" after {plural(extra, 'extra deal')}" if extra else ""
-        return MatchResult(
-            totals,
-            top,
-            TieBreak.SHARED,
-            (
-                Reason(
-                    "bt.win.limit",
-                    f"{names} are still tied on {plural(best, 'point')}{after}, the most extra deals allowed "
-                    f"({self.options.max_extra_deals}): they share the victory.",
-                ),
-            ),
+    def _count_event(self, fact: Counted, state: BandOfTricksState) -> Event:
+        seat = fact.seat
+        assert seat is not None and state.last is not None
+        key = BID_SUITS[fact.suit]
+        won = state.won[seat]
+        k = fact.suit
+        before: Wins = (won[0] - (k == 0), won[1] - (k == 1), won[2] - (k == 2), won[3])
+        choice = _metal_choices(ALL_BIDS[state.bid_ids[seat]], before)[fact.suit]
+        card = IDS.card(state.last.ids[state.last.winning])
+        return event(
+            EventKind.COUNT,
+            seat,
+            f"{self.seat_name(seat)} counts the Metal win for {LABEL[key]}: {self._progress(state, seat, key)}.",
+            (Reason("bt.metal.assign", choice.text, (card,)),),
+            counts_for=key,
         )
 
-    def view(self, state: BandOfTricksState, seat: int | None) -> BandOfTricksView:
+    def _score_event(self, fact: DealScored, state: BandOfTricksState) -> Event:
         n = self.players
-        self.check_view_seat(seat)
-        return BandOfTricksView(
-            seat=seat,
-            phase=state.phase,
-            to_play=state.to_play,
-            deal=state.deal,
-            deals=n,
-            start_player=state.start_player,
-            hands=tuple(h if seat is None or s == seat else None for s, h in enumerate(state.hands)),
-            hand_sizes=tuple(len(h) for h in state.hands),
-            aside_size=len(state.aside),
-            bids=state.bids,
-            leader=state.leader,
-            trick=state.trick,
-            to_follow=_to_follow(state.trick),
-            tricks_played=state.tricks_played,
-            won=state.won,
-            last_trick=state.last_trick,
-            metal_choices=self.metal_choices(state),
-            deal_scores=state.deal_scores,
-            totals=state.totals,
+        scores = fact.scores
+        details = [_score(ALL_BIDS[state.bid_ids[s]], state.won[s], n) for s in range(n)]
+        text = (
+            f"Deal {state.deal + 1} scored: " + ", ".join(f"{self.seat_name(s)} {scores[s]:+d}" for s in range(n)) + "."
         )
+        reasons = tuple(
+            Reason(r.rule_id, f"{self.seat_name(s)}: {r.text}") for s in range(n) for r in details[s].reasons
+        )
+        return event(EventKind.SCORE, None, text, reasons, scores=scores, details=tuple(details))
 
 
 # --- pure rule functions ------------------------------------------------------------------------
 
-_SUIT_ORDER = {s: i for i, s in enumerate(BAND_SUITS)}
-
 
 def _sort_hand(cards: Iterable[Card]) -> tuple[Card, ...]:
-    return tuple(sorted(cards, key=lambda c: (_SUIT_ORDER[c.suit], c.rank)))
-
-
-def _two_suit_winner(a: str, b: str) -> str:
-    """The suit that wins a trick holding exactly the suits ``a`` and ``b``."""
-    if a == METAL:
-        return b
-    if b == METAL:
-        return a
-    return a if BEATS[a] == b else b
-
-
-_TWO_SUIT_WINNER = {frozenset((a, b)): _two_suit_winner(a, b) for a in BAND_SUITS for b in BAND_SUITS if a != b}
+    """Cards of the deck in hand order (the order of their ids)."""
+    return tuple(sorted(cards, key=IDS.id.__getitem__))
 
 
 def _rank(trick: tuple[Card, ...]) -> tuple[int, ...]:
     """Play-order indices from first place to last (BT-5; see ``resolve_trick``)."""
-    indices = range(len(trick))
-    suits = {c.suit for c in trick}
-    if len(suits) == 1:
-        return tuple(sorted(indices, key=lambda i: -trick[i].rank))
-    if len(suits) == 2:
-        top = _TWO_SUIT_WINNER[frozenset(suits)]
-        return tuple(sorted(indices, key=lambda i: (trick[i].suit != top, -trick[i].rank)))
-    return tuple(sorted(indices, key=lambda i: (-trick[i].rank, -i)))
+    return _rank_ids(tuple(IDS.id[c] for c in trick))
 
 
 def _to_follow(trick: tuple[Card, ...]) -> str | None:
-    for card in trick:
-        if card.suit != METAL:
-            return card.suit
-    return None
+    """The suit letter to follow in ``trick``, ``None`` while only Metal was played (BT-4)."""
+    follow = _follow_of(tuple(IDS.id[c] for c in trick))
+    return None if follow < 0 else BAND_SUITS[follow]
 
 
 def _legal(hand: tuple[Card, ...], trick: tuple[Card, ...]) -> tuple[Card, ...]:
-    follow = _to_follow(trick)
-    if follow is None or not any(c.suit == follow for c in hand):
-        return hand
-    return tuple(c for c in hand if c.suit == follow or c.suit == METAL)
-
-
-def _index_of(hand: tuple[Card, ...], card: Card) -> int:
-    """Where ``card`` (the deck's own object) is in ``hand``, or -1."""
-    for i, held in enumerate(hand):
-        if held is card:
-            return i
-    # a hand built by hand may hold equal cards that are other objects
-    return hand.index(card) if card in hand else -1
-
-
-def _add_win(wins: Wins, index: int) -> Wins:
-    counts = list(wins)
-    counts[index] += 1
-    return (counts[0], counts[1], counts[2], counts[3])
+    """The cards of ``hand`` (in its order) that may be played to ``trick`` (BT-4)."""
+    ids = IDS.id
+    allowed, _ = _plays(IDS.mask(hand), _follow_of(tuple(ids[c] for c in trick)))
+    return tuple(c for c in hand if allowed >> ids[c] & 1)
 
 
 def _check_bid_action(bid: Bid) -> Bid:
@@ -1183,6 +1563,15 @@ def _check_bid_action(bid: Bid) -> Bid:
         if not 0 <= value <= MAX_BID:
             raise illegal("bt.bid", f"a bid for {LABEL[key]} is a whole number from 0 to {MAX_BID}, not {value}")
     return ZERO if values == (0, 0, 0) else bid
+
+
+def _bid_refusal(bid: Bid) -> IllegalAction | None:
+    """Why the bid ``bid`` is not one of the bids offered (BT-3), or ``None`` if it is."""
+    try:
+        _check_bid_action(bid)
+    except IllegalAction as exc:
+        return exc
+    return None
 
 
 def _check_bid_input(bid: object) -> Bid:
@@ -1226,23 +1615,6 @@ def _check_bid_input(bid: object) -> Bid:
     if all(v == 0 for v in values.values()):
         return ZERO
     return Bid(values["rock"], values["soul"], values["pops"])
-
-
-def _suit_points(bid: int, won: int) -> int:
-    """BT-7 for one suit: the bid plus 1 when hit, else minus the distance to it."""
-    return bid + 1 if won == bid else -abs(won - bid)
-
-
-def _zero_points(tricks: int, players: int) -> int:
-    """BT-7 for Zero Success."""
-    return ZERO_SUCCESS_POINTS[players] if tricks == 0 else -tricks
-
-
-def _deal_points(bid: Bid, won: Wins, players: int) -> int:
-    """A deal's points without the breakdown (what :func:`_score` totals)."""
-    if bid.zero:
-        return _zero_points(sum(won), players)
-    return _suit_points(bid.rock, won[0]) + _suit_points(bid.soul, won[1]) + _suit_points(bid.pops, won[2])
 
 
 def _suit_line(key: str, bid: int, won: int) -> tuple[ScoreLine, Reason]:

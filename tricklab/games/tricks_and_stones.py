@@ -15,20 +15,18 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from functools import lru_cache
 from itertools import combinations
-from typing import Any, ClassVar, NamedTuple
+from typing import Any, ClassVar, NamedTuple, cast
 
 from ..actions import Action, Move, Place, Play, Predict, Skip
 from ..cards import FRENCH_SUITS, SUIT_NAME, SUIT_SYMBOL, Card, Deck, FrenchCard
-from ..errors import InvalidOption, InvalidScoreInput, describe
+from ..errors import IllegalAction, InvalidOption, InvalidScoreInput, describe
 from ..explain import Clause, Reason, Rulebook, plural
 from .base import (
     CardLike,
     Event,
     EventKind,
-    Log,
     MatchResult,
     Options,
-    Rules,
     Score,
     ScoreLine,
     TieBreak,
@@ -37,7 +35,6 @@ from .base import (
     Word,
     check_choice,
     illegal,
-    leaders,
     quote_action,
     quote_names,
 )
@@ -55,6 +52,24 @@ from .capabilities import (
     led_suit,
     off_suit,
     trump_of,
+)
+from .core import (
+    CardIds,
+    Chose,
+    CoreRules,
+    Fact,
+    Facts,
+    bits,
+    choose_secretly,
+    deal_hands,
+    decide,
+    event,
+    follow_mask,
+    hidden_hands,
+    lowest,
+    mask_of,
+    secrets_seen_by,
+    shuffled_ids,
 )
 
 NAME = "tricks-and-stones"
@@ -325,12 +340,63 @@ class TricksAndStonesOptions(Options):
     first_lead_tie: str = "left-of-dealer"
 
 
-class TricksAndStonesState(NamedTuple):
-    """The whole state (the teacher's knowledge). Board is ``board[seat][chamber]``.
+# --- card ids, tables and the compact state -------------------------------------------------------
 
-    Immutable like every state; a NamedTuple rather than a frozen dataclass because
-    ``_replace`` is about five times faster than ``dataclasses.replace``, and a round
-    makes some seventy such updates (see ``benchmarks/engine.py``).
+# The deck in hand order (suits ♠ ♥ ♦ ♣, each from 7 up to the Ace): card id = suit * 8 + strength,
+# so the set bits of a hand's mask, lowest first, are the hand as it is sorted (and the deck's own
+# order is the same, so a seed shuffles the ids into the deal it always gave).
+IDS = CardIds(tuple(FrenchCard(suit, rank) for suit in FRENCH_SUITS for rank in RANKS), FRENCH_SUITS)
+SUIT_INDEX = {suit: i for i, suit in enumerate(FRENCH_SUITS)}
+NO_TRUMP = 4  # the trump index of a trick without trump (a quiz may ask for one)
+assert TRUMPS == FRENCH_SUITS
+
+
+def _place_value(card: int, led: int, trump: int) -> int:
+    """Where ``card`` places in a trick led in suit ``led`` (TS-5): higher places higher. Trumps
+    first, then the led suit, then the other suits in the order ♠ ♥ ♦ ♣, each by rank."""
+    suit, strength = card >> 3, card & 7
+    if suit == trump:
+        return 48 + strength
+    if suit == led:
+        return 32 + strength
+    return (3 - suit) * 8 + strength
+
+
+# _VALUE[trump][led][card]: the values are distinct within a trick, so ranking never ties
+_VALUE = tuple(tuple(tuple(_place_value(c, led, t) for c in range(32)) for led in range(4)) for t in range(5))
+_TRUMP_MASK = (*IDS.suit_mask, 0)
+
+
+def _ranking(ids: tuple[int, ...], trump: int) -> tuple[int, ...]:
+    """The play-order indices of the trick ``ids``, first place to last (TS-5)."""
+    value = _VALUE[trump][ids[0] >> 3]
+    return tuple(sorted(range(len(ids)), key=lambda i: -value[ids[i]]))
+
+
+_BITS: dict[int, tuple[int, ...]] = {}
+
+
+def _ids_of(mask: int) -> tuple[int, ...]:
+    """``bits(mask)``, remembered: hands repeat across the tricks of a round."""
+    found = _BITS.get(mask)
+    if found is None:
+        if len(_BITS) > 100_000:
+            _BITS.clear()
+        found = _BITS[mask] = bits(mask)
+    return found
+
+
+class TricksAndStonesState(NamedTuple):
+    """The whole state (the teacher's knowledge), compact: card ids and bit-mask hands.
+
+    ``held[s]`` is seat ``s``'s hand as a mask of card ids (:data:`IDS`), ``set_aside`` the
+    mask of the cards dealt aside (three players), ``played`` the current trick's card ids in
+    play order, ``taken[s]`` the mask of the cards seat ``s`` has won this round and ``last``
+    the last completed trick as ``(leader, winner, card ids...)`` (``()`` before the first trick of a
+    round). ``board[seat][chamber]`` counts a seat's own gems. The same facts as cards are
+    read-only properties: ``hands``, ``aside``, ``trick``, ``won_cards``, ``last_trick``.
+
+    Immutable like every state; a NamedTuple of ints and small tuples, so a step is one tuple.
     """
 
     seed: int
@@ -339,34 +405,80 @@ class TricksAndStonesState(NamedTuple):
     round: int
     dealer: int
     trump: str
-    hands: tuple[tuple[Card, ...], ...]
-    aside: tuple[Card, ...]
+    held: tuple[int, ...]
+    set_aside: int
     predictions: tuple[int | None, ...]
     leader: int
-    trick: tuple[Card, ...]
+    played: tuple[int, ...]
     tricks_played: int
     trump_broken: bool
     tricks_won: tuple[int, ...]
-    won_cards: tuple[tuple[Card, ...], ...]
+    taken: tuple[int, ...]
     board: tuple[tuple[int, ...], ...]
     supply: tuple[int, ...]
     gem_queue: tuple[tuple[int, int], ...]  # (seat, place index) still to act, current first
-    last_trick: Trick | None
+    last: tuple[int, ...]
     round_scores: tuple[tuple[int, ...], ...]
     exact: tuple[int, ...]
 
     @property
     def is_over(self) -> bool:
-        return self.phase == OVER
+        return self.phase is OVER
 
     @property
     def totals(self) -> tuple[int, ...]:
-        n = len(self.hands)
+        n = len(self.held)
         return tuple(sum(r[s] for r in self.round_scores) for s in range(n))
+
+    @property
+    def hands(self) -> tuple[tuple[Card, ...], ...]:
+        """Every hand as cards, sorted."""
+        hand = IDS.hand
+        return tuple(hand(m) for m in self.held)
+
+    @property
+    def aside(self) -> tuple[Card, ...]:
+        """The cards dealt aside, unseen (three players; TS-1)."""
+        return IDS.hand(self.set_aside)
+
+    @property
+    def trick(self) -> tuple[Card, ...]:
+        """The current trick's cards in play order."""
+        return IDS.of(self.played)
+
+    @property
+    def won_cards(self) -> tuple[tuple[Card, ...], ...]:
+        """The cards each seat has won this round."""
+        hand = IDS.hand
+        return tuple(hand(m) for m in self.taken)
+
+    @property
+    def last_trick(self) -> Trick | None:
+        """The last completed trick of the round, with every place (``None`` before the first)."""
+        if not self.last:
+            return None
+        leader, ids = self.last[0], self.last[2:]
+        return Trick.ranked(leader, IDS.of(ids), _ranking(ids, SUIT_INDEX[self.trump]), len(self.held), places=True)
 
     def seat_of(self, index: int) -> int:
         """The seat that played card ``index`` of the current trick."""
-        return (self.leader + index) % len(self.hands)
+        return (self.leader + index) % len(self.held)
+
+
+class TricksAndStonesSeatView(NamedTuple):
+    """What the heuristic bot reads of one seat's view, as ints: the cheap view a play-out
+    builds for every decision (:meth:`TricksAndStones.core_view`). Only the seat's own hand,
+    prediction, tricks and gems, and the public trick; nothing another seat hides."""
+
+    seat: int
+    players: int
+    phase: Phase
+    trump: int  # suit index (0-3 for ♠ ♥ ♦ ♣)
+    hand: int  # the seat's hand as a mask of card ids
+    trick: tuple[int, ...]  # the current trick's card ids in play order
+    prediction: int | None  # the seat's own prediction
+    won: int  # tricks the seat has won this round
+    board: tuple[int, ...]  # the seat's own gems per chamber
 
 
 @dataclass(frozen=True, slots=True)
@@ -374,7 +486,8 @@ class TricksAndStonesView:
     """What one seat may see (``seat is None``: the teacher, who sees every hand).
 
     ``hands[s]`` is ``None`` for a hand the seat may not see; ``predictions[s]`` is
-    ``None`` until all predictions are revealed (except the seat's own).
+    ``None`` until all predictions are revealed (except the seat's own). ``core`` is the
+    seat's compact view, which the bot reads (``None`` for the teacher).
     """
 
     seat: int | None
@@ -398,6 +511,7 @@ class TricksAndStonesView:
     round_scores: tuple[tuple[int, ...], ...]
     totals: tuple[int, ...]
     exact: tuple[int, ...]
+    core: TricksAndStonesSeatView | None = None
 
     @property
     def hand(self) -> tuple[Card, ...]:
@@ -405,10 +519,6 @@ class TricksAndStonesView:
             return ()
         own = self.hands[self.seat]
         return own if own is not None else ()
-
-
-def _strength(card: Card) -> int:
-    return STRENGTH[card.rank]
 
 
 # --- what the game offers ------------------------------------------------------------------------
@@ -483,7 +593,218 @@ CAPABILITIES = Capabilities(
 )
 
 
-class TricksAndStones(Rules[TricksAndStonesState]):
+# --- the actions, numbered ---------------------------------------------------------------------------
+
+
+def _adjacent(a: int, b: int, ring: bool) -> bool:
+    d = abs(a - b)
+    return d == 1 or (ring and d == CHAMBERS - 1)
+
+
+_NEIGHBOURS = {
+    ring: tuple(tuple(b for b in range(CHAMBERS) if _adjacent(a, b, ring)) for a in range(CHAMBERS))
+    for ring in (False, True)
+}
+_STEPS = tuple((a, b) for a in range(CHAMBERS) for b in _NEIGHBOURS[True][a])  # every step, ring or line
+
+# Action ids: a card's id plays it (0-31), then the predictions 0-5, Skip, the placings (one
+# chamber, then two chambers lowest first) and every move of one or two steps. The ids mean the
+# same with either board; which are listed depends on the board, the place and the gems.
+PREDICT_ID = len(IDS)  # Predict(k) is PREDICT_ID + k
+SKIP_ID = PREDICT_ID + MAX_PREDICTION + 1
+_PLACINGS: tuple[tuple[int, ...], ...] = (*((c,) for c in range(CHAMBERS)), *combinations(range(CHAMBERS), 2))
+_PATHS: tuple[tuple[tuple[int, int], ...], ...] = (*((s,) for s in _STEPS), *((s, t) for s in _STEPS for t in _STEPS))
+PLACE_ID = SKIP_ID + 1
+MOVE_ID = PLACE_ID + len(_PLACINGS)
+ACTIONS: tuple[Action, ...] = (
+    *(Play(card) for card in IDS.cards),
+    *(Predict(k) for k in range(MAX_PREDICTION + 1)),
+    Skip(),
+    *(Place(chambers) for chambers in _PLACINGS),
+    *(Move(path) for path in _PATHS),
+)
+_PLACE_IDS = {chambers: PLACE_ID + i for i, chambers in enumerate(_PLACINGS)}
+_MOVE_IDS = {path: MOVE_ID + i for i, path in enumerate(_PATHS)}
+# the change an action id makes to its player's gems per chamber (Skip and non-gem ids: none)
+_GEM_DELTA: tuple[tuple[int, ...], ...] = tuple(
+    tuple(
+        (sum(c == k for c in a.chambers) if isinstance(a, Place) else 0)
+        + (sum((b == k) - (s == k) for s, b in a.steps) if isinstance(a, Move) else 0)
+        for k in range(CHAMBERS)
+    )
+    for a in ACTIONS
+)
+_PREDICT_IDS = tuple(range(PREDICT_ID, PREDICT_ID + MAX_PREDICTION + 1))
+
+
+@lru_cache(maxsize=65536)
+def _gem_table(
+    own: tuple[int, ...], prediction: int, place_points: int, move_points: int, ring: bool
+) -> tuple[tuple[int, ...], dict[int, tuple[int, ...]]]:
+    """Every distinct gem action (TS-6, TS-7) as action ids, listed in order, mapped to the
+    player's gems after it: Skip, each placing (never into the expedition chamber, two gems
+    into two chambers), then each move of up to ``move_points`` steps to a neighbouring
+    chamber whose result differs from every one listed before it (the first path found).
+
+    ``place_points`` is already capped by the gems left in the supply. Cached: one table per
+    board, prediction and allowance.
+    """
+    after: dict[int, tuple[int, ...]] = {SKIP_ID: own}
+    if place_points >= 1:
+        eligible = [c for c in range(CHAMBERS) if c != prediction]
+        for c in eligible:
+            after[_PLACE_IDS[(c,)]] = own[:c] + (own[c] + 1,) + own[c + 1 :]
+        if place_points >= 2:
+            for a, b in combinations(eligible, 2):
+                layout = list(own)
+                layout[a] += 1
+                layout[b] += 1
+                after[_PLACE_IDS[(a, b)]] = tuple(layout)
+    if move_points >= 1:
+        seen = {own}
+        frontier: list[tuple[tuple[int, ...], tuple[tuple[int, int], ...]]] = [(own, ())]
+        neighbours = _NEIGHBOURS[ring]
+        for _ in range(move_points):
+            nxt = []
+            for board, steps in frontier:
+                for a in range(CHAMBERS):
+                    if not board[a]:
+                        continue
+                    for b in neighbours[a]:
+                        moved = list(board)
+                        moved[a] -= 1
+                        moved[b] += 1
+                        result = tuple(moved)
+                        path = (*steps, (a, b))
+                        nxt.append((result, path))
+                        if result not in seen:
+                            seen.add(result)
+                            after[_MOVE_IDS[path]] = result
+            frontier = nxt
+    return tuple(after), after
+
+
+@lru_cache(maxsize=65536)
+def _gem_options(
+    own: tuple[int, ...], prediction: int, place_points: int, move_points: int, ring: bool
+) -> dict[Action, tuple[int, ...]]:
+    """Every distinct gem action, mapped to the player's gems after it: skip, each
+    placing, and each move whose result differs from every other listed one (the actions of
+    :func:`_gem_table`). Cached: callers never change the dict."""
+    _, after = _gem_table(own, prediction, place_points, move_points, ring)
+    return {ACTIONS[a]: layout for a, layout in after.items()}
+
+
+# --- facts: what the rules did, for the narrator ---------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class Dealt(Fact):
+    """A round's cards were dealt (``seat``: the dealer)."""
+
+    kind: ClassVar[EventKind] = EventKind.DEAL
+    round: int
+    trump: str
+    aside: bool  # 8 cards stay aside, unseen (three players)
+
+
+@dataclass(frozen=True, slots=True)
+class Predicted(Chose):
+    """A seat put its expedition token down in secret: ``value`` is the prediction, ``None``
+    in the copy another seat sees before the reveal."""
+
+
+@dataclass(frozen=True, slots=True)
+class Revealed(Fact):
+    """The tokens were shown together and the first leader found (TS-3)."""
+
+    kind: ClassVar[EventKind] = EventKind.REVEAL
+    predictions: tuple[int, ...]
+    leader: int
+    tied: tuple[int, ...]  # the seats on the lowest prediction, in the clockwise search's order
+    from_dealer: bool  # the search starts at the dealer (first_lead_tie="dealer")
+
+
+@dataclass(frozen=True, slots=True)
+class CardPlayed(Fact):
+    """``seat`` played card ``card``; ``trick`` is the trick with it (card ids, play order)."""
+
+    kind: ClassVar[EventKind] = EventKind.PLAY
+    card: int
+    trick: tuple[int, ...]
+    broken_before: bool
+    breaks: bool  # this card broke trumps
+
+
+@dataclass(frozen=True, slots=True)
+class TrickTaken(Fact):
+    """Trick ``number`` (1-8) is complete; ``seat`` won it. ``places`` are the seats from first
+    place to last and ``ranking`` the play-order indices in that order."""
+
+    kind: ClassVar[EventKind] = EventKind.TRICK
+    number: int
+    leader: int
+    cards: tuple[int, ...]
+    ranking: tuple[int, ...]
+    places: tuple[int, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class GemsTaken(Fact):
+    """``seat``'s gem action for finishing ``place``: the action id, or ``None`` when the place
+    offered no choice and the rules moved on by themselves."""
+
+    kind: ClassVar[EventKind] = EventKind.GEMS
+    place: int
+    action: int | None
+
+
+@dataclass(frozen=True, slots=True)
+class RoundScored(Fact):
+    """The round was scored (TS-8) from the predictions, tricks and boards it ended with."""
+
+    kind: ClassVar[EventKind] = EventKind.SCORE
+    predictions: tuple[int, ...]
+    tricks: tuple[int, ...]
+    boards: tuple[tuple[int, ...], ...]
+    scores: tuple[int, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class MatchEnded(Fact):
+    """The fourth round was scored: the match is over."""
+
+    kind: ClassVar[EventKind] = EventKind.END
+
+
+_new = tuple.__new__
+
+
+def _playable(hand: int, trick: tuple[int, ...], trump: int, broken: bool) -> tuple[int, str | None]:
+    """The cards of ``hand`` (a mask) that may be played to ``trick`` (card ids), and the rule
+    that kept the others back (``None``: the whole hand may be played). Follow the led suit if
+    you can (``ts.follow``); lead a trump only once trumps are broken or from a hand of nothing
+    but trumps (``ts.trump.lead``)."""
+    if trick:
+        mask = follow_mask(hand, trick[0] >> 3, IDS)
+        return mask, ("ts.follow" if mask != hand else None)
+    if broken:
+        return hand, None
+    other = hand & ~_TRUMP_MASK[trump]
+    if other and other != hand:
+        return other, "ts.trump.lead"
+    return hand, None
+
+
+def _points(prediction: int, tricks: int, own: tuple[int, ...]) -> tuple[int, int]:
+    """A round's points (TS-8): the own gems in the chamber of the tricks won and the expedition
+    bonus for an exact prediction; with 6 tricks or more there is no chamber and no points."""
+    if tricks > MAX_PREDICTION:
+        return 0, 0
+    return own[tricks], EXPEDITION_BONUS if prediction == tricks else 0
+
+
+class TricksAndStones(CoreRules[TricksAndStonesState]):
     name: ClassVar[str] = NAME
     title: ClassVar[str] = TITLE
     aliases: ClassVar[tuple[str, ...]] = ("ts", "tricks_and_stones", "tricks & stones")
@@ -493,14 +814,20 @@ class TricksAndStones(Rules[TricksAndStonesState]):
     capabilities: ClassVar[Capabilities] = CAPABILITIES
     options: TricksAndStonesOptions
 
+    def __init__(self, players: int, options: Options) -> None:
+        super().__init__(players, options)
+        assert isinstance(options, TricksAndStonesOptions)
+        self.set_actions(ACTIONS)
+        self._ring = options.chambers == "ring"
+        self._allowances = ALLOWANCES.get(players, ())
+        self._next = tuple((s + 1) % players for s in range(players))
+
     def _check_options(self) -> None:
         check_choice(TITLE, "chambers", self.options.chambers, ("line", "ring"))
         check_choice(TITLE, "first_lead_tie", self.options.first_lead_tie, ("left-of-dealer", "dealer"))
 
     def _build_deck(self) -> Deck:
-        cards = tuple(FrenchCard(suit, rank) for suit in FRENCH_SUITS for rank in RANKS)
-        self._plays: dict[Card, Play] = {c: Play(c) for c in cards}  # actions are immutable: share them
-        return Deck(TITLE, FrenchCard, cards)
+        return Deck(TITLE, FrenchCard, IDS.cards)
 
     # --- public rules API ----------------------------------------------------------------------
 
@@ -590,410 +917,316 @@ class TricksAndStones(Rules[TricksAndStonesState]):
             )
         return _score(prediction, tricks, layout)
 
-    # --- match engine -----------------------------------------------------------------------------
+    # --- the core: dealing ---------------------------------------------------------------------------
 
-    def initial_state(
-        self, seed: int, log: Log = None, first_dealer: int | None = None, **match_options: Any
+    def core_initial(
+        self, seed: int, facts: Facts | None, first_dealer: int | None = None, **match_options: Any
     ) -> TricksAndStonesState:
         if match_options:
             raise InvalidOption(f"{TITLE} has no match option {quote_names(match_options)}; use first_dealer")
         n = self.players
         dealer = self.first_dealer(seed, first_dealer)
-        empty = tuple(0 for _ in range(n))
+        empty = (0,) * n
         state = TricksAndStonesState(
-            seed=seed,
-            phase=PREDICT,
-            to_play=None,
-            round=0,
-            dealer=dealer,
-            trump=TRUMPS[0],
-            hands=(),
-            aside=(),
-            predictions=(),
-            leader=0,
-            trick=(),
-            tricks_played=0,
-            trump_broken=False,
-            tricks_won=empty,
-            won_cards=(),
-            board=(),
-            supply=empty,
-            gem_queue=(),
-            last_trick=None,
-            round_scores=(),
-            exact=empty,
+            seed,
+            PREDICT,
+            None,
+            0,
+            dealer,
+            TRUMPS[0],
+            (),
+            0,
+            (),
+            0,
+            (),
+            0,
+            False,
+            empty,
+            (),
+            (),
+            empty,
+            (),
+            (),
+            (),
+            empty,
         )
-        return self._deal(state, seed, 0, dealer, log)
+        return self._deal(state, 0, dealer, facts)
 
     def _deal(
-        self, state: TricksAndStonesState, seed: int, round_index: int, dealer: int, log: Log
+        self, state: TricksAndStonesState, round_index: int, dealer: int, facts: Facts | None
     ) -> TricksAndStonesState:
+        """Deal round ``round_index`` (TS-1, TS-9): 8 cards each in blocks from the seeded
+        shuffle, the rest aside; fresh tokens, gems and tricks."""
         n = self.players
-        cards = list(self._deck.cards)
-        self.deal_rng(seed, round_index).shuffle(cards)
-        hands = tuple(_sort_hand(cards[i * CARDS_EACH : (i + 1) * CARDS_EACH]) for i in range(n))
-        aside = tuple(cards[n * CARDS_EACH :])
-        empty = tuple(0 for _ in range(n))
+        hands, aside = deal_hands(shuffled_ids(self, state.seed, round_index, range(len(IDS))), n, CARDS_EACH)
+        empty = (0,) * n
+        first = (dealer + 1) % n
         state = TricksAndStonesState(
-            seed=seed,
-            phase=PREDICT,
-            to_play=(dealer + 1) % n,
-            round=round_index,
-            dealer=dealer,
-            trump=TRUMPS[round_index],
-            hands=hands,
-            aside=aside,
-            predictions=tuple(None for _ in range(n)),
-            leader=(dealer + 1) % n,
-            trick=(),
-            tricks_played=0,
-            trump_broken=False,
-            tricks_won=empty,
-            won_cards=tuple(() for _ in range(n)),
-            board=tuple(tuple(0 for _ in range(CHAMBERS)) for _ in range(n)),
-            supply=tuple(GEMS_EACH for _ in range(n)),
-            gem_queue=(),
-            last_trick=None,
-            round_scores=state.round_scores,
-            exact=state.exact,
+            state.seed,
+            PREDICT,
+            first,
+            round_index,
+            dealer,
+            TRUMPS[round_index],
+            hands,
+            aside,
+            (None,) * n,
+            first,
+            (),
+            0,
+            False,
+            empty,
+            empty,
+            ((0,) * CHAMBERS,) * n,
+            (GEMS_EACH,) * n,
+            (),
+            (),
+            state.round_scores,
+            state.exact,
         )
-        if log is not None:
-            aside_note = " The other 8 cards stay aside, unseen." if aside else ""
-            log.append(
-                (
-                    Event(
-                        EventKind.DEAL,
-                        dealer,
-                        f"Round {round_index + 1}: {self.seat_name(dealer)} deals 8 cards each; "
-                        f"trump is {SUIT_NAME[state.trump]} {SUIT_SYMBOL[state.trump]}.{aside_note}",
-                        (
-                            Reason("ts.deal", RULEBOOK["ts.deal"].text),
-                            Reason(
-                                "ts.rounds",
-                                f"Round {round_index + 1} has {SUIT_NAME[state.trump]} as trump.",
-                            ),
-                        ),
-                        {"round": round_index, "trump": state.trump},
-                    ),
-                    state,
-                )
-            )
+        if facts is not None:
+            facts.append((Dealt(dealer, round_index, state.trump, bool(aside)), state))
         return state
 
-    def canonical_action(self, state: TricksAndStonesState, action: Action) -> Action:
-        """Placing into two chambers is listed lowest chamber first (TS-7: the order is no choice)."""
-        if isinstance(action, Place) and list(action.chambers) != sorted(action.chambers):
-            return Place(tuple(sorted(action.chambers)))
-        return action
+    def with_hands(self, state: TricksAndStonesState, hands: tuple[int, ...], aside: int) -> TricksAndStonesState:
+        """``state`` with the hands replaced by ``hands`` (one mask of card ids per seat, see
+        :data:`IDS`) and the cards aside by the mask ``aside``; nothing else changes. For
+        play-outs of other deals of the unseen cards from a state of the prediction phase (the
+        advisor). Unchecked: the masks must be disjoint and hold the round's cards."""
+        return state._replace(held=hands, set_aside=aside)
 
-    def legal_actions(self, state: TricksAndStonesState) -> list[Action]:
-        if state.phase == PLAY:
+    # --- the core: what may be done now -------------------------------------------------------------
+
+    def core_legal(self, state: TricksAndStonesState) -> tuple[int, ...]:
+        phase = state.phase
+        if phase is PLAY:
             seat = state.to_play
             assert seat is not None
-            return list(
-                map(self._plays.__getitem__, _legal(state.hands[seat], state.trick, state.trump, state.trump_broken))
-            )
-        if state.phase == PREDICT:
-            return list(_PREDICTIONS)
-        if state.phase == GEMS:
-            return list(self._gem_options(state))
-        return []
+            mask, _ = _playable(state.held[seat], state.played, SUIT_INDEX[state.trump], state.trump_broken)
+            return _ids_of(mask)
+        if phase is GEMS:
+            return self._gem_table(state)[0]
+        if phase is PREDICT:
+            return _PREDICT_IDS
+        return ()
 
-    def _gem_options(self, state: TricksAndStonesState) -> dict[Action, tuple[int, ...]]:
+    def _gem_table(self, state: TricksAndStonesState) -> tuple[tuple[int, ...], dict[int, tuple[int, ...]]]:
         seat, place = state.gem_queue[0]
-        p, m = ALLOWANCES[self.players][place]
+        p, m = self._allowances[place]
         prediction = state.predictions[seat]
         assert prediction is not None
-        return _gem_options(
-            state.board[seat],
-            prediction,
-            min(p, state.supply[seat]),
-            m,
-            self.options.chambers == "ring",
-        )
+        return _gem_table(state.board[seat], prediction, min(p, state.supply[seat]), m, self._ring)
 
-    def _apply(self, state: TricksAndStonesState, action: Action, log: Log) -> TricksAndStonesState:
+    # --- the core: one step ----------------------------------------------------------------------------
+
+    def core_step(self, state: TricksAndStonesState, action: int, facts: Facts | None = None) -> TricksAndStonesState:
+        phase = state.phase
+        if phase is PLAY:
+            return self._play(state, action, facts)
+        if phase is GEMS:
+            return self._gems(state, action, facts)
+        return self._predict(state, action - PREDICT_ID, facts)
+
+    def _predict(self, state: TricksAndStonesState, n: int, facts: Facts | None) -> TricksAndStonesState:
+        """A secret prediction (TS-3); after the last one the tokens are shown and the first
+        leader found (``ts.lead.first``)."""
         seat = state.to_play
-        if seat is None:
-            raise illegal("ts.over", "the game is over: no more actions can be taken")
-        if state.phase == PREDICT:
-            if not isinstance(action, Predict):
-                raise illegal(
-                    "ts.predict",
-                    f"{self.seat_name(seat)} must make a prediction now (0 to 5), not {quote_action(action)}",
-                )
-            return self._predict(state, seat, action.n, log)
-        if state.phase == PLAY:
-            if not isinstance(action, Play):
-                raise illegal("ts.trick", f"{self.seat_name(seat)} must play a card now, not {quote_action(action)}")
-            return self._play(state, seat, action.card, log)
-        if not isinstance(action, (Place, Move, Skip)):
-            raise illegal(
-                "ts.gems.order",
-                f"{self.seat_name(seat)} takes a gem action now (place, move or skip), not {quote_action(action)}",
-            )
-        return self._gem_action(state, seat, action, log)
-
-    # predictions ------------------------------------------------------------------------------
-
-    def _predict(self, state: TricksAndStonesState, seat: int, n: int, log: Log) -> TricksAndStonesState:
-        if isinstance(n, bool) or not isinstance(n, int) or not 0 <= n <= MAX_PREDICTION:
-            raise illegal("ts.predict", f"a prediction is a number of tricks from 0 to 5, not {describe(n)}")
-        players = self.players
-        predictions = state.predictions[:seat] + (n,) + state.predictions[seat + 1 :]
-        nxt = (seat + 1) % players
-        if nxt != (state.dealer + 1) % players:
+        assert seat is not None
+        predictions = choose_secretly(state.predictions, seat, n)
+        nxt = self._next[seat]
+        if nxt != self._next[state.dealer]:
             new = state._replace(predictions=predictions, to_play=nxt)
-            if log is not None:
-                log.append((self._predict_event(seat, n), new))
+            if facts is not None:
+                facts.append((Predicted(seat, n), new))
             return new
-        leader, reason = self._first_leader(predictions, state.dealer)  # type: ignore[arg-type]
+        made = cast(tuple[int, ...], predictions)
+        leader, tied = self._first_leader(made, state.dealer)
         new = state._replace(predictions=predictions, phase=PLAY, leader=leader, to_play=leader)
-        if log is not None:
-            log.append((self._predict_event(seat, n), new._replace(phase=PREDICT, to_play=None)))
-            shown = ", ".join(f"{self.seat_name(s)} {p}" for s, p in enumerate(predictions))
-            log.append(
-                (
-                    Event(
-                        EventKind.REVEAL,
-                        None,
-                        f"Expedition tokens revealed: {shown}. {self.seat_name(leader)} leads.",
-                        (Reason("ts.predict", "All tokens are shown at the same moment."), reason),
-                        {"predictions": predictions, "leader": leader},
-                    ),
-                    new,
-                )
-            )
+        if facts is not None:
+            facts.append((Predicted(seat, n), new._replace(phase=PREDICT, to_play=None)))
+            dealer_first = self.options.first_lead_tie != "left-of-dealer"
+            facts.append((Revealed(None, made, leader, tied, dealer_first), new))
         return new
 
-    def _predict_event(self, seat: int, n: int) -> Event:
-        return Event(
-            EventKind.PREDICT,
-            seat,
-            f"{self.seat_name(seat)} secretly chose a prediction.",
-            (Reason("ts.predict", RULEBOOK["ts.predict"].text),),
-            {"prediction": n},
-        )
-
-    def _first_leader(self, predictions: tuple[int, ...], dealer: int) -> tuple[int, Reason]:
+    def _first_leader(self, predictions: tuple[int, ...], dealer: int) -> tuple[int, tuple[int, ...]]:
+        """The first leader (TS-3): the lowest prediction; on a tie the first tied seat going
+        clockwise from the dealer's left (or from the dealer, by the option). Also the tied seats."""
         n = self.players
         start = dealer + 1 if self.options.first_lead_tie == "left-of-dealer" else dealer
-        order = [(start + i) % n for i in range(n)]
         low = min(predictions)
-        tied = [s for s in order if predictions[s] == low]
-        leader = tied[0]
-        if len(tied) == 1:
-            text = f"{self.seat_name(leader)} has the lowest prediction ({low}) and leads the first trick."
-        else:
-            names = " and ".join(self.seat_name(s) for s in sorted(tied))
-            where = "the dealer's left" if start != dealer else "the dealer"
-            text = (
-                f"{names} share the lowest prediction ({low}); going clockwise from {where}, "
-                f"{self.seat_name(leader)} comes first and leads."
+        tied = tuple(s for s in ((start + i) % n for i in range(n)) if predictions[s] == low)
+        return tied[0], tied
+
+    def _play(self, state: TricksAndStonesState, card: int, facts: Facts | None) -> TricksAndStonesState:
+        """A card to the trick; trumps break when one is played to a trick led in another suit
+        (``ts.trump.break``); a full trick is ranked, won and its gem actions queued."""
+        seat = state.to_play
+        assert seat is not None
+        trump = SUIT_INDEX[state.trump]
+        held = state.held
+        held = held[:seat] + (held[seat] & ~(1 << card),) + held[seat + 1 :]
+        trick = state.played + (card,)
+        was_broken = state.trump_broken
+        broken = was_broken or (card >> 3 == trump and len(trick) > 1 and trick[0] >> 3 != trump)
+        n = self.players
+        if len(trick) < n:
+            new = _new(
+                TricksAndStonesState,
+                (*state[:2], self._next[seat], *state[3:6], held, *state[7:10], trick, state[11], broken, *state[13:]),
             )
-        return leader, Reason("ts.lead.first", text)
+            if facts is not None:
+                facts.append((CardPlayed(seat, card, trick, was_broken, broken and not was_broken), new))
+            return new
+        leader = state.leader
+        ranking = _ranking(trick, trump)
+        places = tuple((leader + i) % n for i in ranking)
+        winner = places[0]
+        won = state.tricks_won
+        taken = state.taken
+        number = state.tricks_played + 1
+        new = state._replace(
+            held=held,
+            played=(),
+            trump_broken=broken,
+            tricks_played=number,
+            tricks_won=won[:winner] + (won[winner] + 1,) + won[winner + 1 :],
+            taken=taken[:winner] + (taken[winner] | mask_of(trick),) + taken[winner + 1 :],
+            last=(leader, winner, *trick),
+            phase=GEMS,
+            gem_queue=tuple(zip(places, range(n), strict=True)),
+            to_play=winner,
+        )
+        if facts is not None:
+            shown = new._replace(phase=PLAY, to_play=None, played=trick, gem_queue=())
+            facts.append((CardPlayed(seat, card, trick, was_broken, broken and not was_broken), shown))
+            facts.append((TrickTaken(winner, number, leader, trick, ranking, places), new))
+        return self._advance_gems(new, facts)
 
-    # trick play ---------------------------------------------------------------------------------
+    def _advance_gems(self, state: TricksAndStonesState, facts: Facts | None) -> TricksAndStonesState:
+        """Skip the gem actions that offer no choice (TS-6); then end the trick: the winner leads
+        the next one (``ts.lead.next``), or the round is scored."""
+        queue = state.gem_queue
+        allowances = self._allowances
+        while queue:
+            seat, place = queue[0]
+            p, m = allowances[place]
+            # A choice exists exactly when the gem table lists more than Skip: placing needs a gem
+            # in the supply (five chambers are always open), moving a gem on the board (every
+            # chamber has a neighbour).
+            if (p and state.supply[seat]) or (m and any(state.board[seat])):
+                return state if queue is state.gem_queue else state._replace(gem_queue=queue, to_play=seat)
+            queue = queue[1:]
+            if facts is not None:
+                interim = state._replace(gem_queue=queue, to_play=queue[0][0] if queue else None)
+                facts.append((GemsTaken(seat, place, None), interim))
+        if state.tricks_played < CARDS_EACH:
+            winner = state.last[1]
+            return state._replace(gem_queue=(), phase=PLAY, leader=winner, to_play=winner)
+        return self._end_round(state._replace(gem_queue=()), facts)
 
-    def _play(self, state: TricksAndStonesState, seat: int, card: Card, log: Log) -> TricksAndStonesState:
-        hand = state.hands[seat]
-        if card not in hand:
-            raise illegal("ts.hand", f"{self.seat_name(seat)} does not hold {card.pretty}")
-        trick = state.trick
-        trump = state.trump
-        if trick:
-            led = trick[0].suit
-            if card.suit != led and any(c.suit == led for c in hand):
-                holding = next(c for c in hand if c.suit == led)
-                raise illegal(
+    def _gems(self, state: TricksAndStonesState, action: int, facts: Facts | None) -> TricksAndStonesState:
+        """A listed gem action: the board and supply after it, then the next place."""
+        seat, place = state.gem_queue[0]
+        own = self._gem_table(state)[1][action]
+        board = state.board
+        placed = sum(own) - sum(board[seat])
+        supply = state.supply
+        queue = state.gem_queue[1:]
+        new = state._replace(
+            board=board[:seat] + (own,) + board[seat + 1 :],
+            supply=supply[:seat] + (supply[seat] - placed,) + supply[seat + 1 :],
+            gem_queue=queue,
+            to_play=queue[0][0] if queue else None,
+        )
+        if facts is not None:
+            facts.append((GemsTaken(seat, place, action), new))
+        return self._advance_gems(new, facts)
+
+    def _end_round(self, state: TricksAndStonesState, facts: Facts | None) -> TricksAndStonesState:
+        """Score the round (TS-8), then deal the next one or end the match (TS-9)."""
+        n = self.players
+        predictions = cast(tuple[int, ...], state.predictions)
+        won = state.tricks_won
+        scores = tuple(sum(_points(predictions[s], won[s], state.board[s])) for s in range(n))
+        exact = tuple(e + (predictions[s] == won[s]) for s, e in enumerate(state.exact))
+        new = state._replace(round_scores=(*state.round_scores, scores), exact=exact, to_play=None)
+        if facts is not None:
+            facts.append((RoundScored(None, predictions, won, state.board, scores), new))
+        if state.round + 1 < ROUNDS:
+            return self._deal(new, state.round + 1, (state.dealer + 1) % n, facts)
+        over = new._replace(phase=OVER, to_play=None)
+        if facts is not None:
+            facts.append((MatchEnded(None), over))
+        return over
+
+    # --- refusals: which rule forbids an unlisted action ------------------------------------------------
+
+    def canonical_action(self, state: TricksAndStonesState, action: Action) -> Action:
+        """The listed spelling of a gem action written another way: two chambers placed into in
+        either order (TS-7: the order is no choice), or a move whose steps come in another
+        order than the listed move with the same result (a move there and back is a skip)."""
+        if isinstance(action, Place) and list(action.chambers) != sorted(action.chambers):
+            return Place(tuple(sorted(action.chambers)))
+        if isinstance(action, Move) and state.phase is GEMS and state.gem_queue:
+            ids, after = self._gem_table(state)
+            if self._action_ids.get(action) in after:
+                return action
+            try:
+                own = self._check_gem_action(state, action)
+            except IllegalAction:
+                return action
+            return next((ACTIONS[a] for a in ids if after[a] == own), action)
+        return action
+
+    def explain_illegal(self, state: TricksAndStonesState, action: Action) -> IllegalAction:
+        seat = state.to_play
+        if seat is None:
+            return illegal("ts.over", "the game is over: no more actions can be taken")
+        name = self.seat_name(seat)
+        if state.phase is PREDICT:
+            if not isinstance(action, Predict):
+                return illegal("ts.predict", f"{name} must make a prediction now (0 to 5), not {quote_action(action)}")
+            return illegal("ts.predict", f"a prediction is a number of tricks from 0 to 5, not {describe(action.n)}")
+        if state.phase is PLAY:
+            if not isinstance(action, Play):
+                return illegal("ts.trick", f"{name} must play a card now, not {quote_action(action)}")
+            card = action.card
+            hand = state.held[seat]
+            c = IDS.id.get(card)
+            if c is None or not hand >> c & 1:
+                return illegal("ts.hand", f"{name} does not hold {card.pretty}")
+            _, rule = _playable(hand, state.played, SUIT_INDEX[state.trump], state.trump_broken)
+            if rule == "ts.follow":
+                led = IDS.suits[state.played[0] >> 3]
+                holding = IDS.card(lowest(hand & IDS.suit_mask[state.played[0] >> 3]))
+                return illegal(
                     "ts.follow",
                     f"must follow suit: {SUIT_NAME[led].lower()} {SUIT_SYMBOL[led]} were led and "
-                    f"{self.seat_name(seat)} holds {holding.pretty}",
+                    f"{name} holds {holding.pretty}",
                 )
-        elif card.suit == trump and not state.trump_broken and any(c.suit != trump for c in hand):
-            raise illegal(
+            return illegal(
                 "ts.trump.lead",
                 f"{card.pretty} is a trump and trumps are not broken yet; lead another suit "
                 f"until trumps are broken or your hand holds only trumps",
             )
-        broken = state.trump_broken or (bool(trick) and card.suit == trump and trick[0].suit != trump)
-        at = hand.index(card)
-        new_hand = hand[:at] + hand[at + 1 :]
-        hands = state.hands[:seat] + (new_hand,) + state.hands[seat + 1 :]
-        trick = trick + (card,)
-        n = self.players
-        if len(trick) < n:
-            new = state._replace(hands=hands, trick=trick, trump_broken=broken, to_play=(seat + 1) % n)
-            if log is not None:
-                log.append((self._play_event(state, seat, card, trick, broken), new))
-            return new
-        outcome_ranking = _rank(trick, trump)
-        last = Trick.ranked(state.leader, trick, outcome_ranking, n, places=True)
-        assert last.places is not None
-        seats = last.places
-        winner = last.winner
-        tricks_won = tuple(t + (s == winner) for s, t in enumerate(state.tricks_won))
-        won_cards = state.won_cards[:winner] + (state.won_cards[winner] + trick,) + state.won_cards[winner + 1 :]
-        new = state._replace(
-            hands=hands,
-            trick=(),
-            trump_broken=broken,
-            tricks_played=state.tricks_played + 1,
-            tricks_won=tricks_won,
-            won_cards=won_cards,
-            last_trick=last,
-            phase=GEMS,
-            gem_queue=tuple((s, i) for i, s in enumerate(seats)),
-            to_play=seats[0],
-        )
-        if log is not None:
-            log.append(
-                (
-                    self._play_event(state, seat, card, trick, broken),
-                    new._replace(phase=PLAY, to_play=None, trick=trick, gem_queue=()),
-                )
+        if not isinstance(action, (Place, Move, Skip)):
+            return illegal(
+                "ts.gems.order",
+                f"{name} takes a gem action now (place, move or skip), not {quote_action(action)}",
             )
-            outcome = TrickOutcome(NAME, trick, outcome_ranking, _explain_trick, {"trump": trump})
-            podium = ", ".join(
-                f"{PLACE_NAMES[i]} {self.seat_name(s)} ({c.pretty}, {self.describe_allowance(i)})"
-                for i, (s, c) in enumerate(zip(seats, (trick[k] for k in outcome_ranking), strict=True))
-            )
-            log.append(
-                (
-                    Event(
-                        EventKind.TRICK,
-                        winner,
-                        f"{self.seat_name(winner)} wins trick {state.tricks_played + 1} with "
-                        f"{trick[outcome_ranking[0]].pretty}. Places: {podium}.",
-                        outcome.reasons,
-                        {
-                            "trick": last,
-                            "cards": trick,
-                            "ranking": outcome_ranking,
-                            "seats": seats,
-                            "leader": state.leader,
-                        },
-                    ),
-                    new,
-                )
-            )
-        return self._advance_gems(new, log)
+        try:
+            self._check_gem_action(state, action)
+        except IllegalAction as refusal:
+            return refusal
+        return illegal("ts.gems.order", f"{quote_action(action)} is not one of the gem actions listed now")
 
-    def _play_event(
-        self,
-        state: TricksAndStonesState,
-        seat: int,
-        card: Card,
-        trick: tuple[Card, ...],
-        broken: bool,
-    ) -> Event:
-        reasons: list[Reason] = []
-        if len(trick) == 1:
-            text = f"{self.seat_name(seat)} leads {card.pretty}."
-            if card.suit == state.trump:
-                reasons.append(_trump_lead_reason(card, state.trump_broken))
-        else:
-            led = trick[0].suit
-            if card.suit == led:
-                text = f"{self.seat_name(seat)} follows with {card.pretty}."
-                reasons.append(
-                    Reason("ts.follow", f"{SUIT_NAME[led]} were led and {card.pretty} follows suit.", (card,))
-                )
-            else:
-                text = f"{self.seat_name(seat)} cannot follow {SUIT_NAME[led].lower()} and plays {card.pretty}."
-                reasons.append(
-                    Reason(
-                        "ts.follow.void",
-                        f"No {SUIT_NAME[led].lower()} in hand, so any card may be played.",
-                        (card,),
-                    )
-                )
-            if broken and not state.trump_broken:
-                text += " Trumps are now broken."
-                reasons.append(Reason("ts.trump.break", RULEBOOK["ts.trump.break"].text, (card,)))
-            ranking = _rank(trick, state.trump)
-            best = trick[ranking[0]]
-            text += f" {best.pretty} is winning so far."
-        return Event(EventKind.PLAY, seat, text, tuple(reasons), {"card": card})
-
-    # gem actions ---------------------------------------------------------------------------------
-
-    def _advance_gems(self, state: TricksAndStonesState, log: Log) -> TricksAndStonesState:
-        """Skip gem actions that offer no choice; then end the trick (next lead or scoring)."""
-        queue = state.gem_queue
-        while queue:
-            seat, place = queue[0]
-            p, m = ALLOWANCES[self.players][place]
-            # A choice exists exactly when _gem_options lists more than Skip: placing needs a gem
-            # in the supply (five chambers are always open), moving a gem on the board (every
-            # chamber has a neighbour). Checked directly: this runs after every trick.
-            if (p and state.supply[seat]) or (m and any(state.board[seat])):
-                return state if queue is state.gem_queue else state._replace(gem_queue=queue, to_play=seat)
-            queue = queue[1:]
-            if log is not None:
-                if p == 0 and m == 0:
-                    why = f"finished {PLACE_NAMES[place]}, the last place, which has no gem action."
-                elif p == 0:
-                    why = f"finished {PLACE_NAMES[place]} (Move {m}) but has no gem on the board to move."
-                else:
-                    why = f"finished {PLACE_NAMES[place]} but can neither place nor move a gem."
-                interim = state._replace(gem_queue=queue, to_play=queue[0][0] if queue else None)
-                log.append(
-                    (
-                        Event(
-                            EventKind.GEMS,
-                            seat,
-                            f"{self.seat_name(seat)} {why}",
-                            (Reason("ts.gems.places", RULEBOOK["ts.gems.places"].text),),
-                            {"place": place, "action": None},
-                        ),
-                        interim,
-                    )
-                )
-        if state.tricks_played < CARDS_EACH:
-            assert state.last_trick is not None
-            winner = state.last_trick.winner
-            return state._replace(gem_queue=(), phase=PLAY, leader=winner, to_play=winner)
-        return self._end_round(state._replace(gem_queue=()), log)
-
-    def _gem_action(
-        self, state: TricksAndStonesState, seat: int, action: Place | Move | Skip, log: Log
-    ) -> TricksAndStonesState:
-        _, place = state.gem_queue[0]
-        p, m = ALLOWANCES[self.players][place]
-        prediction = state.predictions[seat]
-        assert prediction is not None
+    def _check_gem_action(self, state: TricksAndStonesState, action: Action) -> tuple[int, ...]:
+        """The player's gems after ``action``, checked clause by clause, or the
+        :class:`IllegalAction` of the first clause it breaks."""
+        seat, place = state.gem_queue[0]
+        board = state.board[seat]
         supply = state.supply[seat]
-        ring = self.options.chambers == "ring"
-        table = _gem_options(state.board[seat], prediction, min(p, supply), m, ring)
-        own = table.get(action)
-        if own is None:  # not a listed spelling: check it clause by clause (raises if illegal)
-            own = self._check_gem_action(state.board[seat], supply, prediction, seat, place, action, ring)
-        placed = sum(own) - sum(state.board[seat])
-        board = state.board[:seat] + (own,) + state.board[seat + 1 :]
-        supplies = state.supply[:seat] + (supply - placed,) + state.supply[seat + 1 :]
-        queue = state.gem_queue[1:]
-        new = state._replace(
-            board=board,
-            supply=supplies,
-            gem_queue=queue,
-            to_play=queue[0][0] if queue else None,
-        )
-        if log is not None:
-            log.append((self._gem_event(seat, place, action), new))
-        return self._advance_gems(new, log)
-
-    def _check_gem_action(
-        self,
-        board: tuple[int, ...],
-        supply: int,
-        prediction: int,
-        seat: int,
-        place: int,
-        action: Action,
-        ring: bool,
-    ) -> tuple[int, ...]:
-        """The player's gems after ``action``, or :class:`IllegalAction` naming the clause."""
+        prediction = state.predictions[seat]
         p, m = ALLOWANCES[self.players][place]
         name = self.seat_name(seat)
         allowance = f"{PLACE_NAMES[place]} place allows {self.describe_allowance(place)}"
@@ -1035,7 +1268,7 @@ class TricksAndStones(Rules[TricksAndStonesState]):
             for c in (a, b):
                 if isinstance(c, bool) or not isinstance(c, int) or not 0 <= c < CHAMBERS:
                     raise illegal("ts.board", f"there is no chamber {describe(c)}: gems stay on chambers 0 to 5")
-            if not _adjacent(a, b, ring):
+            if not _adjacent(a, b, self._ring):
                 raise illegal(
                     "ts.board" if {a, b} == {0, CHAMBERS - 1} else "ts.move",
                     f"a move step goes to a neighbouring chamber; {a} and {b} are not neighbours",
@@ -1046,123 +1279,54 @@ class TricksAndStones(Rules[TricksAndStonesState]):
             own[b] += 1
         return tuple(own)
 
-    def _gem_event(self, seat: int, place: int, action: Action) -> Event:
-        name = self.seat_name(seat)
-        finished = Reason("ts.gems.places", f"{name} finished {PLACE_NAMES[place]}: {self.describe_allowance(place)}.")
-        if isinstance(action, Place):
-            where = " and ".join(str(c) for c in action.chambers)
-            chambers = "chambers" if len(action.chambers) > 1 else "chamber"
-            text = f"{name} places {plural(len(action.chambers), 'gem')} into {chambers} {where}."
-            reasons = (finished, Reason("ts.place", RULEBOOK["ts.place"].text))
-        elif isinstance(action, Move):
-            path = ", ".join(f"{a}→{b}" for a, b in action.steps)
-            text = f"{name} moves {path}."
-            reasons = (finished, Reason("ts.move", RULEBOOK["ts.move"].text))
-        else:
-            text = f"{name} uses no gem points."
-            reasons = (finished, Reason("ts.gems.fewer", RULEBOOK["ts.gems.fewer"].text))
-        return Event(EventKind.GEMS, seat, text, reasons, {"place": place, "action": str(action)})
-
-    # round end ------------------------------------------------------------------------------------
-
-    def _end_round(self, state: TricksAndStonesState, log: Log) -> TricksAndStonesState:
-        n = self.players
-        scores = []
-        exact = list(state.exact)
-        details = []
-        for seat in range(n):
-            prediction = state.predictions[seat]
-            assert prediction is not None
-            score = _score(prediction, state.tricks_won[seat], state.board[seat])
-            scores.append(score.total)
-            if prediction == state.tricks_won[seat]:
-                exact[seat] += 1
-            details.append(score)
-        round_scores = state.round_scores + (tuple(scores),)
-        new = state._replace(round_scores=round_scores, exact=tuple(exact), to_play=None)
-        if log is not None:
-            text = (
-                "Round scored: "
-                + ", ".join(
-                    f"{self.seat_name(s)} {plural(state.tricks_won[s], 'trick')} → {scores[s]}" for s in range(n)
-                )
-                + "."
-            )
-            reasons = tuple(
-                Reason(r.rule_id, f"{self.seat_name(s)}: {r.text}") for s in range(n) for r in details[s].reasons
-            )
-            log.append(
-                (
-                    Event(
-                        EventKind.SCORE,
-                        None,
-                        text,
-                        reasons,
-                        {"scores": tuple(scores), "details": tuple(details)},
-                    ),
-                    new,
-                )
-            )
-        if state.round + 1 < ROUNDS:
-            return self._deal(new, state.seed, state.round + 1, (state.dealer + 1) % n, log)
-        over = new._replace(phase=OVER, to_play=None)
-        if log is not None:
-            result = self.result(over)
-            assert result is not None
-            log.append(
-                (
-                    Event(
-                        EventKind.END,
-                        None,
-                        result.reasons[0].text,
-                        result.reasons,
-                        {"winners": result.winners},
-                    ),
-                    over,
-                )
-            )
-        return over
+    # --- results and views ----------------------------------------------------------------------------
 
     def result(self, state: TricksAndStonesState) -> MatchResult | None:
-        if state.phase != OVER:
+        if state.phase is not OVER:
             return None
         totals = state.totals
-        tied = leaders(totals)
-        best = totals[tied[0]]
-        names = " and ".join(self.seat_name(s) for s in tied)
-        reasons = []
-        if len(tied) == 1:
-            reasons.append(Reason("ts.win", f"{names} wins with {plural(best, 'point')}."))
-            return MatchResult(totals, tuple(tied), None, tuple(reasons))
-        still = leaders(state.exact, tied)
-        most = state.exact[still[0]]
-        if len(still) == 1:
-            reasons.append(
-                Reason(
-                    "ts.win.tie",
-                    f"{names} tie on {plural(best, 'point')}; {self.seat_name(still[0])} wins with more "
-                    f"exact predictions ({most}).",
-                )
+        decided = decide(totals, ((TieBreak.EXACT_PREDICTIONS, state.exact),))
+        best = totals[decided.tied[0]]
+        names = " and ".join(self.seat_name(s) for s in decided.tied)
+        if decided.tie_break is None:
+            reason = Reason("ts.win", f"{names} wins with {plural(best, 'point')}.")
+        elif decided.tie_break is TieBreak.EXACT_PREDICTIONS:
+            winner = decided.winners[0]
+            reason = Reason(
+                "ts.win.tie",
+                f"{names} tie on {plural(best, 'point')}; {self.seat_name(winner)} wins with more "
+                f"exact predictions ({state.exact[winner]}).",
             )
-            return MatchResult(totals, tuple(still), TieBreak.EXACT_PREDICTIONS, tuple(reasons))
-        sharing = " and ".join(self.seat_name(s) for s in still)
-        reasons.append(
-            Reason(
+        else:
+            sharing = " and ".join(self.seat_name(s) for s in decided.winners)
+            most = state.exact[decided.winners[0]]
+            reason = Reason(
                 "ts.win.tie",
                 f"{sharing} tie on {plural(best, 'point')} and on {plural(most, 'exact prediction')}: "
                 "they share the victory.",
             )
+        return MatchResult(totals, decided.winners, decided.tie_break, (reason,))
+
+    def core_view(self, state: TricksAndStonesState, seat: int) -> TricksAndStonesSeatView:
+        """What the bot of ``seat`` reads, as ints (cheap: built for every decision of a play-out)."""
+        return TricksAndStonesSeatView(
+            seat,
+            self.players,
+            state.phase,
+            SUIT_INDEX[state.trump],
+            state.held[seat],
+            state.played,
+            state.predictions[seat],
+            state.tricks_won[seat],
+            state.board[seat],
         )
-        return MatchResult(totals, tuple(still), TieBreak.SHARED, tuple(reasons))
 
     def view(self, state: TricksAndStonesState, seat: int | None) -> TricksAndStonesView:
         self.check_view_seat(seat)
         # tokens are shown together once the prediction phase is over; the state logged for the
         # last secret choice still has the phase PREDICT, so nothing shows before the reveal step
-        revealed = state.phase != PREDICT
-        predictions = tuple(
-            p if (revealed or seat is None or s == seat) else None for s, p in enumerate(state.predictions)
-        )
+        predictions = secrets_seen_by(state.predictions, seat, state.phase is not PREDICT)
+        hand = IDS.hand
         return TricksAndStonesView(
             seat=seat,
             phase=state.phase,
@@ -1170,8 +1334,8 @@ class TricksAndStones(Rules[TricksAndStonesState]):
             round=state.round,
             dealer=state.dealer,
             trump=state.trump,
-            hands=tuple(h if seat is None or s == seat else None for s, h in enumerate(state.hands)),
-            hand_sizes=tuple(len(h) for h in state.hands),
+            hands=tuple(None if m is None else hand(m) for m in hidden_hands(state.held, seat)),
+            hand_sizes=tuple(m.bit_count() for m in state.held),
             predictions=predictions,
             predicted=tuple(p is not None for p in state.predictions),
             leader=state.leader,
@@ -1185,119 +1349,193 @@ class TricksAndStones(Rules[TricksAndStonesState]):
             round_scores=state.round_scores,
             totals=state.totals,
             exact=state.exact,
+            core=None if seat is None else self.core_view(state, seat),
         )
+
+    # --- narration: facts into events ---------------------------------------------------------------
+
+    def narrate(self, fact: Fact, state: TricksAndStonesState) -> Event:
+        """The event of ``fact`` (``state``: the state right after it): caption, reasons, data."""
+        name = self.seat_name
+        if isinstance(fact, CardPlayed):
+            return self._narrate_play(fact, state)
+        if isinstance(fact, GemsTaken):
+            return self._narrate_gems(fact)
+        if isinstance(fact, TrickTaken):
+            cards = IDS.of(fact.cards)
+            trump = state.trump
+            outcome = TrickOutcome(NAME, cards, fact.ranking, _explain_trick, {"trump": trump})
+            podium = ", ".join(
+                f"{PLACE_NAMES[i]} {name(s)} ({cards[k].pretty}, {self.describe_allowance(i)})"
+                for i, (s, k) in enumerate(zip(fact.places, fact.ranking, strict=True))
+            )
+            trick = Trick.ranked(fact.leader, cards, fact.ranking, self.players, places=True)
+            return event(
+                EventKind.TRICK,
+                fact.seat,
+                f"{name(trick.winner)} wins trick {fact.number} with {trick.winning_card.pretty}. Places: {podium}.",
+                outcome.reasons,
+                trick=trick,
+                cards=cards,
+                ranking=fact.ranking,
+                seats=fact.places,
+                leader=fact.leader,
+            )
+        if isinstance(fact, Predicted):
+            return event(
+                EventKind.PREDICT,
+                fact.seat,
+                f"{name(cast(int, fact.seat))} secretly chose a prediction.",
+                (Reason("ts.predict", RULEBOOK["ts.predict"].text),),
+                prediction=fact.value,
+            )
+        if isinstance(fact, Revealed):
+            shown = ", ".join(f"{name(s)} {p}" for s, p in enumerate(fact.predictions))
+            leader, low = fact.leader, fact.predictions[fact.leader]
+            if len(fact.tied) == 1:
+                text = f"{name(leader)} has the lowest prediction ({low}) and leads the first trick."
+            else:
+                names = " and ".join(name(s) for s in sorted(fact.tied))
+                where = "the dealer" if fact.from_dealer else "the dealer's left"
+                text = (
+                    f"{names} share the lowest prediction ({low}); going clockwise from {where}, "
+                    f"{name(leader)} comes first and leads."
+                )
+            return event(
+                EventKind.REVEAL,
+                None,
+                f"Expedition tokens revealed: {shown}. {name(leader)} leads.",
+                (Reason("ts.predict", "All tokens are shown at the same moment."), Reason("ts.lead.first", text)),
+                predictions=fact.predictions,
+                leader=leader,
+            )
+        if isinstance(fact, Dealt):
+            dealer = cast(int, fact.seat)
+            aside_note = " The other 8 cards stay aside, unseen." if fact.aside else ""
+            suit = SUIT_NAME[fact.trump]
+            return event(
+                EventKind.DEAL,
+                dealer,
+                f"Round {fact.round + 1}: {name(dealer)} deals 8 cards each; "
+                f"trump is {suit} {SUIT_SYMBOL[fact.trump]}.{aside_note}",
+                (
+                    Reason("ts.deal", RULEBOOK["ts.deal"].text),
+                    Reason("ts.rounds", f"Round {fact.round + 1} has {suit} as trump."),
+                ),
+                round=fact.round,
+                trump=fact.trump,
+            )
+        if isinstance(fact, RoundScored):
+            n = self.players
+            details = tuple(_score(fact.predictions[s], fact.tricks[s], fact.boards[s]) for s in range(n))
+            text = (
+                "Round scored: "
+                + ", ".join(f"{name(s)} {plural(fact.tricks[s], 'trick')} → {fact.scores[s]}" for s in range(n))
+                + "."
+            )
+            reasons = tuple(Reason(r.rule_id, f"{name(s)}: {r.text}") for s in range(n) for r in details[s].reasons)
+            return event(EventKind.SCORE, None, text, reasons, scores=fact.scores, details=details)
+        assert isinstance(fact, MatchEnded), fact
+        result = self.result(state)
+        assert result is not None
+        return event(EventKind.END, None, result.reasons[0].text, result.reasons, winners=result.winners)
+
+    def _narrate_play(self, fact: CardPlayed, state: TricksAndStonesState) -> Event:
+        seat = cast(int, fact.seat)
+        name = self.seat_name(seat)
+        card = IDS.card(fact.card)
+        trump = state.trump
+        reasons: list[Reason] = []
+        if len(fact.trick) == 1:
+            text = f"{name} leads {card.pretty}."
+            if card.suit == trump:
+                reasons.append(_trump_lead_reason(card, fact.broken_before))
+        else:
+            led = IDS.suits[fact.trick[0] >> 3]
+            if card.suit == led:
+                text = f"{name} follows with {card.pretty}."
+                reasons.append(
+                    Reason("ts.follow", f"{SUIT_NAME[led]} were led and {card.pretty} follows suit.", (card,))
+                )
+            else:
+                text = f"{name} cannot follow {SUIT_NAME[led].lower()} and plays {card.pretty}."
+                reasons.append(
+                    Reason(
+                        "ts.follow.void",
+                        f"No {SUIT_NAME[led].lower()} in hand, so any card may be played.",
+                        (card,),
+                    )
+                )
+            if fact.breaks:
+                text += " Trumps are now broken."
+                reasons.append(Reason("ts.trump.break", RULEBOOK["ts.trump.break"].text, (card,)))
+            best = IDS.card(fact.trick[_ranking(fact.trick, SUIT_INDEX[trump])[0]])
+            text += f" {best.pretty} is winning so far."
+        return event(EventKind.PLAY, seat, text, reasons, card=card)
+
+    def _narrate_gems(self, fact: GemsTaken) -> Event:
+        seat, place = cast(int, fact.seat), fact.place
+        name = self.seat_name(seat)
+        if fact.action is None:
+            p, m = self.gem_allowance(place)
+            if p == 0 and m == 0:
+                why = f"finished {PLACE_NAMES[place]}, the last place, which has no gem action."
+            elif p == 0:
+                why = f"finished {PLACE_NAMES[place]} (Move {m}) but has no gem on the board to move."
+            else:
+                why = f"finished {PLACE_NAMES[place]} but can neither place nor move a gem."
+            return event(
+                EventKind.GEMS,
+                seat,
+                f"{name} {why}",
+                (Reason("ts.gems.places", RULEBOOK["ts.gems.places"].text),),
+                place=place,
+                action=None,
+            )
+        action = ACTIONS[fact.action]
+        finished = Reason("ts.gems.places", f"{name} finished {PLACE_NAMES[place]}: {self.describe_allowance(place)}.")
+        if isinstance(action, Place):
+            where = " and ".join(str(c) for c in action.chambers)
+            chambers = "chambers" if len(action.chambers) > 1 else "chamber"
+            text = f"{name} places {plural(len(action.chambers), 'gem')} into {chambers} {where}."
+            reasons = (finished, Reason("ts.place", RULEBOOK["ts.place"].text))
+        elif isinstance(action, Move):
+            path = ", ".join(f"{a}→{b}" for a, b in action.steps)
+            text = f"{name} moves {path}."
+            reasons = (finished, Reason("ts.move", RULEBOOK["ts.move"].text))
+        else:
+            text = f"{name} uses no gem points."
+            reasons = (finished, Reason("ts.gems.fewer", RULEBOOK["ts.gems.fewer"].text))
+        return event(EventKind.GEMS, seat, text, reasons, place=place, action=str(action))
 
 
 # --- pure rule functions ------------------------------------------------------------------------
 
 
-_PREDICTIONS = tuple(Predict(n) for n in range(MAX_PREDICTION + 1))
-
-
 def _sort_hand(cards: Iterable[Card]) -> tuple[Card, ...]:
-    return tuple(sorted(cards, key=lambda c: (FRENCH_SUITS.index(c.suit), STRENGTH[c.rank])))
+    """Cards in hand order: by suit ♠ ♥ ♦ ♣, each from 7 up to the Ace (the order of the ids)."""
+    ids = IDS.id
+    return tuple(sorted(cards, key=ids.__getitem__))
 
 
 def _rank(trick: tuple[Card, ...], trump: str | None) -> tuple[int, ...]:
-    led = trick[0].suit
-
-    def key(i: int) -> tuple[int, int, int]:
-        card = trick[i]
-        s = STRENGTH[card.rank]
-        if card.suit == trump:
-            return (0, 0, -s)
-        if card.suit == led:
-            return (1, 0, -s)
-        return (2, _SUIT_ORDER[card.suit], -s)
-
-    return tuple(sorted(range(len(trick)), key=key))
-
-
-_SUIT_ORDER = {s: i for i, s in enumerate(FRENCH_SUITS)}
+    """The play-order indices of ``trick``, first place to last (TS-5)."""
+    ids = IDS.id
+    return _ranking(tuple(ids[c] for c in trick), NO_TRUMP if trump is None else SUIT_INDEX[trump])
 
 
 def _legal(hand: tuple[Card, ...], trick: tuple[Card, ...], trump: str | None, trump_broken: bool) -> tuple[Card, ...]:
-    if trick:
-        led = trick[0].suit
-        follow = tuple(c for c in hand if c.suit == led)
-        return follow or hand
-    if trump is None or trump_broken:
-        return hand
-    non_trump = tuple(c for c in hand if c.suit != trump)
-    return non_trump or hand
-
-
-def _adjacent(a: int, b: int, ring: bool) -> bool:
-    d = abs(a - b)
-    return d == 1 or (ring and d == CHAMBERS - 1)
-
-
-@lru_cache(maxsize=65536)
-def _gem_options(
-    own: tuple[int, ...], prediction: int, place_points: int, move_points: int, ring: bool
-) -> dict[Action, tuple[int, ...]]:
-    """Every distinct gem action, mapped to the player's gems after it: skip, each
-    placing, and each move whose result differs from every other listed one.
-
-    Cached (callers never mutate the dict); the moves, which cost the most to list,
-    are cached apart because they do not depend on the prediction.
-    """
-    options: dict[Action, tuple[int, ...]] = {Skip(): own}
-    if place_points >= 1:
-        options.update(_place_options(own, prediction, place_points))
-    if move_points >= 1:
-        options.update(_move_options(own, move_points, ring))
-    return options
-
-
-@lru_cache(maxsize=16384)
-def _place_options(own: tuple[int, ...], prediction: int, points: int) -> dict[Action, tuple[int, ...]]:
-    options: dict[Action, tuple[int, ...]] = {}
-    eligible = [c for c in range(CHAMBERS) if c != prediction]
-    for c in eligible:
-        options[Place((c,))] = own[:c] + (own[c] + 1,) + own[c + 1 :]
-    if points >= 2:
-        for a, b in combinations(eligible, 2):
-            after = list(own)
-            after[a] += 1
-            after[b] += 1
-            options[Place((a, b))] = tuple(after)
-    return options
-
-
-@lru_cache(maxsize=16384)
-def _move_options(own: tuple[int, ...], points: int, ring: bool) -> dict[Action, tuple[int, ...]]:
-    """Moves of up to ``points`` steps, one per distinct result other than ``own``."""
-    options: dict[Action, tuple[int, ...]] = {}
-    seen = {own}
-    frontier: list[tuple[tuple[int, ...], tuple[tuple[int, int], ...]]] = [(own, ())]
-    for _ in range(points):
-        nxt = []
-        for layout, steps in frontier:
-            for a in range(CHAMBERS):
-                if not layout[a]:
-                    continue
-                for b in _NEIGHBOURS[ring][a]:
-                    after = list(layout)
-                    after[a] -= 1
-                    after[b] += 1
-                    result = tuple(after)
-                    path = (*steps, (a, b))
-                    nxt.append((result, path))
-                    if result not in seen:
-                        seen.add(result)
-                        options[Move(path)] = result
-        frontier = nxt
-    return options
-
-
-_NEIGHBOURS = {
-    ring: tuple(tuple(b for b in range(CHAMBERS) if _adjacent(a, b, ring)) for a in range(CHAMBERS))
-    for ring in (False, True)
-}
+    """The cards of ``hand`` (in its order) that may be played to ``trick``."""
+    ids = IDS.id
+    mask, _ = _playable(
+        IDS.mask(hand), tuple(ids[c] for c in trick), NO_TRUMP if trump is None else SUIT_INDEX[trump], trump_broken
+    )
+    return tuple(c for c in hand if mask >> ids[c] & 1)
 
 
 def _score(prediction: int, tricks: int, own: tuple[int, ...]) -> Score:
+    """A round's score with its lines and reasons (TS-8), from :func:`_points`."""
+    gems, bonus = _points(prediction, tricks, own)
     if tricks > MAX_PREDICTION:
         return Score(
             0,
@@ -1317,8 +1555,6 @@ def _score(prediction: int, tricks: int, own: tuple[int, ...]) -> Score:
                 ),
             ),
         )
-    gems = own[tricks]
-    bonus = EXPEDITION_BONUS if prediction == tricks else 0
     lines = (
         ScoreLine("gems", f"gems in chamber {tricks}", gems, "", f"{plural(gems, 'own gem')} in chamber {tricks}"),
         ScoreLine(

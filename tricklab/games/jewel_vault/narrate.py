@@ -1,0 +1,435 @@
+"""Jewel Vault's narrator: the facts of its core as the events and reasons a learner reads.
+
+Apart from the rules: each function reads a fact (and the rules' fixed facts: seat names,
+sides, options), never a state, so a fact as another seat sees it (:meth:`Fact.seen_by`)
+narrates just as well. Who wins a trick, who has the most of a suit and who wins the game
+come from the rules' own functions, never a second copy.
+"""
+
+from __future__ import annotations
+
+from itertools import pairwise
+from typing import TYPE_CHECKING
+
+from ...cards import SUIT_NAME, SUIT_SINGULAR, SUIT_SYMBOL, Card
+from ...explain import Reason, plural
+from ..base import Event, TieBreak, Trick, TrickOutcome
+from ..core import Decided, Fact, event
+from .facts import (
+    CARD_IDS,
+    SUIT_OF,
+    Acted,
+    ActionResult,
+    Announced,
+    Dealt,
+    Ended,
+    Exchanged,
+    Jewels,
+    Passed,
+    Played,
+    RoundEnded,
+    TrickWon,
+    due_action,
+)
+from .rulebook import (
+    ACTION_PATH,
+    ACTION_RULE,
+    MOST,
+    NO_TARGET,
+    RULEBOOK,
+    SHOWROOM_EMPTY,
+    START_SHOWROOM,
+    SUITS,
+    SUPPLY_EMPTY,
+    TRICK,
+    VOID,
+)
+
+if TYPE_CHECKING:
+    from .rules import JewelVault
+
+_CARDS = CARD_IDS.cards
+
+
+def narrate(rules: JewelVault, fact: Fact) -> Event:
+    """The event for one fact of Jewel Vault's core."""
+    if isinstance(fact, Played):
+        return _played(rules, fact)
+    if isinstance(fact, Acted):
+        result = action_result(rules, fact)
+        return event(fact.kind, fact.seat, result.text, result.reasons, result=result)
+    if isinstance(fact, TrickWon):
+        return _trick_won(rules, fact)
+    if isinstance(fact, Passed):
+        return _passed(rules, fact)
+    if isinstance(fact, Exchanged):
+        return _exchanged(rules, fact)
+    if isinstance(fact, Announced):
+        to = "their partner" if rules.options.partnerships else "the left"
+        name = rules.seat_name(fact.seat or 0)
+        return event(
+            fact.kind,
+            fact.seat,
+            f"{name} (the dealer) announces: everyone passes {plural(fact.n, 'card')} to {to}.",
+            (Reason("jv.announce", RULEBOOK["jv.announce"].text),),
+            n=fact.n,
+        )
+    if isinstance(fact, RoundEnded):
+        return _round_ended(rules, fact)
+    if isinstance(fact, Dealt):
+        return _dealt(rules, fact)
+    if isinstance(fact, Ended):
+        reasons = result_reasons(rules, fact.jewels, rules.decided(fact.jewels))
+        totals = rules.seat_totals(fact.jewels)
+        winners = rules.winning_seats(rules.decided(fact.jewels))
+        return event(fact.kind, None, reasons[-1].text, reasons, winners=winners, totals=totals)
+    raise TypeError(f"Jewel Vault has no narration for {fact!r}")
+
+
+# --- dealing and passing ------------------------------------------------------------------------------
+
+
+def _dealt(rules: JewelVault, fact: Dealt) -> Event:
+    dealer = fact.seat or 0
+    each = rules.cards_each
+    left = len(rules.deck()) - each * rules.players
+    aside_note = f" The other {plural(left, 'card')} stay aside, unseen." if left else ""
+    reasons = [
+        Reason("jv.deal", f"Everyone gets {plural(each, 'card')} this round.{aside_note}"),
+        Reason(
+            "jv.rounds",
+            f"This is round {fact.round + 1} of {rules.rounds}; the deal moves one seat to the left each round.",
+        ),
+    ]
+    if rules.options.known_deck:
+        reasons.append(Reason("jv.known-deck", RULEBOOK["jv.known-deck"].text))
+    start = ""
+    if fact.round == 0:
+        supply = fact.jewels.supply
+        start = (
+            f" Everyone starts with {START_SHOWROOM} jewels from the supply in their showroom; "
+            f"{plural(supply, 'jewel')} {'stays' if supply == 1 else 'stay'} in the supply."
+        )
+        reasons.append(Reason("jv.start", RULEBOOK["jv.start"].text))
+        reasons.append(Reason("jv.supply", RULEBOOK["jv.supply"].text))
+        if rules.options.partnerships:
+            reasons.append(Reason("jv.partnerships", RULEBOOK["jv.partnerships"].text))
+    return event(
+        fact.kind,
+        dealer,
+        f"Round {fact.round + 1} of {rules.rounds}: {rules.seat_name(dealer)} deals {each} cards each."
+        f"{aside_note}{start}",
+        reasons,
+        round=fact.round,
+        dealer=dealer,
+        jewels=fact.jewels,
+    )
+
+
+def _passed(rules: JewelVault, fact: Passed) -> Event:
+    seat = fact.seat or 0
+    rule = "jv.partnerships.pass" if rules.options.partnerships else "jv.pass"
+    cards = None if fact.cards is None else CARD_IDS.hand(fact.cards)
+    return event(
+        fact.kind,
+        seat,
+        f"{rules.seat_name(seat)} secretly chooses {plural(fact.n, 'card')} to pass.",
+        (Reason(rule, RULEBOOK[rule].text), Reason("jv.pass.secret", RULEBOOK["jv.pass.secret"].text)),
+        cards=cards,
+    )
+
+
+def _exchanged(rules: JewelVault, fact: Exchanged) -> Event:
+    to = "their partner" if rules.options.partnerships else "the left"
+    return event(
+        fact.kind,
+        None,
+        f"All the chosen cards are passed at the same moment, each to {to}. "
+        f"{rules.seat_name(fact.leader)}, left of the dealer, leads the first trick.",
+        (
+            Reason("jv.pass.secret", RULEBOOK["jv.pass.secret"].text),
+            Reason("jv.lead.first", RULEBOOK["jv.lead.first"].text),
+        ),
+        receivers=fact.receivers,
+    )
+
+
+# --- tricks --------------------------------------------------------------------------------------------
+
+
+def _played(rules: JewelVault, fact: Played) -> Event:
+    seat = fact.seat or 0
+    name = rules.seat_name(seat)
+    card = _CARDS[fact.card]
+    trick = fact.trick
+    reasons: list[Reason] = []
+    if len(trick) == 1:
+        text = f"{name} leads {card.pretty}."
+    else:
+        led = SUITS[SUIT_OF[trick[0]]]
+        if fact.void:
+            text = (
+                f"{name} has no {SUIT_NAME[led].lower()} and plays {card.pretty}, which earns a "
+                f"{SUIT_SYMBOL[card.suit]} action at once."
+            )
+            reasons.append(
+                Reason(
+                    "jv.follow.void",
+                    f"{name} cannot follow {SUIT_SYMBOL[led]}, so any card may be played, and the "
+                    f"{SUIT_SYMBOL[card.suit]} action is taken straight away.",
+                    (card,),
+                )
+            )
+        else:
+            text = f"{name} follows with {card.pretty}."
+            reasons.append(Reason("jv.follow", f"{SUIT_SYMBOL[led]} was led and {card.pretty} follows suit.", (card,)))
+        best = _CARDS[trick[rules.winning_index(trick)]]
+        text += f" {best.pretty} is winning so far."
+    if rules.players == 2 and len(trick) == 3:
+        reasons.append(Reason("jv.two-players", "With two players the leader plays a second card to the trick."))
+    return event(fact.kind, seat, text, reasons, card=card)
+
+
+def _trick_won(rules: JewelVault, fact: TrickWon) -> Event:
+    winner = fact.seat or 0
+    cards = CARD_IDS.of(fact.cards)
+    ranking = rules.ranking(fact.cards)
+    last = Trick.ranked(fact.leader, cards, ranking, rules.players, places=False)
+    led = cards[0].suit
+    then = f" {rules.seat_name(winner)} will lead the next trick." if fact.more else ""
+    reasons = explain_trick(TrickOutcome(rules.name, cards, ranking, explain_trick))
+    if fact.more:
+        reasons = reasons + (Reason("jv.lead.next", RULEBOOK["jv.lead.next"].text),)
+    return event(
+        fact.kind,
+        winner,
+        f"{rules.seat_name(winner)} wins trick {fact.number} with {cards[ranking[0]].pretty} and takes a "
+        f"{SUIT_SYMBOL[led]} action.{then}",
+        reasons,
+        trick=last,
+        cards=cards,
+        seats=last.seats,
+        ranking=ranking,
+        leader=fact.leader,
+    )
+
+
+def explain_trick(outcome: TrickOutcome) -> tuple[Reason, ...]:
+    """Why a (possibly partial) trick ranks as it does (``resolve_trick``'s reasons)."""
+    cards = outcome.cards
+    led = cards[0].suit
+    sym = SUIT_SYMBOL[led]
+    led_name = SUIT_NAME[led].lower()
+    reasons = [
+        Reason(
+            "jv.rank",
+            f"{cards[0].pretty} was led, so {led_name} {sym} is the led suit: the highest {SUIT_SINGULAR[led]} wins. "
+            "There are no trumps, and a card of any other suit can never win.",
+            (cards[0],),
+        )
+    ]
+    ranking = outcome.ranking
+    follow = [i for i in ranking if cards[i].suit == led]
+    off = [i for i in ranking if cards[i].suit != led]
+    if len(follow) == 1 and not off:
+        reasons.append(Reason("jv.trick", f"Only {cards[0].pretty} has been played, so it is winning for now."))
+        return tuple(reasons)
+    for a, b in pairwise(follow):
+        hi, lo = cards[a], cards[b]
+        ace = " (the Ace is the lowest card)" if lo.rank == 1 else ""
+        reasons.append(
+            Reason(
+                "jv.rank.within",
+                f"{hi.pretty} beats {lo.pretty}: both are {led_name}, and {_rank_word(hi)} is higher than "
+                f"{_rank_word(lo)}{ace}.",
+                (hi, lo),
+            )
+        )
+    for i in off:
+        card = cards[i]
+        reasons.append(
+            Reason(
+                "jv.rank.offsuit",
+                f"{card.pretty} is not a {SUIT_SINGULAR[led]}, so it cannot win, however high it is; it ranks "
+                "after the led suit, in the order it was played.",
+                (card,),
+            )
+        )
+    return tuple(reasons)
+
+
+def _rank_word(card: Card) -> str:
+    return {1: "an Ace", 8: "an 8", 11: "a Jack", 12: "a Queen", 13: "a King"}.get(card.rank, f"a {card.rank}")
+
+
+# --- the end of a round ---------------------------------------------------------------------------------
+
+
+def _round_ended(rules: JewelVault, fact: RoundEnded) -> Event:
+    counts = fact.counts
+    shown = "; ".join(
+        f"{rules.seat_name(s)} " + " ".join(f"{counts[s][SUITS.index(x)]}{SUIT_SYMBOL[x]}" for x in "DHSC")
+        for s in range(rules.players)
+    )
+    reasons = round_end_reasons(rules, counts, fact.tricks_won, fact.dealer)
+    return event(
+        fact.kind,
+        None,
+        f"End of round {fact.round + 1}. Won cards: {shown}.",
+        (Reason("jv.round-end.count", RULEBOOK["jv.round-end.count"].text), *reasons),
+        counts=counts,
+        actions=tuple(due_action(d) for d in fact.owed),
+    )
+
+
+def round_end_reasons(
+    rules: JewelVault, counts: tuple[tuple[int, ...], ...], tricks_won: tuple[int, ...], dealer: int
+) -> tuple[Reason, ...]:
+    """Why the end-of-round actions (JV-6) go to whom, ties and partnerships included."""
+    reasons: list[Reason] = []
+    if rules.sides_count != rules.players:
+        reasons.append(Reason("jv.partnerships.count", RULEBOOK["jv.partnerships.count"].text))
+    for k, best, top, actor in rules.most_of_suits(counts, dealer):
+        sym = SUIT_SYMBOL[SUITS[k]]
+        if best == 0:
+            reasons.append(Reason("jv.round-end.tie", f"Nobody won a {sym} card: nobody takes the {sym} action."))
+        elif actor < 0:
+            names = " and ".join(rules.side_name(side) for side in top)
+            reasons.append(
+                Reason("jv.round-end.tie", f"{names} tie with {best} {sym} each: nobody takes the {sym} action.")
+            )
+        else:
+            reasons.append(
+                Reason(
+                    "jv.round-end.most",
+                    f"{rules.side_name(top[0])} won the most {sym} ({best}), so {rules.seat_name(actor)} takes a "
+                    f"{sym} action.",
+                )
+            )
+    for seat in rules.no_trick_seats(tricks_won, dealer):
+        reasons.append(
+            Reason("jv.round-end.no-trick", f"{rules.seat_name(seat)} won no trick this round and takes two ♦ actions.")
+        )
+    return tuple(reasons)
+
+
+# --- suit actions ---------------------------------------------------------------------------------------
+
+
+def action_result(rules: JewelVault, fact: Acted) -> ActionResult:
+    """A suit action as data and prose: what moved from where to where, or why nothing did."""
+    seat = fact.seat or 0
+    suit = SUITS[fact.suit]
+    side = rules.side_of(seat)
+    target_side = fact.target
+    source, destination = ACTION_PATH[suit]
+    from_side = target_side if suit == "C" else (side if suit == "S" else None)
+    name = rules.seat_name(seat)
+    sym = SUIT_SYMBOL[suit]
+    reasons = [_cause_reason(rules, fact)]
+    own = "their partnership's" if len(rules.members(side)) > 1 else "their own"
+    blocked = fact.blocked
+    if blocked is None:
+        if suit == "C":
+            assert target_side is not None
+            owner = rules.owner(target_side)
+            text = f"{name} takes a {sym} action: one jewel from {owner} showroom into {own} showroom."
+            reason_text = f"A ♣ action takes a jewel from {owner} showroom."
+            if rules.options.partnerships:
+                reasons.append(Reason("jv.partnerships.club", RULEBOOK["jv.partnerships.club"].text))
+        else:
+            where = "the supply" if source == "supply" else f"{own} showroom"
+            text = f"{name} takes a {sym} action: one jewel from {where} into {own} {destination}."
+            reason_text = RULEBOOK[ACTION_RULE[suit]].text
+        reasons.append(Reason(ACTION_RULE[suit], reason_text))
+    else:
+        why = {
+            SUPPLY_EMPTY: "the supply is empty",
+            SHOWROOM_EMPTY: f"{own} showroom is empty",
+            NO_TARGET: "every showroom they could take from is empty",
+        }[blocked]
+        text = f"{name} would take a {sym} action, but {why}, so nothing happens."
+        reasons.append(Reason("jv.action.none", f"The {sym} action cannot be done: {why}."))
+    return ActionResult(
+        seat=seat,
+        suit=suit,
+        cause=fact.cause,
+        source=source,
+        destination=destination,
+        from_side=from_side if blocked is None else None,
+        to_side=side,
+        done=blocked is None,
+        blocked=blocked,
+        text=text,
+        reasons=tuple(reasons),
+        after=fact.jewels,
+    )
+
+
+def _cause_reason(rules: JewelVault, fact: Acted) -> Reason:
+    seat = fact.seat or 0
+    name = rules.seat_name(seat)
+    suit = SUITS[fact.suit]
+    sym = SUIT_SYMBOL[suit]
+    cause = fact.cause
+    if cause == VOID:
+        played = (
+            f" and played {_CARDS[fact.card].pretty}"
+            if fact.card is not None
+            else f" and played a {SUIT_SINGULAR[suit]}"
+        )
+        return Reason("jv.follow.void", f"{name} could not follow suit{played}: a {sym} action at once.")
+    if cause == TRICK:
+        return Reason("jv.trick.action", f"{name} won the trick, and {sym} was led: a {sym} action.")
+    if cause == MOST:
+        side = rules.side_of(seat)
+        count = "" if fact.count is None else f" ({fact.count})"
+        who = f"{name} has" if len(rules.members(side)) == 1 else f"{rules.side_name(side)} have"
+        return Reason(
+            "jv.round-end.most",
+            f"{who} the most {sym} cards at the end of the round{count}: a {sym} action for {name}.",
+        )
+    return Reason("jv.round-end.no-trick", f"{name} won no trick this round: two ♦ actions, this is one of them.")
+
+
+# --- the end -----------------------------------------------------------------------------------------------
+
+
+def result_reasons(rules: JewelVault, jewels: Jewels, decided: Decided) -> tuple[Reason, ...]:
+    """Each side's points, then who won and, on equal points, how the vaults decided (JV-8)."""
+    points = rules.points_of(jewels)
+    reasons: list[Reason] = [
+        Reason(
+            "jv.score",
+            f"{rules.side_name(side)}: {plural(jewels.vaults[side], 'jewel')} in the vault (2 points each) and "
+            f"{plural(jewels.showrooms[side], 'jewel')} in the showroom (1 point each) make "
+            f"{plural(points[side], 'point')}.",
+        )
+        for side in range(rules.sides_count)
+    ]
+    tied = decided.tied
+    best = points[tied[0]]
+    names = " and ".join(rules.side_name(side) for side in tied)
+    if decided.tie_break is None:
+        verb = "win" if len(rules.members(tied[0])) > 1 else "wins"
+        reasons.append(Reason("jv.win", f"{names} {verb} with {plural(best, 'point')}."))
+    elif decided.tie_break == TieBreak.VAULT:
+        winner = decided.winners[0]
+        reasons.append(
+            Reason(
+                "jv.win.tie",
+                f"{names} tie on {plural(best, 'point')}; {rules.side_name(winner)} won with more jewels in "
+                f"the vault ({jewels.vaults[winner]}).",
+            )
+        )
+    else:
+        sharing = " and ".join(rules.side_name(side) for side in decided.winners)
+        most = jewels.vaults[decided.winners[0]]
+        reasons.append(
+            Reason(
+                "jv.win.tie",
+                f"{sharing} tie on {plural(best, 'point')} and on {plural(most, 'jewel')} in the vault: "
+                "they share the victory.",
+            )
+        )
+    return tuple(reasons)
