@@ -117,16 +117,14 @@ class Match:
         """
         rules = self.rules
         state = self._states[-1]
-        parsed = rules.parse_action(action)
         if isinstance(rules, CoreRules):
-            listed = rules.listed_id(state, parsed)  # raises IllegalAction unless the core lists it
-            new_state = rules.core_step(state, listed)
-            recorded = rules.actions[listed]  # the listed spelling: "place 2 1" is recorded as "place 1 2"
-        else:
-            new_state = rules.apply(state, parsed)
-            recorded = rules.canonical_action(state, parsed)
-        self._states.append(new_state)
-        self._actions.append(recorded)
+            listed = rules.listed_action_id(state, action)  # raises IllegalAction unless the core lists it
+            self._states.append(rules.core_step(state, listed))
+            self._actions.append(rules.actions[listed])  # the listed spelling: "place 2 1" is recorded as "place 1 2"
+            return
+        parsed = rules.parse_action(action)
+        self._states.append(rules.apply(state, parsed))
+        self._actions.append(rules.canonical_action(state, parsed))
 
     def undo(self) -> Action:
         """Take back the last decision (and the automatic steps that followed it)."""

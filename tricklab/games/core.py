@@ -254,7 +254,7 @@ class CoreRules(Rules[S]):
     """
 
     actions: tuple[Action, ...]
-    _action_ids: dict[Action, int]
+    _action_ids: dict[object, int]  # any value may be looked up: only the listed actions are in it
     _legal_cache: tuple[object, Sequence[int]] = (None, ())
 
     def set_actions(self, actions: Sequence[Action]) -> None:
@@ -314,8 +314,7 @@ class CoreRules(Rules[S]):
         return state
 
     def legal_actions(self, state: S) -> list[Action]:
-        table = self.actions
-        return [table[i] for i in self.legal_ids(state)]
+        return list(map(self.actions.__getitem__, self.legal_ids(state)))
 
     def listed_id(self, state: S, action: Action) -> int:
         """The id of ``action`` if the core lists it now (in any spelling the game accepts),
@@ -324,6 +323,17 @@ class CoreRules(Rules[S]):
         if a is None or a not in self.legal_ids(state):
             raise self.explain_illegal(state, action)
         return a
+
+    def listed_action_id(self, state: S, action: str | Action) -> int:
+        """The id of ``action`` (an Action, or its text) if the core lists it now: a listed
+        Action costs one look-up; any other input is parsed and checked as :meth:`listed_id`."""
+        try:
+            a = self._action_ids.get(action)
+        except TypeError:  # unhashable: not an action of this game
+            a = None
+        if a is not None and a in self.legal_ids(state):
+            return a
+        return self.listed_id(state, self.parse_action(action))
 
     def _apply(self, state: S, action: Action, log: Log) -> S:
         a = self.listed_id(state, action)
