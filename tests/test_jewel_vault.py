@@ -1235,3 +1235,33 @@ def test_partnership_club_target_is_recorded_by_its_side() -> None:
         rules.apply(state, Steal(5))
     assert info.value.rule_id == "jv.partnerships.club"
     assert rules.apply(state, Steal(4)) == rules.apply(state, Steal(1))
+
+
+def test_a_seats_copy_of_every_fact_leaves_out_the_vaults_and_passed_cards() -> None:
+    """Narrated for a seat (fact.seen_by(seat)), every event reads as the teacher's does, but no
+    copy holds the jewels (every side's vault is in them) nor another seat's passed cards."""
+    rules = jv(3, rounds=2)
+    match = rules.play(seed=8, bots="heuristic")
+    facts: list[Any] = []
+    rules.core_initial(match.seed, facts)
+    for state, action in zip(match.states, match.actions, strict=False):
+        facts += rules.facts(state, action)
+    kinds = {type(f).__name__ for f, _ in facts}
+    assert {"Dealt", "Passed", "Acted", "Ended"} <= kinds
+    for fact, after in facts:
+        teacher = rules.narrate(fact.seen_by(None), after)
+        assert teacher == rules.narrate(fact, after)
+        for seat in range(3):
+            seen = rules.narrate(fact.seen_by(seat), after)
+            assert (seen.kind, seen.seat, seen.text, seen.reasons) == (
+                teacher.kind,
+                teacher.seat,
+                teacher.text,
+                teacher.reasons,
+            )
+            if seen.kind in ("deal", "action"):
+                held = seen.data.get("jewels", None) if seen.kind == "deal" else seen.data["result"].after
+                assert held is None, (seat, seen.text)
+            if seen.kind == "pass" and fact.seat != seat:
+                assert seen.data["cards"] is None
+    assert [e.text for e in (rules.narrate(f, a) for f, a in facts)] == [s.event.text for s in match.timeline()]

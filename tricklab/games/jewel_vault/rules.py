@@ -893,7 +893,7 @@ class JewelVault(CoreRules[JewelVaultState]):
             ),
         )
         if facts is not None:
-            facts.append((Dealt(dealer, round_index, Jewels(supply, showrooms, vaults)), state))
+            facts.append((Dealt(dealer, round_index, supply, Jewels(supply, showrooms, vaults)), state))
         return state
 
     # --- the core: what may be done, and doing it ----------------------------------------------------
