@@ -1177,8 +1177,9 @@ def test_core_passes_are_listed_on_demand_in_combination_order() -> None:
 
 
 def test_core_step_with_the_bots_fast_entry_plays_the_released_match() -> None:
-    """The bots' choose_id over views of core states, stepped by core_step, plays the match the
-    checked API plays with the same bots (the one pinned by tests/test_engine_contract.py)."""
+    """The bots' choose_id over the core's cheap views, stepped by core_step, plays the match the
+    checked API plays with the same bots (the one pinned by tests/test_engine_contract.py); the
+    core view says what the checked view says."""
     rules = jv(4)
     checked = rules.play(seed=26, bots="heuristic")
     bots = [HeuristicBot(rules, s, f"26:{s}") for s in range(4)]
@@ -1186,7 +1187,14 @@ def test_core_step_with_the_bots_fast_entry_plays_the_released_match() -> None:
     ids = []
     while state.to_play is not None:
         legal = rules.core_legal(state)
-        choice = bots[state.to_play].choose_id(rules.view(state, state.to_play), legal)
+        seat = state.to_play
+        fast, checked_view = rules.core_view(state, seat), rules.view(state, seat)
+        for name in ("phase", "to_play", "hand_mask", "trick_ids", "leader", "announced", "tricks_won", "supply"):
+            assert getattr(fast, name) == getattr(checked_view, name), name
+        assert fast.showrooms == checked_view.showrooms and fast.sides == checked_view.sides
+        assert fast.vault == checked_view.vaults[rules.side_of(seat)]
+        assert CARD_IDS.hand(fast.hand_mask) == checked_view.hand
+        choice = bots[seat].choose_id(fast, legal)
         assert choice in legal
         ids.append(choice)
         state = rules.core_step(state, choice)
