@@ -870,3 +870,76 @@ def test_scores_count_one_trick_and_one_point_in_the_singular() -> None:
     assert ids(broken.reasons) == ["bt.score.zero"]
     assert "1 trick won" in broken.reasons[0].text and "1 tricks" not in broken.reasons[0].text
     assert "won 1 trick:" in broken.lines[0].detail
+
+
+# --- the core: compact state, facts and their narration, views for bots ------------------------------
+
+
+def test_a_metal_play_tells_the_holding_only_to_its_player_and_the_teacher() -> None:
+    rules = get(4)
+    state = setup(rules, ["P5 R7", "P6 S9 M11", "R8 S4", "S5 S6"], [Bid(1, 1, 1)] * 4)
+    state = rules.apply(state, Play(rules.card("P5")))
+    facts = rules.facts(state, Play(rules.card("M11")))  # Player 2 still holds P6
+    assert [type(f).__name__ for f, _ in facts] == ["Played"]
+    fact, after = facts[0]
+    own = rules.narrate(fact.seen_by(1), after)
+    teacher = rules.narrate(fact.seen_by(None), after)
+    other = rules.narrate(fact.seen_by(0), after)
+    assert own == teacher
+    assert ids(own.reasons) == ids(other.reasons) == ["bt.follow.metal"]
+    assert "even while holding Pops" in own.reasons[0].text
+    assert other.reasons[0].text == "Metal may always be played."
+    assert other.text == own.text == "Player 2 plays M11. P5 is winning so far."
+
+
+def test_facts_of_a_trick_won_with_metal_narrate_the_choices() -> None:
+    rules, state = metal_win_state(Bid(1, 0, 2), (1, 0, 1, 0))
+    state = play_all(rules, state, "M16 R7 S4")
+    facts = rules.facts(state, Play(rules.card("P4")))
+    assert [f.kind for f, _ in facts] == ["play", "trick"]
+    trick, after = facts[1]
+    assert trick.seat == 0 and after.phase == ASSIGN
+    event = rules.narrate(trick, after)
+    assert event.data["counts_for"] is None and len(event.data["choices"]) == 3
+    # the narrator reads only public fields: a seat's view narrates the same event
+    assert rules.narrate(trick, rules.view(after, 3)) == event
+    assert rules.narrate(trick, rules.core_view(after, 2)) == event
+
+
+def test_with_hands_replaces_the_hands_only() -> None:
+    rules = get(4)
+    state = rules.initial_state(3, start_player=1)
+    other = rules.initial_state(4, start_player=1)
+    swapped = rules.with_hands(state, other.held)
+    assert swapped.hands == other.hands
+    assert swapped._replace(held=state.held) == state
+    assert BandOfTricks.with_hands(state, state.held) == state
+
+
+def test_the_core_view_holds_only_the_own_hand() -> None:
+    rules = get(5)
+    match = rules.new_match(seed=4, start_player=0)
+    match.apply("bid 1 0 2")
+    state = match.state
+    core = rules.core_view(state, 3)
+    assert core.held == tuple(IDS.mask(h) if s == 3 else None for s, h in enumerate(state.hands))
+    assert rules.core_view(state, None).held == state.held
+    full = rules.view(state, 3)
+    assert (full.held, full.bid_ids, full.trick_ids) == (core.held, core.bid_ids, core.trick_ids)
+    assert full.bid_ids[0] == ALL_BIDS.index(Bid(1, 0, 2))
+
+
+@pytest.mark.parametrize("players", [3, 4, 5])
+def test_the_bot_decides_the_same_on_action_ids_and_core_views(players: int) -> None:
+    from tricklab.bots.band_of_tricks import HeuristicBot
+
+    rules = get(players)
+    bots = [HeuristicBot(rules, s) for s in range(players)]
+    match = rules.play(seed=5, bots="heuristic")
+    for state, action in zip(match.states, match.actions, strict=False):
+        seat = state.to_play
+        assert seat is not None
+        legal = list(rules.core_legal(state))
+        chosen = bots[seat].choose_id(rules.core_view(state, seat), legal)
+        assert rules.actions[chosen] == action
+        assert bots[seat].choose(rules.view(state, seat), rules.legal_actions(state)) == action

@@ -76,6 +76,17 @@ def accounted(state: BandOfTricksState) -> bool:
     return len(cards) == 40 and set(cards) == set(DECK)
 
 
+def check_trick_fields(state: BandOfTricksState) -> None:
+    """The compact fields of the current trick say what BT-4 and BT-5 say of its cards: the
+    suit to follow is the first card's that is not Metal, the winning card so far is the
+    oracle's, and the suits in the trick are its cards' suits."""
+    trick = list(state.trick)
+    follow = next((c.suit for c in trick if c.suit != "M"), None)
+    assert state.follow == (-1 if follow is None else "RSPM".index(follow))
+    assert state.best == (oracle_winner(trick) if trick else -1)
+    assert state.suits_in == sum(1 << "RSPM".index(s) for s in {c.suit for c in trick})
+
+
 def check_match(rules: BandOfTricks, match: Match) -> None:
     n = rules.players
     assert match.is_over
@@ -113,6 +124,7 @@ def check_match(rules: BandOfTricks, match: Match) -> None:
     for step in steps:
         state = step.state
         assert accounted(state), step.event.text
+        check_trick_fields(state)
         event = step.event
         if event.kind == "trick":
             cards = list(event.data["cards"])
@@ -190,3 +202,28 @@ def test_legal_plays_follow_the_rules(players: int, data: st.DataObject) -> None
     legal = rules.legal_plays(hand, trick=trick)
     assert set(legal) == {c for c in hand if oracle_may_play(hand, trick, c)}
     assert legal  # someone to play always has a card to play
+
+
+@given(players=st.sampled_from([3, 4, 5]), seed=SEEDS, choices=st.randoms(use_true_random=False))
+def test_random_core_play_is_the_checked_play(players: int, seed: int, choices: Any) -> None:
+    """A deal played on the core (core_legal, core_step) goes exactly as through the checked
+    API: the same actions offered in the same order, the same states, and each play one that
+    BT-4 allows, judged by the rule stated in this file."""
+    rules = RULES[players]
+    assert isinstance(rules, BandOfTricks)
+    core = rules.core_initial(seed, None)
+    checked = rules.initial_state(seed)
+    while core.to_play is not None and core.deal == 0:
+        assert core == checked
+        ids = list(rules.core_legal(core))
+        assert [rules.actions[i] for i in ids] == rules.legal_actions(checked)
+        action = ids[choices.randrange(len(ids))]
+        if core.phase == PLAY:
+            card = rules.actions[action]
+            assert isinstance(card, Play)
+            assert oracle_may_play(core.hands[core.to_play], core.trick, card.card)
+        core = rules.core_step(core, action)
+        checked = rules.apply(checked, rules.actions[action])
+        check_trick_fields(core)
+        assert accounted(core)
+    assert core == checked

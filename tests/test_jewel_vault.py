@@ -1177,8 +1177,9 @@ def test_core_passes_are_listed_on_demand_in_combination_order() -> None:
 
 
 def test_core_step_with_the_bots_fast_entry_plays_the_released_match() -> None:
-    """The bots' choose_id over views of core states, stepped by core_step, plays the match the
-    checked API plays with the same bots (the one pinned by tests/test_engine_contract.py)."""
+    """The bots' choose_id over the core's cheap views, stepped by core_step, plays the match the
+    checked API plays with the same bots (the one pinned by tests/test_engine_contract.py); the
+    core view says what the checked view says."""
     rules = jv(4)
     checked = rules.play(seed=26, bots="heuristic")
     bots = [HeuristicBot(rules, s, f"26:{s}") for s in range(4)]
@@ -1186,7 +1187,14 @@ def test_core_step_with_the_bots_fast_entry_plays_the_released_match() -> None:
     ids = []
     while state.to_play is not None:
         legal = rules.core_legal(state)
-        choice = bots[state.to_play].choose_id(rules.view(state, state.to_play), legal)
+        seat = state.to_play
+        fast, checked_view = rules.core_view(state, seat), rules.view(state, seat)
+        for name in ("phase", "to_play", "hand_mask", "trick_ids", "leader", "announced", "tricks_won", "supply"):
+            assert getattr(fast, name) == getattr(checked_view, name), name
+        assert fast.showrooms == checked_view.showrooms and fast.sides == checked_view.sides
+        assert fast.vault == checked_view.vaults[rules.side_of(seat)]
+        assert CARD_IDS.hand(fast.hand_mask) == checked_view.hand
+        choice = bots[seat].choose_id(fast, legal)
         assert choice in legal
         ids.append(choice)
         state = rules.core_step(state, choice)
@@ -1235,3 +1243,33 @@ def test_partnership_club_target_is_recorded_by_its_side() -> None:
         rules.apply(state, Steal(5))
     assert info.value.rule_id == "jv.partnerships.club"
     assert rules.apply(state, Steal(4)) == rules.apply(state, Steal(1))
+
+
+def test_a_seats_copy_of_every_fact_leaves_out_the_vaults_and_passed_cards() -> None:
+    """Narrated for a seat (fact.seen_by(seat)), every event reads as the teacher's does, but no
+    copy holds the jewels (every side's vault is in them) nor another seat's passed cards."""
+    rules = jv(3, rounds=2)
+    match = rules.play(seed=8, bots="heuristic")
+    facts: list[Any] = []
+    rules.core_initial(match.seed, facts)
+    for state, action in zip(match.states, match.actions, strict=False):
+        facts += rules.facts(state, action)
+    kinds = {type(f).__name__ for f, _ in facts}
+    assert {"Dealt", "Passed", "Acted", "Ended"} <= kinds
+    for fact, after in facts:
+        teacher = rules.narrate(fact.seen_by(None), after)
+        assert teacher == rules.narrate(fact, after)
+        for seat in range(3):
+            seen = rules.narrate(fact.seen_by(seat), after)
+            assert (seen.kind, seen.seat, seen.text, seen.reasons) == (
+                teacher.kind,
+                teacher.seat,
+                teacher.text,
+                teacher.reasons,
+            )
+            if seen.kind in ("deal", "action"):
+                held = seen.data.get("jewels", None) if seen.kind == "deal" else seen.data["result"].after
+                assert held is None, (seat, seen.text)
+            if seen.kind == "pass" and fact.seat != seat:
+                assert seen.data["cards"] is None
+    assert [e.text for e in (rules.narrate(f, a) for f, a in facts)] == [s.event.text for s in match.timeline()]

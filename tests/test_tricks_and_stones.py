@@ -833,3 +833,111 @@ def test_ts_round_score_counts_one_trick_as_a_trick(ts4: Any) -> None:
         if seen_one:
             break
     assert seen_one
+
+
+# --- the core: card ids, facts, the narrator, the fast entries -----------------------------------
+
+
+def test_ts_card_ids_follow_hand_order_so_a_mask_reads_as_a_sorted_hand(ts4: Any) -> None:
+    """Card id = suit (♠ ♥ ♦ ♣) * 8 + strength (7 lowest, Ace highest): a mask's bits, lowest
+    first, are the hand as the game sorts it, and the deck's order is the ids' order."""
+    assert IDS.cards == ts4.deck()
+    assert [str(IDS.card(i)) for i in (0, 7, 8, 31)] == ["7S", "AS", "7H", "AC"]
+    state = ts4.initial_state(3)
+    for seat in range(4):
+        hand = state.hands[seat]
+        low_to_high = (7, 8, 9, 10, 11, 12, 13, 1)  # ts.card-order: the Ace is high
+        assert hand == tuple(sorted(hand, key=lambda c: ("SHDC".index(c.suit), low_to_high.index(c.rank))))
+        assert IDS.mask(hand) == state.held[seat]
+
+
+def test_ts_with_hands_replaces_the_hands_and_nothing_else(ts3: Any) -> None:
+    state = ts3.initial_state(8)
+    order = list(range(32))
+    order.reverse()
+    hands = tuple(IDS.mask(IDS.of(order[s * 8 : (s + 1) * 8])) for s in range(3))
+    other = ts3.with_hands(state, hands, IDS.mask(IDS.of(order[24:])))
+    assert other.hands == tuple(IDS.of(sorted(order[s * 8 : (s + 1) * 8])) for s in range(3))
+    assert set(other.aside) == set(IDS.of(order[24:]))
+    assert ts3.view(other, 1).hand == other.hands[1]
+    assert other._replace(held=state.held, set_aside=state.set_aside) == state
+    assert ts3.legal_actions(other) == ts3.legal_actions(state)
+
+
+def test_ts_a_secret_prediction_is_seen_only_by_its_seat_until_the_reveal(ts4: Any) -> None:
+    match = ts4.new_match(seed=2, first_dealer=3)
+    facts = ts4.facts(match.state, Predict(4))
+    [(fact, after)] = facts
+    assert fact.seat == 0 and fact.value == 4
+    assert fact.seen_by(None) is fact and fact.seen_by(0) is fact
+    hidden = fact.seen_by(2)
+    assert hidden.seat == 0 and hidden.value is None
+    assert ts4.narrate(hidden, after).data["prediction"] is None
+    own = ts4.narrate(fact.seen_by(0), after)
+    assert own.data["prediction"] == 4 and own.text == "Player 1 secretly chose a prediction."
+    assert "4" not in ts4.narrate(hidden, after).text
+
+
+def test_ts_the_narrator_on_its_own(ts4: Any) -> None:
+    from tricklab.games.tricks_and_stones import CardPlayed, GemsTaken
+
+    state = ts4.initial_state(1)
+    last = ts4.narrate(GemsTaken(2, 3, None), state)
+    assert last.kind == "gems" and last.data == {"place": 3, "action": None}
+    assert last.text == "Player 3 finished fourth, the last place, which has no gem action."
+    assert [r.rule_id for r in last.reasons] == ["ts.gems.places"]
+    # 8♥ led, A♥ follows, then 7♠ (spades are trump in round 1) breaks trumps and is winning
+    trick = tuple(IDS.id[c] for c in ts4.cards("8H AH 7S"))
+    played = ts4.narrate(CardPlayed(3, trick[-1], trick, False, True), state)
+    assert played.text == ("Player 4 cannot follow hearts and plays 7♠. Trumps are now broken. 7♠ is winning so far.")
+    assert [r.rule_id for r in played.reasons] == ["ts.follow.void", "ts.trump.break"]
+    placed = ts4.narrate(GemsTaken(0, 0, ts4.action_id(Place((1, 4)))), state)
+    assert placed.text == "Player 1 places 2 gems into chambers 1 and 4." and placed.data["action"] == "place 1 4"
+
+
+def test_ts_the_fast_path_and_the_narrated_path_reach_the_same_states(ts4: Any) -> None:
+    match = ts4.play(seed=5, bots="heuristic")
+    state = match.states[0]
+    for action in match.actions:
+        a = ts4.listed_id(state, action)
+        quick = ts4.core_step(state, a)
+        facts: list[Any] = []
+        told = ts4.core_step(state, a, facts)
+        assert quick == told and facts
+        state = told
+    assert state == match.state
+
+
+def test_ts_a_move_in_another_order_is_recorded_as_the_listed_move(ts4: Any) -> None:
+    """TS-7: the order of two move steps with the same result is no choice; moving a gem there
+    and back is the same as using no points (Skip)."""
+    state = _gem_state(ts4, board={0: [1, 1, 0, 0, 0, 0]})
+    listed = ts4.legal_actions(state)
+    assert Move(((0, 1), (1, 2))) in listed and Move(((1, 2), (0, 1))) not in listed
+    assert ts4.canonical_action(state, Move(((1, 2), (0, 1)))) == Move(((0, 1), (1, 2)))
+    assert ts4.apply(state, Move(((1, 2), (0, 1)))) == ts4.apply(state, Move(((0, 1), (1, 2))))
+    assert ts4.canonical_action(state, Move(((0, 1), (1, 0)))) == Skip()
+    with pytest.raises(IllegalAction) as info:
+        ts4.apply(state, Move(((2, 3),)))
+    assert info.value.rule_id == "ts.move"
+
+
+def test_ts_bots_on_the_core_play_the_round_the_checked_match_plays() -> None:
+    """The advisor's entries (core_view, core_legal, choose_id, core_step) play the same first
+    round as the bots through the checked Match with full views."""
+    from tricklab.bots.tricks_and_stones import HeuristicBot
+
+    for players, seed in ((3, 4), (4, 9)):
+        rules = tricklab.get_rules("tricks-and-stones", players=players, chambers="ring")
+        match = rules.play(seed=seed, bots="heuristic")
+        bots = [HeuristicBot(rules, s) for s in range(players)]
+        state = rules.initial_state(seed)
+        taken = []
+        while state.round == 0:
+            seat = state.to_play
+            assert seat is not None
+            a = bots[seat].choose_id(rules.core_view(state, seat), rules.core_legal(state))
+            taken.append(rules.actions[a])
+            state = rules.core_step(state, a)
+        assert taken == list(match.actions[: len(taken)])
+        assert state == match.states[len(taken)]

@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Sequence
+from typing import Protocol
 
 from ..actions import Action
 from ..games.core import bits, mask_of
@@ -36,6 +37,7 @@ from ..games.jewel_vault import (
     SUIT_INDEX,
     JewelVault,
     JewelVaultView,
+    Phase,
     action_table,
 )
 
@@ -44,6 +46,29 @@ _HIGH_MASK = mask_of(i for i, rank in enumerate(CARD_IDS.rank) if rank >= _HIGH)
 _SUIT, _RANK, _SUIT_MASKS = CARD_IDS.suit, CARD_IDS.rank, CARD_IDS.suit_mask
 _SPADE, _HEART, _DIAMOND = SUIT_INDEX["S"], SUIT_INDEX["H"], SUIT_INDEX["D"]
 _PLAYS = len(CARD_IDS)  # action ids below this play the card of that id
+
+
+class SeatView(Protocol):
+    """What the bot reads of a seat's view: :class:`~tricklab.games.jewel_vault.JewelVaultView`
+    (the checked API's) and :class:`~tricklab.games.jewel_vault.JewelVaultCoreView` (the core's,
+    cheap) both have it."""
+
+    @property
+    def phase(self) -> Phase: ...
+    @property
+    def hand_mask(self) -> int: ...
+    @property
+    def trick_ids(self) -> tuple[int, ...]: ...
+    @property
+    def announced(self) -> int | None: ...
+    @property
+    def tricks_won(self) -> tuple[int, ...]: ...
+    @property
+    def supply(self) -> int: ...
+    @property
+    def showrooms(self) -> tuple[int, ...]: ...
+    @property
+    def sides(self) -> tuple[int, ...]: ...
 
 
 class HeuristicBot:
@@ -65,8 +90,9 @@ class HeuristicBot:
             return legal_actions[0]
         return legal_actions[ids.index(self.choose_id(view, known))]
 
-    def choose_id(self, view: JewelVaultView, legal_ids: Sequence[int]) -> int:
-        """The decision as an action id, from the view and the ids the core lists."""
+    def choose_id(self, view: SeatView, legal_ids: Sequence[int]) -> int:
+        """The decision as an action id, from a view of the seat (the checked API's or the
+        core's, ``rules.core_view``) and the ids the core lists."""
         phase = view.phase
         if phase == PLAY:
             return self._play(view, legal_ids)
@@ -80,11 +106,11 @@ class HeuristicBot:
 
     # --- values -----------------------------------------------------------------------------
 
-    def action_value(self, view: JewelVaultView, suit: str) -> float:
+    def action_value(self, view: SeatView, suit: str) -> float:
         """Points this side gains (or a rival loses) from one ``suit`` action now."""
         return self._value(view, SUIT_INDEX[suit])
 
-    def _value(self, view: JewelVaultView, suit: int) -> float:
+    def _value(self, view: SeatView, suit: int) -> float:
         if suit == _DIAMOND:
             return 2.0 if view.supply else 0.0
         if suit == _HEART:
@@ -103,7 +129,7 @@ class HeuristicBot:
         # one point for this side, and one fewer for one of the rivals
         return 1.0 + 1.0 / len(others)
 
-    def _ducking(self, view: JewelVaultView) -> bool:
+    def _ducking(self, view: SeatView) -> bool:
         """Aim for no trick this round: none won yet and few high cards in hand."""
         if view.tricks_won[self.seat]:
             return False
@@ -113,7 +139,7 @@ class HeuristicBot:
 
     # --- decisions --------------------------------------------------------------------------
 
-    def _announce(self, view: JewelVaultView, legal: Sequence[int]) -> int:
+    def _announce(self, view: SeatView, legal: Sequence[int]) -> int:
         hand = view.hand_mask
         lengths = sorted((hand & m).bit_count() for m in _SUIT_MASKS)
         short = [n for n in lengths if 1 <= n <= 3]
@@ -121,7 +147,7 @@ class HeuristicBot:
         choice = ANNOUNCE_BASE + n - 1
         return choice if choice in legal else legal[0]
 
-    def _pass(self, view: JewelVaultView, legal: Sequence[int]) -> int:
+    def _pass(self, view: SeatView, legal: Sequence[int]) -> int:
         hand = view.hand_mask
         k = view.announced or 1
         ids = bits(hand)
@@ -137,7 +163,7 @@ class HeuristicBot:
         choice = self._pass_ids.get(mask_of(sorted(ids, key=weakness)[:k]))
         return choice if choice is not None and choice in legal else legal[0]
 
-    def _steal(self, view: JewelVaultView, legal: Sequence[int]) -> int:
+    def _steal(self, view: SeatView, legal: Sequence[int]) -> int:
         steals = [a for a in legal if STEAL_BASE <= a < PASS_BASE]
         if not steals:
             return legal[0]
@@ -153,7 +179,7 @@ class HeuristicBot:
 
         return max(steals, key=appeal)
 
-    def _play(self, view: JewelVaultView, legal: Sequence[int]) -> int:
+    def _play(self, view: SeatView, legal: Sequence[int]) -> int:
         plays = [a for a in legal if a < _PLAYS]
         if len(plays) == 1:
             return plays[0]
@@ -187,7 +213,7 @@ class HeuristicBot:
         return max(plays, key=lambda a: (_RANK[a] + 2 * values[_SUIT[a]], -_RANK[a]))
 
     @staticmethod
-    def _discard(view: JewelVaultView, plays: list[int], values: list[float], ducking: bool) -> int:
+    def _discard(view: SeatView, plays: list[int], values: list[float], ducking: bool) -> int:
         hand = view.hand_mask
         counts = [(hand & m).bit_count() for m in _SUIT_MASKS]
 

@@ -63,16 +63,20 @@ def play_id(view: TricksAndStonesSeatView, legal: Sequence[int]) -> int:
     """The bot's card (an id of ``legal``, the playable cards in hand order)."""
     trick = view.trick
     power = _POWER[view.trump].__getitem__
+    prediction = view.prediction
+    wants = prediction is not None and view.won < prediction  # still short of the prediction
     if trick:
         value = _VALUE[view.trump][trick[0] >> 3]
-        best = max(value[c] for c in trick)
-        winners = [c for c in legal if value[c] > best]
-        losers = [c for c in legal if value[c] <= best]
-    else:
+        best = max(map(value.__getitem__, trick))
+        if wants:
+            winners = [c for c in legal if value[c] > best]
+        else:
+            losers = [c for c in legal if value[c] <= best]
+    elif wants:
         winners = [c for c in legal if _LEAD_WINS[c]]
+    else:
         losers = [c for c in legal if not _LEAD_WINS[c]]
-    prediction = view.prediction
-    if prediction is not None and view.won < prediction:  # still wants tricks
+    if wants:
         if winners:
             # the cheapest winner, unless later players may still beat it: then the strongest
             return min(winners, key=power) if len(trick) == view.players - 1 else max(winners, key=power)

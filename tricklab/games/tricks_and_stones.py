@@ -7,6 +7,14 @@ matching the number of tricks they won, plus 3 if they predicted that number.
 
 Rulings where the source text allows two readings are options (see ``RULEBOOK``):
 ``chambers="line"`` (TS-2) and ``first_lead_tie="left-of-dealer"`` (TS-3).
+
+The rules run on the one core (:mod:`tricklab.games.core`): a compact state of card ids and
+bit-mask hands (:class:`TricksAndStonesState`), numbered actions (:data:`ACTIONS`: a card's id
+plays it, then predictions, Skip, placings and moves), and ``core_legal``/``core_step`` as the
+only implementation of each rule, with ``explain_illegal`` saying which rule refuses an action
+from the same functions (:func:`_playable`, the gem tables). ``core_step`` records small facts
+(:class:`CardPlayed`, :class:`TrickTaken`, ...) only when asked; ``narrate`` turns them into
+the events learners read, apart from the rules.
 """
 
 from __future__ import annotations
@@ -14,7 +22,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass
 from functools import lru_cache
-from itertools import combinations
+from itertools import combinations, permutations
 from typing import Any, ClassVar, NamedTuple, cast
 
 from ..actions import Action, Move, Place, Play, Predict, Skip
@@ -370,7 +378,8 @@ _TRUMP_MASK = (*IDS.suit_mask, 0)
 def _ranking(ids: tuple[int, ...], trump: int) -> tuple[int, ...]:
     """The play-order indices of the trick ``ids``, first place to last (TS-5)."""
     value = _VALUE[trump][ids[0] >> 3]
-    return tuple(sorted(range(len(ids)), key=lambda i: -value[ids[i]]))
+    values = [value[c] for c in ids]
+    return tuple(sorted(range(len(ids)), key=values.__getitem__, reverse=True))
 
 
 _BITS: dict[int, tuple[int, ...]] = {}
@@ -634,6 +643,7 @@ _GEM_DELTA: tuple[tuple[int, ...], ...] = tuple(
     )
     for a in ACTIONS
 )
+_PLACED = tuple(len(a.chambers) if isinstance(a, Place) else 0 for a in ACTIONS)  # gems taken from the supply
 _PREDICT_IDS = tuple(range(PREDICT_ID, PREDICT_ID + MAX_PREDICTION + 1))
 
 
@@ -642,46 +652,61 @@ def _gem_table(
     own: tuple[int, ...], prediction: int, place_points: int, move_points: int, ring: bool
 ) -> tuple[tuple[int, ...], dict[int, tuple[int, ...]]]:
     """Every distinct gem action (TS-6, TS-7) as action ids, listed in order, mapped to the
-    player's gems after it: Skip, each placing (never into the expedition chamber, two gems
-    into two chambers), then each move of up to ``move_points`` steps to a neighbouring
-    chamber whose result differs from every one listed before it (the first path found).
-
-    ``place_points`` is already capped by the gems left in the supply. Cached: one table per
-    board, prediction and allowance.
-    """
+    player's gems after it: Skip, each placing (:func:`_placings`), then each move
+    (:func:`_moves`). ``place_points`` is already capped by the gems left in the supply.
+    Cached: one table per board, prediction and allowance."""
     after: dict[int, tuple[int, ...]] = {SKIP_ID: own}
     if place_points >= 1:
-        eligible = [c for c in range(CHAMBERS) if c != prediction]
-        for c in eligible:
-            after[_PLACE_IDS[(c,)]] = own[:c] + (own[c] + 1,) + own[c + 1 :]
-        if place_points >= 2:
-            for a, b in combinations(eligible, 2):
-                layout = list(own)
-                layout[a] += 1
-                layout[b] += 1
-                after[_PLACE_IDS[(a, b)]] = tuple(layout)
+        after.update(_placings(own, prediction, place_points))
     if move_points >= 1:
-        seen = {own}
-        frontier: list[tuple[tuple[int, ...], tuple[tuple[int, int], ...]]] = [(own, ())]
-        neighbours = _NEIGHBOURS[ring]
-        for _ in range(move_points):
-            nxt = []
-            for board, steps in frontier:
-                for a in range(CHAMBERS):
-                    if not board[a]:
-                        continue
-                    for b in neighbours[a]:
-                        moved = list(board)
-                        moved[a] -= 1
-                        moved[b] += 1
-                        result = tuple(moved)
-                        path = (*steps, (a, b))
-                        nxt.append((result, path))
-                        if result not in seen:
-                            seen.add(result)
-                            after[_MOVE_IDS[path]] = result
-            frontier = nxt
+        after.update(_moves(own, move_points, ring))
     return tuple(after), after
+
+
+@lru_cache(maxsize=16384)
+def _placings(own: tuple[int, ...], prediction: int, points: int) -> tuple[tuple[int, tuple[int, ...]], ...]:
+    """Each placing of up to ``points`` gems with its result: one gem into any chamber but the
+    expedition chamber, two gems into two different such chambers (TS-7)."""
+    out = []
+    eligible = [c for c in range(CHAMBERS) if c != prediction]
+    for c in eligible:
+        out.append((_PLACE_IDS[(c,)], own[:c] + (own[c] + 1,) + own[c + 1 :]))
+    if points >= 2:
+        for a, b in combinations(eligible, 2):
+            layout = list(own)
+            layout[a] += 1
+            layout[b] += 1
+            out.append((_PLACE_IDS[(a, b)], tuple(layout)))
+    return tuple(out)
+
+
+@lru_cache(maxsize=16384)
+def _moves(own: tuple[int, ...], points: int, ring: bool) -> tuple[tuple[int, tuple[int, ...]], ...]:
+    """Each move of up to ``points`` steps to a neighbouring chamber (TS-7) whose result differs
+    from ``own`` and from every move found before it (the first path found, shortest first).
+    Apart from the placings: it does not depend on the prediction."""
+    out = []
+    seen = {own}
+    frontier: list[tuple[tuple[int, ...], tuple[tuple[int, int], ...]]] = [(own, ())]
+    neighbours = _NEIGHBOURS[ring]
+    for _ in range(points):
+        nxt = []
+        for board, steps in frontier:
+            for a in range(CHAMBERS):
+                if not board[a]:
+                    continue
+                for b in neighbours[a]:
+                    moved = list(board)
+                    moved[a] -= 1
+                    moved[b] += 1
+                    result = tuple(moved)
+                    path = (*steps, (a, b))
+                    nxt.append((result, path))
+                    if result not in seen:
+                        seen.add(result)
+                        out.append((_MOVE_IDS[path], result))
+        frontier = nxt
+    return tuple(out)
 
 
 @lru_cache(maxsize=65536)
@@ -821,6 +846,14 @@ class TricksAndStones(CoreRules[TricksAndStonesState]):
         self._ring = options.chambers == "ring"
         self._allowances = ALLOWANCES.get(players, ())
         self._next = tuple((s + 1) % players for s in range(players))
+        self._deals: dict[tuple[int, int], tuple[tuple[int, ...], int]] = {}
+        self._kept: tuple[object, tuple[tuple[int, ...], dict[int, tuple[int, ...]]]] = (None, ((), {}))
+        # (leader, ranking) -> the seats from first place to last and their gem queue
+        self._podiums: dict[tuple[int, tuple[int, ...]], tuple[tuple[int, ...], tuple[tuple[int, int], ...]]] = {}
+        for leader in range(players):
+            for ranking in permutations(range(players)):
+                places = tuple((leader + i) % players for i in ranking)
+                self._podiums[leader, ranking] = places, tuple(zip(places, range(players), strict=True))
 
     def _check_options(self) -> None:
         check_choice(TITLE, "chambers", self.options.chambers, ("line", "ring"))
@@ -958,7 +991,14 @@ class TricksAndStones(CoreRules[TricksAndStonesState]):
         """Deal round ``round_index`` (TS-1, TS-9): 8 cards each in blocks from the seeded
         shuffle, the rest aside; fresh tokens, gems and tricks."""
         n = self.players
-        hands, aside = deal_hands(shuffled_ids(self, state.seed, round_index, range(len(IDS))), n, CARDS_EACH)
+        key = (state.seed, round_index)
+        dealt = self._deals.get(key)
+        if dealt is None:  # remembered: play-outs of one position deal the same next round again
+            if len(self._deals) > 4096:
+                self._deals.clear()
+            order = shuffled_ids(self, state.seed, round_index, range(len(IDS)))
+            dealt = self._deals[key] = deal_hands(order, n, CARDS_EACH)
+        hands, aside = dealt
         empty = (0,) * n
         first = (dealer + 1) % n
         state = TricksAndStonesState(
@@ -1011,11 +1051,18 @@ class TricksAndStones(CoreRules[TricksAndStonesState]):
         return ()
 
     def _gem_table(self, state: TricksAndStonesState) -> tuple[tuple[int, ...], dict[int, tuple[int, ...]]]:
+        """The gem table of the player first in the queue (kept for the state last asked about:
+        a play-out asks for the listed ids, then steps one of them)."""
+        kept = self._kept
+        if kept[0] is state:
+            return kept[1]
         seat, place = state.gem_queue[0]
         p, m = self._allowances[place]
         prediction = state.predictions[seat]
         assert prediction is not None
-        return _gem_table(state.board[seat], prediction, min(p, state.supply[seat]), m, self._ring)
+        table = _gem_table(state.board[seat], prediction, min(p, state.supply[seat]), m, self._ring)
+        self._kept = (state, table)
+        return table
 
     # --- the core: one step ----------------------------------------------------------------------------
 
@@ -1068,8 +1115,8 @@ class TricksAndStones(CoreRules[TricksAndStonesState]):
         trick = state.played + (card,)
         was_broken = state.trump_broken
         broken = was_broken or (card >> 3 == trump and len(trick) > 1 and trick[0] >> 3 != trump)
-        n = self.players
-        if len(trick) < n:
+        # the fields by position (a step is one tuple): see TricksAndStonesState
+        if len(trick) < self.players:
             new = _new(
                 TricksAndStonesState,
                 (*state[:2], self._next[seat], *state[3:6], held, *state[7:10], trick, state[11], broken, *state[13:]),
@@ -1079,22 +1126,19 @@ class TricksAndStones(CoreRules[TricksAndStonesState]):
             return new
         leader = state.leader
         ranking = _ranking(trick, trump)
-        places = tuple((leader + i) % n for i in ranking)
+        places, queue = self._podiums[leader, ranking]
         winner = places[0]
         won = state.tricks_won
         taken = state.taken
         number = state.tricks_played + 1
-        new = state._replace(
-            held=held,
-            played=(),
-            trump_broken=broken,
-            tricks_played=number,
-            tricks_won=won[:winner] + (won[winner] + 1,) + won[winner + 1 :],
-            taken=taken[:winner] + (taken[winner] | mask_of(trick),) + taken[winner + 1 :],
-            last=(leader, winner, *trick),
-            phase=GEMS,
-            gem_queue=tuple(zip(places, range(n), strict=True)),
-            to_play=winner,
+        new = _new(
+            TricksAndStonesState,
+            (
+                *(state[0], GEMS, winner, *state[3:6], held, state[7], state[8], leader, (), number, broken),
+                won[:winner] + (won[winner] + 1,) + won[winner + 1 :],
+                taken[:winner] + (taken[winner] | mask_of(trick),) + taken[winner + 1 :],
+                *(state[15], state[16], queue, (leader, winner, *trick), state[19], state[20]),
+            ),
         )
         if facts is not None:
             shown = new._replace(phase=PLAY, to_play=None, played=trick, gem_queue=())
@@ -1102,45 +1146,76 @@ class TricksAndStones(CoreRules[TricksAndStonesState]):
             facts.append((TrickTaken(winner, number, leader, trick, ranking, places), new))
         return self._advance_gems(new, facts)
 
-    def _advance_gems(self, state: TricksAndStonesState, facts: Facts | None) -> TricksAndStonesState:
-        """Skip the gem actions that offer no choice (TS-6); then end the trick: the winner leads
-        the next one (``ts.lead.next``), or the round is scored."""
-        queue = state.gem_queue
+    def _no_choice(
+        self, queue: tuple[tuple[int, int], ...], board: tuple[tuple[int, ...], ...], supply: tuple[int, ...]
+    ) -> int:
+        """How many gem actions at the head of ``queue`` offer no choice (TS-6). A choice exists
+        exactly when the gem table lists more than Skip: placing needs a gem in the supply (five
+        chambers are always open), moving a gem on the board (every chamber has a neighbour)."""
         allowances = self._allowances
-        while queue:
-            seat, place = queue[0]
+        k = 0
+        for seat, place in queue:
             p, m = allowances[place]
-            # A choice exists exactly when the gem table lists more than Skip: placing needs a gem
-            # in the supply (five chambers are always open), moving a gem on the board (every
-            # chamber has a neighbour).
-            if (p and state.supply[seat]) or (m and any(state.board[seat])):
-                return state if queue is state.gem_queue else state._replace(gem_queue=queue, to_play=seat)
-            queue = queue[1:]
-            if facts is not None:
-                interim = state._replace(gem_queue=queue, to_play=queue[0][0] if queue else None)
+            if (p and supply[seat]) or (m and any(board[seat])):
+                return k
+            k += 1
+        return k
+
+    def _advance_gems(self, state: TricksAndStonesState, facts: Facts | None) -> TricksAndStonesState:
+        """Skip the gem actions that offer no choice; then end the trick: the winner leads the
+        next one (``ts.lead.next``), or the round is scored."""
+        queue = state.gem_queue
+        skipped = self._no_choice(queue, state.board, state.supply)
+        if skipped == 0 and queue:
+            return state
+        if facts is not None:
+            for k in range(skipped):
+                seat, place = queue[k]
+                rest = queue[k + 1 :]
+                interim = state._replace(gem_queue=rest, to_play=rest[0][0] if rest else None)
                 facts.append((GemsTaken(seat, place, None), interim))
+        queue = queue[skipped:]
+        if queue:
+            return _new(TricksAndStonesState, (*state[:2], queue[0][0], *state[3:17], queue, *state[18:]))
         if state.tricks_played < CARDS_EACH:
             winner = state.last[1]
-            return state._replace(gem_queue=(), phase=PLAY, leader=winner, to_play=winner)
+            return _new(
+                TricksAndStonesState, (state[0], PLAY, winner, *state[3:9], winner, *state[10:17], (), *state[18:])
+            )
         return self._end_round(state._replace(gem_queue=()), facts)
 
     def _gems(self, state: TricksAndStonesState, action: int, facts: Facts | None) -> TricksAndStonesState:
         """A listed gem action: the board and supply after it, then the next place."""
-        seat, place = state.gem_queue[0]
+        queue = state.gem_queue
+        seat, place = queue[0]
         own = self._gem_table(state)[1][action]
         board = state.board
-        placed = sum(own) - sum(board[seat])
+        board = board[:seat] + (own,) + board[seat + 1 :]
         supply = state.supply
-        queue = state.gem_queue[1:]
-        new = state._replace(
-            board=board[:seat] + (own,) + board[seat + 1 :],
-            supply=supply[:seat] + (supply[seat] - placed,) + supply[seat + 1 :],
-            gem_queue=queue,
-            to_play=queue[0][0] if queue else None,
-        )
+        supply = supply[:seat] + (supply[seat] - _PLACED[action],) + supply[seat + 1 :]
+        queue = queue[1:]
         if facts is not None:
+            new = _new(
+                TricksAndStonesState,
+                (*state[:2], queue[0][0] if queue else None, *state[3:15], board, supply, queue, *state[18:]),
+            )
             facts.append((GemsTaken(seat, place, action), new))
-        return self._advance_gems(new, facts)
+            return self._advance_gems(new, facts)
+        # the same steps as _advance_gems, building one state
+        queue = queue[self._no_choice(queue, board, supply) :]
+        if queue:
+            return _new(
+                TricksAndStonesState, (*state[:2], queue[0][0], *state[3:15], board, supply, queue, *state[18:])
+            )
+        if state.tricks_played < CARDS_EACH:
+            winner = state.last[1]
+            return _new(
+                TricksAndStonesState,
+                (state[0], PLAY, winner, *state[3:9], winner, *state[10:15], board, supply, (), *state[18:]),
+            )
+        return self._end_round(
+            _new(TricksAndStonesState, (*state[:2], None, *state[3:15], board, supply, (), *state[18:])), None
+        )
 
     def _end_round(self, state: TricksAndStonesState, facts: Facts | None) -> TricksAndStonesState:
         """Score the round (TS-8), then deal the next one or end the match (TS-9)."""
@@ -1309,16 +1384,19 @@ class TricksAndStones(CoreRules[TricksAndStonesState]):
 
     def core_view(self, state: TricksAndStonesState, seat: int) -> TricksAndStonesSeatView:
         """What the bot of ``seat`` reads, as ints (cheap: built for every decision of a play-out)."""
-        return TricksAndStonesSeatView(
-            seat,
-            self.players,
-            state.phase,
-            SUIT_INDEX[state.trump],
-            state.held[seat],
-            state.played,
-            state.predictions[seat],
-            state.tricks_won[seat],
-            state.board[seat],
+        return _new(
+            TricksAndStonesSeatView,
+            (
+                seat,
+                self.players,
+                state.phase,
+                SUIT_INDEX[state.trump],
+                state.held[seat],
+                state.played,
+                state.predictions[seat],
+                state.tricks_won[seat],
+                state.board[seat],
+            ),
         )
 
     def view(self, state: TricksAndStonesState, seat: int | None) -> TricksAndStonesView:

@@ -55,7 +55,8 @@ class ActionResult:
     nothing moved and ``blocked`` says why: ``"supply-empty"``, ``"showroom-empty"`` or
     ``"no-target"`` (every showroom one could take from is empty). ``cause`` is
     ``"void"`` (could not follow), ``"trick"`` (won the trick), ``"most"`` (most cards
-    of the suit at the end of the round) or ``"no-trick"`` (won no trick).
+    of the suit at the end of the round) or ``"no-trick"`` (won no trick). ``after`` are the
+    jewels once it is done: ``None`` in a seat's own timeline, which may not see the vaults.
     """
 
     seat: int
@@ -69,7 +70,7 @@ class ActionResult:
     blocked: Blocked | None
     text: str
     reasons: tuple[Reason, ...]
-    after: Jewels
+    after: Jewels | None
 
 
 class DueAction(NamedTuple):
@@ -108,11 +109,19 @@ def due_action(owed: int) -> DueAction:
 
 @dataclass(frozen=True, slots=True)
 class Dealt(Fact):
-    """A round was dealt (``seat``: the dealer); ``jewels`` as the round starts."""
+    """A round was dealt (``seat``: the dealer); ``jewels`` as the round starts. The vaults are
+    hidden from the seats (JV-8): a seat's copy has ``jewels=None`` (the supply and the
+    showrooms are in its view)."""
 
     kind: ClassVar[EventKind] = EventKind.DEAL
     round: int
-    jewels: Jewels
+    supply: int
+    jewels: Jewels | None
+
+    def seen_by(self, seat: int | None) -> Fact:
+        if seat is None or self.jewels is None:
+            return self
+        return Dealt(self.seat, self.round, self.supply, None)
 
 
 @dataclass(frozen=True, slots=True)
@@ -187,16 +196,23 @@ class RoundEnded(Fact):
 class Acted(Fact):
     """A suit action was taken by ``seat``: ``suit`` (index), why, the side robbed by ♣
     (``target``), why nothing moved (``blocked``) and the jewels after. ``card`` is the card
-    that could not follow (a void action), ``count`` the side's won cards of the suit (most)."""
+    that could not follow (a void action), ``count`` the side's won cards of the suit (most).
+    The jewels hold every side's vault: a seat's copy has ``jewels=None``."""
 
     kind: ClassVar[EventKind] = EventKind.ACTION
     suit: int
     cause: Cause
     target: int | None
     blocked: Blocked | None
-    jewels: Jewels
+    jewels: Jewels | None
     card: int | None = None
     count: int | None = None
+
+    def seen_by(self, seat: int | None) -> Fact:
+        """A seat's copy leaves the jewels out: they hold every side's vault (JV-8)."""
+        if seat is None or self.jewels is None:
+            return self
+        return Acted(self.seat, self.suit, self.cause, self.target, self.blocked, None, self.card, self.count)
 
 
 @dataclass(frozen=True, slots=True)

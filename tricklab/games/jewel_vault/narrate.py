@@ -105,7 +105,7 @@ def _dealt(rules: JewelVault, fact: Dealt) -> Event:
         reasons.append(Reason("jv.known-deck", RULEBOOK["jv.known-deck"].text))
     start = ""
     if fact.round == 0:
-        supply = fact.jewels.supply
+        supply = fact.supply
         start = (
             f" Everyone starts with {START_SHOWROOM} jewels from the supply in their showroom; "
             f"{plural(supply, 'jewel')} {'stays' if supply == 1 else 'stay'} in the supply."

@@ -479,6 +479,27 @@ class JewelVaultView:
         return self.won_counts[seat][SUIT_INDEX[suit]]
 
 
+class JewelVaultCoreView(NamedTuple):
+    """What one seat may see, compactly and cheaply (:meth:`JewelVault.core_view`): what the
+    bots decide from, for play-outs that step the core. The same facts as in
+    :class:`JewelVaultView`: the seat's own hand as card ids (``hand_mask``), the trick's
+    card ids, the announced number of cards to pass, tricks won, the supply, every showroom,
+    the seat's own side's vault (``vault``) and each seat's side."""
+
+    seat: int
+    phase: Phase
+    to_play: int | None
+    hand_mask: int
+    trick_ids: tuple[int, ...]
+    leader: int
+    announced: int | None
+    tricks_won: tuple[int, ...]
+    supply: int
+    showrooms: tuple[int, ...]
+    vault: int
+    sides: tuple[int, ...]
+
+
 class JewelVault(CoreRules[JewelVaultState]):
     name: ClassVar[str] = NAME
     title: ClassVar[str] = TITLE
@@ -893,7 +914,7 @@ class JewelVault(CoreRules[JewelVaultState]):
             ),
         )
         if facts is not None:
-            facts.append((Dealt(dealer, round_index, Jewels(supply, showrooms, vaults)), state))
+            facts.append((Dealt(dealer, round_index, supply, Jewels(supply, showrooms, vaults)), state))
         return state
 
     # --- the core: what may be done, and doing it ----------------------------------------------------
@@ -1307,6 +1328,23 @@ class JewelVault(CoreRules[JewelVaultState]):
             used |= m
         used |= mask_of(state.trick_ids)
         return _with(state, hand_masks=tuple(hands), aside_mask=mask_of(self._deck_ids) & ~used)
+
+    def core_view(self, state: JewelVaultState, seat: int) -> JewelVaultCoreView:
+        """What ``seat`` may see, as ints (unchecked ``seat``): the bots' fast view."""
+        return JewelVaultCoreView(
+            seat,
+            state.phase,
+            state.to_play,
+            state.hand_masks[seat],
+            state.trick_ids,
+            state.leader,
+            state.announced,
+            state.tricks_won,
+            state.supply,
+            state.showrooms,
+            state.vaults[self._sides[seat]],
+            self._sides,
+        )
 
     def view(self, state: JewelVaultState, seat: int | None) -> JewelVaultView:
         n = self.players

@@ -1,0 +1,696 @@
+"""The game Band of Tricks: its rules object on the core, its views and what it offers."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import replace
+from typing import Any, ClassVar
+
+from ...actions import BID_SUITS, Action, Bid, Play
+from ...cards import BAND_SUIT_NAME, BAND_SUITS, BandCard, Card, Deck
+from ...errors import IllegalAction, InvalidOption, InvalidScoreInput, describe
+from ...explain import Reason, Rulebook, plural
+from ..base import (
+    CardLike,
+    Event,
+    Log,
+    MatchResult,
+    Options,
+    Score,
+    TieBreak,
+    TrickOutcome,
+    illegal,
+    quote_action,
+    quote_names,
+)
+from ..capabilities import (
+    Capabilities,
+    Decision,
+    DecisionKind,
+    Example,
+    Level,
+    PanelKind,
+    Quiz,
+    Ref,
+    trick_suits,
+)
+from ..core import (
+    CoreRules,
+    Fact,
+    Facts,
+    bits,
+    deal_hands,
+    decide,
+    hidden_hands,
+    lowest,
+    shuffled_ids,
+)
+from .narrate import _explain_trick, narrate
+from .rulebook import RULEBOOK
+from .rules import (
+    ACTIONS,
+    ALL_BIDS,
+    ASSIGN,
+    ASSIGN0,
+    ASSIGN_IDS,
+    BID,
+    BID0,
+    BID_IDS,
+    CARDS_EACH,
+    COUNTS_METAL,
+    DECK,
+    DECK_IDS,
+    FOLLOWS,
+    IDS,
+    KEY,
+    LABEL,
+    MAX_BID,
+    MAX_EXTRA_DEALS_LIMIT,
+    METAL,
+    METAL_SUIT,
+    NAME,
+    NO_BID,
+    NO_WINS,
+    NOT_COUNTED,
+    OVER,
+    PLAY,
+    SUIT,
+    TITLE,
+    WIN_KEYS,
+    ZERO,
+    ZERO_BID,
+    ZERO_SUCCESS_POINTS,
+    BandOfTricksCoreView,
+    BandOfTricksOptions,
+    BandOfTricksState,
+    BandOfTricksView,
+    BidMade,
+    Counted,
+    DealScored,
+    Dealt,
+    Ended,
+    LastTrick,
+    MetalChoice,
+    Played,
+    TiedForLead,
+    TrickWon,
+    Wins,
+    _add_win,
+    _bid_refusal,
+    _check_bid_input,
+    _holding,
+    _join,
+    _legal,
+    _metal_choices,
+    _new_state,
+    _next_best,
+    _plays,
+    _points_of,
+    _rank,
+    _score,
+    _to_follow,
+)
+
+# --- what the game offers ------------------------------------------------------------------------
+
+
+def bt_one_suit(outcome: TrickOutcome) -> bool:
+    """Quiz level 1: every card is of one suit."""
+    return len(trick_suits(outcome)) == 1
+
+
+def bt_two_suits(outcome: TrickOutcome) -> bool:
+    """Quiz level 2: exactly two suits (Metal counts as a suit)."""
+    return len(trick_suits(outcome)) == 2
+
+
+def bt_many_suits(outcome: TrickOutcome) -> bool:
+    """Quiz level 3: three or more suits, with a Metal card or the winning number shown on
+    two cards (an equal-number tie)."""
+    if len(trick_suits(outcome)) < 3:
+        return False
+    best = outcome.winning_card
+    tie = any(card.rank == best.rank for card in outcome.cards if card is not best)
+    return tie or any(card.suit == METAL for card in outcome.cards)
+
+
+CAPABILITIES = Capabilities(
+    decision=Decision(DecisionKind.SUIT_BID, BID, "bt.bid", tuple(range(MAX_BID + 1)), BID_SUITS),
+    quiz=Quiz(
+        (
+            Level(1, "One suit", "All the cards are of one suit: the highest number wins.", bt_one_suit, (1,)),
+            Level(
+                2,
+                "Two suits",
+                "Two suits meet: Rock beats Soul, Soul beats Pops, Pops beats Rock, and Metal loses to all three.",
+                bt_two_suits,
+                (2,),
+            ),
+            Level(
+                3,
+                "Three or more suits",
+                "Three or more suits: only the number counts, Metal too. On equal numbers the card played later wins.",
+                bt_many_suits,
+                (3, 4),
+            ),
+        )
+    ),
+    panels=(PanelKind.BIDS_AND_WINS, PanelKind.METAL_CHOICE),
+    bots=(("heuristic", Ref("tricklab.bots.band_of_tricks:HeuristicBot")),),
+    advice=Ref("tricklab.advisor:BT_ADVICE"),
+    examples=(
+        Example("play.ipynb", "", "players=4"),
+        Example("quiz.ipynb", "", "players=4&seed=1"),
+        Example("bid_trainer.ipynb", "", "players=4&seed=12"),
+        Example("explain_trick.ipynb", "", "players=4&cards=P3,S5,R13,M13"),
+        Example("replay.ipynb", "", "players=5&seed=7"),
+    ),
+)
+
+
+class BandOfTricks(CoreRules[BandOfTricksState]):
+    name: ClassVar[str] = NAME
+    title: ClassVar[str] = TITLE
+    aliases: ClassVar[tuple[str, ...]] = ("bt", "band_of_tricks")
+    player_counts: ClassVar[tuple[int, ...]] = (3, 4, 5)
+    rulebook: ClassVar[Rulebook] = RULEBOOK
+    options_type: ClassVar[type[Options]] = BandOfTricksOptions
+    capabilities: ClassVar[Capabilities] = CAPABILITIES
+    match_option_names: ClassVar[tuple[str, ...]] = ("start_player",)
+    options: BandOfTricksOptions
+
+    def __init__(self, players: int, options: Options) -> None:
+        super().__init__(players, options)
+        self.set_actions(ACTIONS)
+        self._each = CARDS_EACH[players]
+
+    def _check_options(self) -> None:
+        cap = self.options.max_extra_deals
+        if isinstance(cap, bool) or not isinstance(cap, int) or not 0 <= cap <= MAX_EXTRA_DEALS_LIMIT:
+            raise InvalidOption(
+                f"{TITLE}: max_extra_deals is a whole number from 0 to {MAX_EXTRA_DEALS_LIMIT}, not {describe(cap)}",
+                rule_id="bt.win.limit",
+            )
+
+    def _build_deck(self) -> Deck:
+        return Deck(TITLE, BandCard, DECK)
+
+    # --- public rules API ----------------------------------------------------------------------
+
+    @property
+    def cards_each(self) -> int:
+        """Cards in each hand, which is also the number of tricks in a deal (BT-1)."""
+        return CARDS_EACH[self.players]
+
+    @property
+    def zero_success_points(self) -> int:
+        """What a successful Zero Success bid scores with this many players (BT-7)."""
+        return ZERO_SUCCESS_POINTS[self.players]
+
+    def resolve_trick(self, cards: Iterable[CardLike] | str, **context: Any) -> TrickOutcome:
+        """Rank a (possibly partial) trick, first place to last (BT-5).
+
+        The ranking: with one suit, by number from high to low; with two suits, the cards of
+        the winning suit high to low, then the other suit's cards high to low; with three or
+        more suits, by number high to low, the later card first on equal numbers.
+        """
+        if context:
+            raise InvalidOption(f"{TITLE} tricks need no context, not {quote_names(context)}")
+        played = self._trick(cards)
+        if not played:
+            raise InvalidOption("a trick needs at least one card to rank", rule_id="bt.trick")
+        return TrickOutcome(NAME, played, _rank(played), _explain_trick, {"full": len(played) == self.players})
+
+    def legal_plays(
+        self, hand: Iterable[CardLike] | str, trick: Iterable[CardLike] | str = (), **context: Any
+    ) -> tuple[Card, ...]:
+        """The cards of ``hand`` that may be played to ``trick`` (BT-4)."""
+        if context:
+            raise InvalidOption(f"{TITLE} needs only the hand and the trick, not {quote_names(context)}")
+        cards, played = self._hand_and_trick(hand, trick)
+        return _legal(cards, played)
+
+    def suit_to_follow(self, trick: Iterable[CardLike] | str) -> str | None:
+        """The suit letter the next player must follow, or ``None`` while only Metal was played."""
+        return _to_follow(self._trick(trick))
+
+    def score_deal(self, *, bid: object, won: object) -> Score:
+        """One player's score for a deal (BT-7), with a line per suit.
+
+        ``bid`` is ``{"rock": r, "soul": s, "pops": p}`` (each 0-6; a missing suit is 0), a
+        :class:`~tricklab.actions.Bid`, or ``"zero"`` for Zero Success; all zeros are Zero
+        Success. ``won`` is the tricks won per suit after Metal wins were counted for a suit;
+        a Zero Success bidder's Metal wins may be given as ``"metal"``.
+        """
+        checked = _check_bid_input(bid)
+        wins = self._check_won_input(won, checked.zero)
+        return _score(checked, wins, self.players)
+
+    def _check_won_input(self, won: object, zero: bool) -> Wins:
+        if not isinstance(won, Mapping):
+            raise InvalidScoreInput(
+                f"won must give the tricks won per suit, like {{'rock': 1, 'soul': 3, 'pops': 0}}, not {describe(won)}",
+                rule_id="bt.score.deal",
+            )
+        counts = [0, 0, 0, 0]
+        for key, value in won.items():
+            if key not in WIN_KEYS:
+                raise InvalidScoreInput(
+                    f"{describe(key)} is not a suit to count wins in; use rock, soul and pops",
+                    rule_id="bt.score.deal",
+                )
+            if key == "metal" and not zero:
+                raise InvalidScoreInput(
+                    "a Metal win counts for Rock, Soul or Pops, as its winner chose: add it there, not under 'metal'",
+                    rule_id="bt.metal.assign",
+                )
+            if isinstance(value, bool) or not isinstance(value, int) or value < 0:
+                raise InvalidScoreInput(
+                    f"tricks won in {LABEL[key]} must be a whole number, 0 or more, not {describe(value)}",
+                    rule_id="bt.score.deal",
+                )
+            counts[WIN_KEYS.index(key)] = value
+        total = sum(counts)
+        if total > self.cards_each:
+            raise InvalidScoreInput(
+                f"{describe(total)} tricks won is impossible: with {self.players} players a deal has only "
+                f"{plural(self.cards_each, 'trick')}",
+                rule_id="bt.deal",
+            )
+        return (counts[0], counts[1], counts[2], counts[3])
+
+    def metal_choices(self, state: BandOfTricksState) -> tuple[MetalChoice, ...]:
+        """While a Metal win waits to be counted: each suit it can count for and the effect."""
+        if state.phase is not ASSIGN or state.to_play is None:
+            return ()
+        seat = state.to_play
+        return _metal_choices(ALL_BIDS[state.bid_ids[seat]], state.won[seat])
+
+    def start_player(self, seed: int, start_player: object | None) -> int:
+        """The first deal's start player: ``start_player`` if given, else chosen by the seed."""
+        if start_player is None:
+            return self.first_dealer(seed, None)
+        if isinstance(start_player, bool) or not isinstance(start_player, int) or not 0 <= start_player < self.players:
+            raise InvalidOption(
+                f"start_player must be a seat from 0 to {self.players - 1}, not {describe(start_player)}",
+                rule_id="bt.start",
+            )
+        return start_player
+
+    @staticmethod
+    def with_hands(state: BandOfTricksState, hands: tuple[int, ...]) -> BandOfTricksState:
+        """The same state with the hands replaced: ``hands[seat]`` is a mask of card ids
+        (:data:`IDS`, e.g. ``IDS.mask(cards)``). Unchecked: the caller deals every card once
+        (for instance a sampled deal at the bid phase, to play it out)."""
+        return state._replace(held=tuple(hands))
+
+    # --- the core ----------------------------------------------------------------------------------
+
+    def core_initial(
+        self, seed: int, facts: Facts | None, start_player: int | None = None, **match_options: Any
+    ) -> BandOfTricksState:
+        if match_options:
+            raise InvalidOption(f"{TITLE} has no match option {quote_names(match_options)}; use start_player")
+        first = self.start_player(seed, start_player)
+        return self._deal(seed, 0, first, (), facts)
+
+    def _deal(
+        self, seed: int, deal: int, start: int, deal_scores: tuple[tuple[int, ...], ...], facts: Facts | None
+    ) -> BandOfTricksState:
+        n = self.players
+        held, aside = deal_hands(shuffled_ids(self, seed, deal, DECK_IDS), n, self._each)
+        state = BandOfTricksState(
+            seed,
+            BID,
+            start,
+            deal,
+            start,
+            held,
+            aside,
+            (NO_BID,) * n,
+            start,
+            (),
+            -1,
+            -1,
+            0,
+            0,
+            (NO_WINS,) * n,
+            (0,) * n,
+            None,
+            deal_scores,
+        )
+        if facts is not None:
+            facts.append((Dealt(start, deal), state))
+        return state
+
+    def core_legal(self, state: BandOfTricksState) -> Sequence[int]:
+        phase = state.phase
+        if phase is PLAY:
+            seat = state.to_play
+            if seat is None:
+                return ()
+            return bits(_plays(state.held[seat], state.follow)[0])
+        if phase is BID:
+            return BID_IDS
+        if phase is ASSIGN:
+            return ASSIGN_IDS
+        return ()
+
+    def core_step(self, state: BandOfTricksState, action: int, facts: Facts | None = None) -> BandOfTricksState:
+        if action >= BID0:
+            if action < ASSIGN0:
+                return self._bid(state, action - BID0, facts)
+            return self._assign(state, action - ASSIGN0, facts)
+        # a card is played (the most frequent step of all, so it is written for speed)
+        card = action
+        (
+            seed,
+            phase,
+            seat,
+            deal,
+            start,
+            held,
+            aside,
+            bids,
+            leader,
+            before,
+            follow,
+            best,
+            suits,
+            played,
+            won,
+            masks,
+            last,
+            scores,
+        ) = state
+        assert seat is not None
+        n = self.players
+        held = held[:seat] + (held[seat] & ~(1 << card),) + held[seat + 1 :]
+        trick = (*before, card)
+        i = len(before)
+        # the card winning so far (BT-5, by _card_key; see _next_best)
+        more_suits = suits | 1 << SUIT[card]
+        if not i:
+            best = 0
+        elif more_suits == suits:
+            keys = KEY[suits]
+            if keys[i][card] > keys[best][before[best]]:
+                best = i
+        else:
+            best = _next_best(before, best, suits, card)
+        follow = FOLLOWS[follow + 1][card]
+        if i + 1 < n:
+            new = _new_state(
+                BandOfTricksState,
+                (
+                    seed,
+                    PLAY,
+                    (seat + 1) % n,
+                    deal,
+                    start,
+                    held,
+                    aside,
+                    bids,
+                    leader,
+                    trick,
+                    follow,
+                    best,
+                    more_suits,
+                    played,
+                    won,
+                    masks,
+                    last,
+                    scores,
+                ),
+            )
+            if facts is not None:
+                facts.append((Played(seat, card, trick, best, _holding(held[seat], before, card)), new))
+            return new
+        # the trick is complete: its winner takes it (BT-5) and it counts for a suit (BT-6)
+        winner = (leader + best) % n
+        top = SUIT[trick[best]]
+        if top != METAL_SUIT:
+            counts = top
+        elif bids[winner] == ZERO_BID:
+            counts = COUNTS_METAL
+        else:
+            counts = NOT_COUNTED
+        if counts != NOT_COUNTED:
+            won = won[:winner] + (_add_win(won[winner], counts),) + won[winner + 1 :]
+        taken = masks[winner]
+        for c in trick:
+            taken |= 1 << c
+        masks = masks[:winner] + (taken,) + masks[winner + 1 :]
+        played += 1
+        more = played < self._each
+        if counts == NOT_COUNTED:  # the winner first chooses the suit (BT-6), then leads
+            phase, lead, to_play = ASSIGN, leader, winner
+        elif more:
+            phase, lead, to_play = PLAY, winner, winner
+        else:
+            phase, lead, to_play = PLAY, leader, None
+        done = LastTrick(leader, trick, best, counts)
+        new = _new_state(
+            BandOfTricksState,
+            (
+                seed,
+                phase,
+                to_play,
+                deal,
+                start,
+                held,
+                aside,
+                bids,
+                lead,
+                (),
+                -1,
+                -1,
+                0,
+                played,
+                won,
+                masks,
+                done,
+                scores,
+            ),
+        )
+        if facts is not None:
+            full = state._replace(
+                held=held, trick_ids=trick, follow=follow, best=best, suits_in=more_suits, to_play=None
+            )
+            facts.append((Played(seat, card, trick, best, _holding(held[seat], before, card)), full))
+            facts.append((TrickWon(winner, done, played), new))
+        if counts == NOT_COUNTED or more:
+            return new
+        return self._end_deal(new, facts)
+
+    def _bid(self, state: BandOfTricksState, bid: int, facts: Facts | None) -> BandOfTricksState:
+        seed, phase, seat, deal, start, held, aside, bids, leader, *rest = state
+        assert seat is not None
+        bids = bids[:seat] + (bid,) + bids[seat + 1 :]  # public at once (BT-3): nothing to keep secret
+        nxt = (seat + 1) % self.players
+        if nxt == start:  # every bid is in: the start player leads (BT-3)
+            phase, leader = PLAY, start
+        new = _new_state(BandOfTricksState, (seed, phase, nxt, deal, start, held, aside, bids, leader, *rest))
+        if facts is not None:
+            facts.append((BidMade(seat, bid, nxt == start, start), new))
+        return new
+
+    def _assign(self, state: BandOfTricksState, suit: int, facts: Facts | None) -> BandOfTricksState:
+        seat = state.to_play
+        assert seat is not None and state.last is not None
+        won = state.won
+        won = won[:seat] + (_add_win(won[seat], suit),) + won[seat + 1 :]
+        more = state.tricks_played < self._each
+        new = state._replace(
+            won=won,
+            last=state.last._replace(counts=suit),
+            phase=PLAY,
+            leader=seat if more else state.leader,
+            to_play=seat if more else None,
+        )
+        if facts is not None:
+            facts.append((Counted(seat, suit, state.last.ids[state.last.winning]), new))
+        return new if more else self._end_deal(new, facts)
+
+    def _end_deal(self, state: BandOfTricksState, facts: Facts | None) -> BandOfTricksState:
+        n = self.players
+        bids, won = state.bid_ids, state.won
+        scores = tuple(_points_of(bids[s], won[s], n) for s in range(n))
+        deal_scores = (*state.deal_scores, scores)
+        new = state._replace(deal_scores=deal_scores, to_play=None)
+        if facts is not None:
+            facts.append((DealScored(None, state.deal, scores), new))
+        played = len(deal_scores)
+        nxt = (state.start_player + 1) % n
+        if played < n:
+            return self._deal(state.seed, played, nxt, deal_scores, facts)
+        totals = new.totals
+        top = decide(totals, ()).tied
+        if len(top) > 1 and played - n < self.options.max_extra_deals:  # BT-8: deal again
+            if facts is not None:
+                facts.append((TiedForLead(None, top, totals[top[0]]), new))
+            return self._deal(state.seed, played, nxt, deal_scores, facts)
+        over = new._replace(phase=OVER, to_play=None)
+        if facts is not None:
+            facts.append((Ended(None, totals, played), over))
+        return over
+
+    def _apply(self, state: BandOfTricksState, action: Action, log: Log) -> BandOfTricksState:
+        if log is None or not isinstance(action, Bid) or action.zero:
+            return super()._apply(state, action, log)
+        # Zero Success written as 0 in every suit is narrated as written
+        facts: Facts = []
+        new = self.core_step(state, self.listed_id(state, action), facts)
+        for fact, after in facts:
+            if isinstance(fact, BidMade) and fact.bid == ZERO_BID:
+                fact = replace(fact, as_numbers=True)
+            log.append((self.narrate(fact, after), after))
+        return new
+
+    # --- the checked API's refusals ------------------------------------------------------------------
+
+    def canonical_action(self, state: BandOfTricksState, action: Action) -> Action:
+        """A bid of 0 in all three suits is Zero Success (BT-3), listed as ``bid zero``."""
+        if isinstance(action, Bid) and not action.zero and (action.rock, action.soul, action.pops) == (0, 0, 0):
+            return ZERO
+        return action
+
+    def explain_illegal(self, state: BandOfTricksState, action: Action) -> IllegalAction:
+        seat = state.to_play
+        if seat is None:
+            return illegal("bt.over", "the game is over: no more actions can be taken")
+        name = self.seat_name(seat)
+        phase = state.phase
+        if phase is BID:
+            if not isinstance(action, Bid):
+                return illegal(
+                    "bt.bid",
+                    f"{name} must bid now: a number from 0 to 6 for Rock, Soul and Pops "
+                    f"(like 'bid 1 3 0') or Zero Success ('bid zero'), not {quote_action(action)}",
+                )
+            refusal = _bid_refusal(action)
+            return refusal or illegal("bt.bid", f"{quote_action(action)} is not a bid of {TITLE}")
+        if phase is PLAY:
+            if not isinstance(action, Play):
+                return illegal("bt.trick", f"{name} must play a card now, not {quote_action(action)}")
+            card = IDS.id.get(action.card)
+            hand = state.held[seat]
+            if card is None or not hand >> card & 1:
+                return illegal("bt.hand", f"{name} does not hold {action.card}")
+            allowed, rule = _plays(hand, state.follow)
+            if rule is not None and not allowed >> card & 1:
+                follow = state.follow
+                suit = BAND_SUIT_NAME[BAND_SUITS[follow]]
+                holding = IDS.card(lowest(hand & IDS.suit_mask[follow]))
+                return illegal(
+                    rule,
+                    f"must follow {suit}: {suit} is the suit to follow in this trick and {name} holds "
+                    f"{holding}, so {name} must play a {suit} card or a Metal card",
+                )
+            return illegal("bt.trick", f"{name} cannot play {action.card} now")
+        return illegal(
+            "bt.metal.assign",
+            f"{name} won the last trick with Metal and first chooses the suit it counts for "
+            f"('count rock', 'count soul' or 'count pops'), not {quote_action(action)}",
+        )
+
+    # --- the result and views --------------------------------------------------------------------------
+
+    def result(self, state: BandOfTricksState) -> MatchResult | None:
+        if state.phase is not OVER:
+            return None
+        return self.outcome(state.totals, len(state.deal_scores))
+
+    def outcome(self, totals: tuple[int, ...], deals: int) -> MatchResult:
+        """The result of a match that ended with ``totals`` after ``deals`` deals (BT-8)."""
+        # BT-8 breaks a tie by playing on (extra deals), not by comparing values, so the chain
+        # of tie-breaks is empty: the highest total alone wins, or the leaders share the victory
+        decided = decide(totals, ())
+        top = decided.winners
+        best = totals[top[0]]
+        names = _join(self.seat_name(s) for s in top)
+        extra = deals - self.players
+        if len(top) == 1 and extra == 0:
+            return MatchResult(totals, top, None, (Reason("bt.win", f"{names} wins with {plural(best, 'point')}."),))
+        if len(top) == 1:
+            played = plural(extra, "extra deal")
+            return MatchResult(
+                totals,
+                top,
+                TieBreak.EXTRA_DEALS,
+                (Reason("bt.win.tie", f"{names} wins with {plural(best, 'point')}: {played} broke the tie."),),
+            )
+        after = f" after {plural(extra, 'extra deal')}" if extra else ""
+        assert decided.tie_break is TieBreak.SHARED
+        return MatchResult(
+            totals,
+            top,
+            decided.tie_break,
+            (
+                Reason(
+                    "bt.win.limit",
+                    f"{names} are still tied on {plural(best, 'point')}{after}, the most extra deals allowed "
+                    f"({self.options.max_extra_deals}): they share the victory.",
+                ),
+            ),
+        )
+
+    def view(self, state: BandOfTricksState, seat: int | None) -> BandOfTricksView:
+        self.check_view_seat(seat)
+        held = hidden_hands(state.held, seat)
+        hand = IDS.hand
+        bids = state.bid_ids
+        follow = state.follow
+        return BandOfTricksView(
+            seat,
+            state.phase,
+            state.to_play,
+            state.deal,
+            self.players,
+            state.start_player,
+            tuple(None if m is None else hand(m) for m in held),
+            tuple(m.bit_count() for m in state.held),
+            state.aside_mask.bit_count(),
+            tuple(None if b < 0 else ALL_BIDS[b] for b in bids),
+            state.leader,
+            IDS.of(state.trick_ids),
+            None if follow < 0 else BAND_SUITS[follow],
+            state.tricks_played,
+            state.won,
+            state.last_trick,
+            self.metal_choices(state),
+            state.deal_scores,
+            state.totals,
+            held,
+            bids,
+            state.trick_ids,
+            state.best,
+            state.suits_in,
+        )
+
+    def core_view(self, state: BandOfTricksState, seat: int | None) -> BandOfTricksCoreView:
+        """What ``seat`` may see, compactly (no Card objects): for bots and the advisor. Unchecked
+        ``seat`` (0 to players - 1, or ``None`` for the teacher)."""
+        return BandOfTricksCoreView(
+            seat,
+            state.phase,
+            state.to_play,
+            state.deal,
+            state.start_player,
+            hidden_hands(state.held, seat),
+            state.bid_ids,
+            state.leader,
+            state.trick_ids,
+            state.follow,
+            state.best,
+            state.suits_in,
+            state.tricks_played,
+            state.won,
+        )
+
+    # --- narration: facts as events ----------------------------------------------------------------
+
+    def narrate(self, fact: Fact, state: BandOfTricksState) -> Event:
+        """The event for ``fact`` (see :mod:`.narrate`); ``state`` is the state right after it
+        (the narrator reads only its public fields: a view of it narrates the same)."""
+        return narrate(self, fact, state)
