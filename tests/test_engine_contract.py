@@ -11,6 +11,7 @@ import dataclasses
 import hashlib
 import json
 import random
+import re
 from collections import Counter
 from typing import Any
 
@@ -550,6 +551,56 @@ def test_each_seats_timeline_leaks_nothing_hidden(game: str, players: int, optio
         for step in match.timeline():
             for seat in range(players):
                 check_view_leaks_nothing(match.rules, step.state, seat)
+
+
+def _named(text: str, card: Card) -> bool:
+    """Whether a text names ``card``: its notation ("6S"), its name ("Six of Spades") or, for a
+    face card or an Ace, its symbol form ("Q♠"); a numeral with a suit symbol ("6♠") is also how
+    captions count cards of a suit, so it is left to the other forms and to the events' data."""
+    forms = {str(card)} | ({card.name} if " of " in card.name else set())
+    forms |= {card.pretty} if card.pretty[:1].isalpha() else set()
+    return any(re.search(rf"(?<!\w){re.escape(form)}(?!\w)", text) for form in forms)
+
+
+@pytest.mark.parametrize(("game", "players", "options"), SETUPS, ids=SETUP_IDS)
+def test_a_seats_timeline_tells_each_step_as_that_seat_saw_it(game: str, players: int, options: dict[str, Any]) -> None:
+    """``match.timeline(seat)`` has the teacher's steps, each with the seat's view of the state
+    after it, and nothing in its events that the seat may not know yet: no hidden card in a
+    caption, a reason or the data; no secret prediction before the reveal; no hidden vault."""
+    for match in _sampled_matches(game, players, options, seed=81 + players):
+        rules = match.rules
+        teacher = match.timeline()
+        for seat in range(players):
+            own = match.timeline(seat)
+            assert [(s.index, s.decisions, s.event.kind, s.event.seat) for s in own] == [
+                (s.index, s.decisions, s.event.kind, s.event.seat) for s in teacher
+            ]
+            for mine, full in zip(own, teacher, strict=True):
+                view = mine.state
+                assert view == rules.view(full.state, seat), "each step holds the seat's view"
+                hidden = hidden_from(rules, full.state, seat)
+                texts = [mine.event.text, *(r.text for r in mine.event.reasons)]
+                told = sorted(str(c) for c in hidden if any(_named(t, c) for t in texts))
+                data = list(_walk(dict(mine.event.data)))
+                carried = sorted(str(v) for v in data if isinstance(v, Card) and v in hidden)
+                assert told == [] and carried == [], (mine.index, seat, mine.event.text, told, carried)
+                secret = (
+                    hasattr(view, "predictions")
+                    and mine.event.kind == "predict"
+                    and mine.event.seat != seat
+                    and view.predictions[mine.event.seat] is None
+                )
+                if secret:
+                    assert mine.event.data.get("prediction") is None, "a secret prediction before the reveal"
+                if hasattr(view, "vaults"):
+                    for value in data:
+                        if hasattr(value, "vaults"):
+                            assert all(v is None or v == view.vaults[k] for k, v in enumerate(value.vaults)), (
+                                "a vault the seat may not see"
+                            )
+        if players > 1:
+            with pytest.raises(InvalidOption):
+                match.timeline(players)
 
 
 # --- undo and redo, record round trips -------------------------------------------------------------

@@ -287,10 +287,12 @@ def stepper_for(game: str, players: int, seed: int, seat: int) -> TrickStepper:
 
 def check_stepper(stepper: TrickStepper, seat: int, sent: str | None = None) -> None:
     assert stepper.board.scene["step"] == stepper.step
-    step = stepper.steps[stepper.step]
-    assert_seat_only(stepper.board.scene["html"], stepper.rules, step.state, seat)
+    step = stepper.steps[stepper.step]  # the seat's timeline: the step as the seat saw it
+    state = stepper.match.timeline()[stepper.step].state  # the whole state at that step
+    assert step.state == stepper.rules.view(state, seat)
+    assert_seat_only(stepper.board.scene["html"], stepper.rules, state, seat)
     assert stepper.caption == step.event.text and not any(
-        named(step.event.text, card) for card in hidden_cards(stepper.rules, step.state, seat)
+        named(step.event.text, card) for card in hidden_cards(stepper.rules, state, seat)
     )
     assert_safe(stepper, sent)
 
@@ -633,7 +635,7 @@ def test_the_play_out_hides_the_later_predictions_at_the_learners_prediction_ste
     trainer.play_button.click()
     stepper = trainer.stepper
     assert stepper is not None
-    at_start = stepper.rules.view(stepper.steps[stepper.step].state, 0)
+    at_start = stepper.steps[stepper.step].state  # seat 0's view at that step
     others = [s for s in range(1, 4) if at_start.predictions[s] is None]
     assert others, "at the learner's prediction step the later seats' predictions are secret"
     markup = stepper.board.scene["html"]

@@ -191,7 +191,10 @@ class Match:
                 rules.core_initial(self.seed, facts, **self.match_options)
             else:
                 facts = rules.facts(self._states[n - 1], self._actions[n - 1])
-            for fact, after in facts:
+            last = len(facts) - 1
+            for i, (fact, after) in enumerate(facts):
+                if i == last:  # the moves the game makes by itself end the decision's step (see Rules.apply)
+                    after = self._states[n]
                 view = rules.view(after, seat)
                 steps.append(Step(len(steps), rules.narrate(fact.seen_by(seat), after), view, n))
         return list(steps)

@@ -333,7 +333,7 @@ def _partial_ranking(rules: Rules[Any], view: Any) -> tuple[int, ...] | None:
 
 def match_html(match: Match, *, seat: int | None = None, four_colour: bool = False) -> str:
     """A match's current state (teacher's view unless ``seat``), with the last step's caption."""
-    steps = match.timeline()
+    steps = match.timeline(seat)  # the caption as that seat saw it
     last = steps[-1].event if steps else None
     caption = f'<p class="tl-caption">{esc(last.text)}</p>' if last else ""
     body = caption + view_html(match.rules, match.view(seat), four_colour=four_colour)

@@ -254,7 +254,7 @@ class CoreRules(Rules[S]):
     """
 
     actions: tuple[Action, ...]
-    _action_ids: dict[object, int]  # any value may be looked up: only the listed actions are in it
+    _action_ids: dict[Action, int]
     _legal_cache: tuple[object, Sequence[int]] = (None, ())
 
     def set_actions(self, actions: Sequence[Action]) -> None:
@@ -327,10 +327,7 @@ class CoreRules(Rules[S]):
     def listed_action_id(self, state: S, action: str | Action) -> int:
         """The id of ``action`` (an Action, or its text) if the core lists it now: a listed
         Action costs one look-up; any other input is parsed and checked as :meth:`listed_id`."""
-        try:
-            a = self._action_ids.get(action)
-        except TypeError:  # unhashable: not an action of this game
-            a = None
+        a = self._action_ids.get(action) if isinstance(action, Action) else None
         if a is not None and a in self.legal_ids(state):
             return a
         return self.listed_id(state, self.parse_action(action))

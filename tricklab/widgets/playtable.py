@@ -62,7 +62,7 @@ class PlayTable(w.VBox):  # type: ignore[misc]
         self.pace = pace
         self.bots: list[Bot] = make_bots(self.rules, "heuristic", seed)
         self._adviser = heuristic_bot(self.rules, seat, f"{seed}:hint")
-        self._seen = len(self.match.timeline())  # steps already shown to the learner
+        self._seen = len(self.match.timeline(self.seat))  # steps already shown to the learner
         self._recent: list[Step] = []
         self._message = ""
         self._hint = ""
@@ -127,7 +127,7 @@ class PlayTable(w.VBox):  # type: ignore[misc]
             self.match.undo()
             if seat == self.seat:
                 break
-        self._seen = len(self.match.timeline())
+        self._seen = len(self.match.timeline(self.seat))
         self._recent = []
         self._message = "Your last move was taken back."
         self._hint = ""
@@ -195,7 +195,7 @@ class PlayTable(w.VBox):  # type: ignore[misc]
         self._render()
 
     def _show_new_steps(self, reset: bool = False) -> None:
-        steps = self.match.timeline()
+        steps = self.match.timeline(self.seat)
         new = steps[self._seen :]
         self._seen = len(steps)
         self._recent = (new if reset else self._recent + new)[-12:]
@@ -370,7 +370,7 @@ class PlayTable(w.VBox):  # type: ignore[misc]
         }
 
     def _rounds_scored(self) -> int:
-        return sum(1 for step in self.match.timeline() if step.event.kind in ROUND_END)
+        return sum(1 for step in self.match.timeline(self.seat) if step.event.kind in ROUND_END)
 
     def _status(self) -> str:
         if self.match.is_over:

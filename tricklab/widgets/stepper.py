@@ -54,7 +54,8 @@ class TrickStepper(w.VBox):  # type: ignore[misc]
         self.rules = match.rules
         self.rules.check_view_seat(seat)
         self._seat = seat  # fixed here: the page cannot change whose view a seat's stepper shows
-        self.steps: list[Step] = match.timeline()
+        self._timelines: dict[int | None, list[Step]] = {}  # per seat: each step as that seat saw it
+        self.steps: list[Step] = self._timeline(seat)
         last = len(self.steps) - 1
 
         self.slider = w.IntSlider(
@@ -150,9 +151,18 @@ class TrickStepper(w.VBox):  # type: ignore[misc]
         elif value == "End":
             self.go(len(self.steps) - 1)
 
+    def _timeline(self, seat: int | None) -> list[Step]:
+        """The match's timeline as ``seat`` saw it (``None``: the teacher's, with every secret).
+        Every seat's timeline has the same steps, so a step number means the same moment."""
+        if seat not in self._timelines:
+            self._timelines[seat] = self.match.timeline(seat)
+        return self._timelines[seat]
+
     def _render(self) -> None:
+        seat = self.seat
+        self.steps = self._timeline(seat)
         step = self.steps[self.step]
-        view = self.rules.view(step.state, self.seat)
+        view = step.state if seat is not None else self.rules.view(step.state, None)
         total = len(self.steps) - 1
         caption = (
             f'<p class="tl-caption" aria-live="polite"><span class="tl-step-no">Step {self.step} of {total}:</span> '
