@@ -97,6 +97,40 @@ def core_hand(rules: Any, key: str) -> HandFn:
     return play
 
 
+def decisions_per_hand(rules: Any, key: str, hands: int = 200) -> int:
+    """The mean number of decisions of a randomly played hand, through the core (rounded)."""
+    legal, step, initial = rules.core_legal, rules.core_step, rules.core_initial
+    random_ = random.Random(0).random
+    total = 0
+    for seed in range(hands):
+        state = initial(seed, None)
+        first = getattr(state, key)
+        while state.to_play is not None and getattr(state, key) == first:
+            ids = legal(state)
+            state = step(state, ids[int(random_() * len(ids))])
+            total += 1
+    return round(total / hands)
+
+
+def floor_hand(rules: Any, key: str, decisions: int) -> HandFn:
+    """The least any pure-Python step of such a hand pays, for scale (no target): the core's own
+    deal, then per decision (as many as a hand has on average) one random draw from a tuple of
+    eight ids and one new state tuple of the game's size; no rule is checked or applied."""
+    initial = rules.core_initial
+    draws = (0, 1, 2, 3, 4, 5, 6, 7)
+    new = tuple.__new__
+
+    def play(seed: int, random_: Callable[[], float]) -> int:
+        state = initial(seed, None)
+        cls = type(state)
+        for _ in range(decisions):
+            state = new(cls, state)
+            draws[int(random_() * 8)]
+        return decisions
+
+    return play
+
+
 def state_hand(rules: Any, key: str) -> HandFn:
     """One hand through the checked state step: ``initial_state``, ``legal_actions``, ``apply``."""
     legal_actions, apply, initial_state = rules.legal_actions, rules.apply, rules.initial_state
@@ -490,6 +524,10 @@ def report(lines: list[Line], spiel: Line | None, args: argparse.Namespace, chan
             row += f" {ratio:19.2f}x {verdict:>13s}"
         print(row)
     print()
+    print(
+        "floor = the core's deal plus, per decision, one random draw and one new state tuple: the least a "
+        "pure-Python step pays (no rule applied; for scale, no target)"
+    )
     print("core = rules.core_initial / core_legal / core_step (the one implementation of the rules, action ids)")
     print("state = rules.initial_state / legal_actions / apply (the checked step on the core's states)")
     print("Match = rules.new_match / match.legal_actions / match.apply (the checked public API)")
@@ -520,6 +558,7 @@ def main() -> None:
     for label, name, players, key in GAMES:
         rules = tricklab.get_rules(name, players=players)
         if isinstance(rules, CoreRules):
+            lines.append(Line(label, "floor", floor_hand(rules, key, decisions_per_hand(rules, key)), [], [], []))
             lines.append(Line(label, "core", core_hand(rules, key), [], [], []))
         lines.append(Line(label, "state", state_hand(rules, key), [], [], []))
         lines.append(Line(label, "Match", match_hand(rules, key), [], [], []))
