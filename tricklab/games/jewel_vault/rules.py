@@ -47,6 +47,7 @@ from ..core import (
     Fact,
     Facts,
     bits,
+    choose_secretly,
     deal_hands,
     decide,
     follow_mask,
@@ -230,7 +231,7 @@ class JewelVaultState(NamedTuple):
     """The whole state (the teacher's knowledge), compact: card ids and bit masks.
 
     ``hand_masks[s]`` is seat ``s``'s hand, ``pass_masks[s]`` the cards it chose to pass this
-    round (``0`` until chosen; they leave the hand when chosen and reach the receiver when
+    round (``None`` until chosen, a secret choice; they leave the hand when chosen and reach the receiver when
     everyone has chosen), ``won_masks[s]`` the cards it won this round, ``trick_ids`` the
     current trick in play order. The jewels are ``supply`` and, per side, ``showrooms`` and
     ``vaults``. ``owed`` are the suit actions owed right now, the current one first (ints:
@@ -250,7 +251,7 @@ class JewelVaultState(NamedTuple):
     hand_masks: tuple[int, ...]
     aside_mask: int
     announced: int | None
-    pass_masks: tuple[int, ...]
+    pass_masks: tuple[int | None, ...]
     exchanged: bool
     leader: int
     trick_ids: tuple[int, ...]
@@ -285,7 +286,7 @@ class JewelVaultState(NamedTuple):
     @property
     def passes(self) -> tuple[tuple[Card, ...] | None, ...]:
         hand = CARD_IDS.hand
-        return tuple(hand(m) if m else None for m in self.pass_masks)
+        return tuple(None if m is None else hand(m) for m in self.pass_masks)
 
     @property
     def trick(self) -> tuple[Card, ...]:
@@ -897,7 +898,7 @@ class JewelVault(CoreRules[JewelVaultState]):
                 hands,
                 aside,
                 None,
-                zeros,
+                (None,) * n,
                 False,
                 (dealer + 1) % n,
                 (),
@@ -958,7 +959,7 @@ class JewelVault(CoreRules[JewelVaultState]):
         assert seat is not None and state.announced is not None
         n = self.players
         hands = state.hand_masks[:seat] + (state.hand_masks[seat] & ~chosen,) + state.hand_masks[seat + 1 :]
-        passes = state.pass_masks[:seat] + (chosen,) + state.pass_masks[seat + 1 :]
+        passes = choose_secretly(state.pass_masks, seat, chosen)
         first = (state.dealer + 1) % n
         nxt = (seat + 1) % n
         fact = None if facts is None else Passed(seat, state.announced, chosen)
@@ -969,7 +970,9 @@ class JewelVault(CoreRules[JewelVaultState]):
             return new
         received = list(hands)
         for giver, to in enumerate(self._receivers):
-            received[to] |= passes[giver]
+            given = passes[giver]
+            assert given is not None
+            received[to] |= given
         new = _with(
             state,
             hand_masks=tuple(received),
@@ -1324,7 +1327,8 @@ class JewelVault(CoreRules[JewelVaultState]):
         the deck in none of them, nor in the trick, won or in flight, become the cards set aside.
         Unchecked (the advisor's sampled deals): everything else is kept as it is."""
         used = 0
-        for m in (*hands, *state.won_masks, *(() if state.exchanged else state.pass_masks)):
+        in_flight = () if state.exchanged else tuple(m for m in state.pass_masks if m is not None)
+        for m in (*hands, *state.won_masks, *in_flight):
             used |= m
         used |= mask_of(state.trick_ids)
         return _with(state, hand_masks=tuple(hands), aside_mask=mask_of(self._deck_ids) & ~used)
@@ -1352,7 +1356,7 @@ class JewelVault(CoreRules[JewelVaultState]):
         over = state.phase is OVER
         hand_of = CARD_IDS.hand
         masks = state.hand_masks
-        chosen: tuple[int | None, ...] = tuple(m or None for m in state.pass_masks)
+        chosen = state.pass_masks
         if seat is None:
             vaults: tuple[int | None, ...] = state.vaults
             received = None
@@ -1360,7 +1364,8 @@ class JewelVault(CoreRules[JewelVaultState]):
         else:
             own = self._sides[seat]
             vaults = state.vaults if over else tuple(v if side == own else None for side, v in enumerate(state.vaults))
-            received = hand_of(state.pass_masks[self._givers[seat]]) if state.exchanged else None
+            given = chosen[self._givers[seat]] if state.exchanged else None
+            received = None if given is None else hand_of(given)
             hand_mask = masks[seat]
         trick = state.trick_ids
         return JewelVaultView(
@@ -1375,7 +1380,7 @@ class JewelVault(CoreRules[JewelVaultState]):
             announced=state.announced,
             hands=tuple(None if m is None else hand_of(m) for m in hidden_hands(masks, seat)),
             hand_sizes=tuple(m.bit_count() for m in masks),
-            passed=tuple(m != 0 for m in state.pass_masks),
+            passed=tuple(m is not None for m in chosen),
             passes=tuple(None if m is None else hand_of(m) for m in secrets_seen_by(chosen, seat, False)),
             received=received,
             leader=state.leader,
