@@ -535,6 +535,9 @@ class JewelVault(CoreRules[JewelVaultState]):
         self.actions, self._action_ids = table.actions, table.ids  # one table for every set-up
         self._pass_masks = table.pass_masks
         self._steal_cache: dict[tuple[int, tuple[int, ...]], tuple[int, ...]] = {}
+        self._counts_cache: dict[tuple[int, ...], tuple[tuple[int, ...], ...]] = {}
+        # the seats in play order of a trick led by each seat (with two players each plays twice)
+        self._seats_from = tuple(tuple((lead + i) % n for i in range(self._trick_size)) for lead in range(n))
 
     def _check_options(self) -> None:
         o = self.options
@@ -1351,7 +1354,6 @@ class JewelVault(CoreRules[JewelVaultState]):
         )
 
     def view(self, state: JewelVaultState, seat: int | None) -> JewelVaultView:
-        n = self.players
         self.check_view_seat(seat)
         over = state.phase is OVER
         hand_of = CARD_IDS.hand
@@ -1368,35 +1370,41 @@ class JewelVault(CoreRules[JewelVaultState]):
             received = None if given is None else hand_of(given)
             hand_mask = masks[seat]
         trick = state.trick_ids
-        return JewelVaultView(
-            seat=seat,
-            phase=state.phase,
-            to_play=state.to_play,
-            round=state.round,
-            rounds=self._rounds,
-            dealer=state.dealer,
-            partnerships=self.options.partnerships,
-            sides=self._sides,
-            announced=state.announced,
-            hands=tuple(None if m is None else hand_of(m) for m in hidden_hands(masks, seat)),
-            hand_sizes=tuple(m.bit_count() for m in masks),
-            passed=tuple(m is not None for m in chosen),
-            passes=tuple(None if m is None else hand_of(m) for m in secrets_seen_by(chosen, seat, False)),
-            received=received,
-            leader=state.leader,
-            trick=CARD_IDS.of(trick),
-            trick_seats=tuple((state.leader + i) % n for i in range(len(trick))),
-            tricks_played=state.tricks_played,
-            tricks_won=state.tricks_won,
-            won_counts=self.counts(state.won_masks),
-            supply=state.supply,
-            showrooms=state.showrooms,
-            vaults=vaults,
-            pending=state.pending,
-            last_trick=state.last_trick,
-            scores=self.seat_totals(state.jewels) if over else None,
-            hand_mask=hand_mask,
-            trick_ids=trick,
+        won = state.won_masks
+        counts = self._counts_cache.get(won)
+        if counts is None:
+            if len(self._counts_cache) > 10_000:
+                self._counts_cache.clear()
+            counts = self._counts_cache[won] = self.counts(won)
+        return JewelVaultView(  # positionally, in the order of the fields: cheaper
+            seat,
+            state.phase,
+            state.to_play,
+            state.round,
+            self._rounds,
+            state.dealer,
+            self._partnerships,
+            self._sides,
+            state.announced,
+            tuple(None if m is None else hand_of(m) for m in hidden_hands(masks, seat)),
+            tuple(map(int.bit_count, masks)),
+            tuple(m is not None for m in chosen),
+            tuple(None if m is None else hand_of(m) for m in secrets_seen_by(chosen, seat, False)),
+            received,
+            state.leader,
+            CARD_IDS.of(trick),
+            self._seats_from[state.leader][: len(trick)],
+            state.tricks_played,
+            state.tricks_won,
+            counts,
+            state.supply,
+            state.showrooms,
+            vaults,
+            state.pending if state.owed else (),
+            state.last_trick,
+            self.seat_totals(state.jewels) if over else None,
+            hand_mask,
+            trick,
         )
 
 
