@@ -895,6 +895,7 @@ def test_jv_views_show_public_won_counts() -> None:
     view = rules.view(state, 2)
     assert view.won_count(0, "D") == 2 and view.won_count(1, "S") == 1 and view.won_count(2, "C") == 0
     assert view.tricks_won == (1, 1, 0)
+    assert state.passes == (None, None, None) and view.received is None  # nobody passed in this hand-made deal
 
 
 # --- jv.partnerships.* -----------------------------------------------------------------------------

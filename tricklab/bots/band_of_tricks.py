@@ -26,8 +26,10 @@ from ..cards import Card
 from ..games.band_of_tricks import (
     ASSIGN,
     ASSIGN0,
+    ASSIGN_IDS,
     BID,
     BID0,
+    BID_IDS,
     BID_INDEX,
     BID_VALUES,
     IDS,
@@ -102,10 +104,15 @@ class HeuristicBot:
         if not legal_actions:
             raise IndexError("no legal action to choose from")
         rules = self.rules
+        phase = view.phase
+        if phase is BID or phase is ASSIGN:
+            # every bid (every suit) is offered: decide on all of them, then keep to those listed
+            action = rules.actions[self.choose_id(view, BID_IDS if phase is BID else ASSIGN_IDS)]
+            return action if action in legal_actions else legal_actions[0]
         ids = [rules.action_id(a) for a in legal_actions]
-        if None in ids:  # not the game's own actions: nothing to decide on
-            return legal_actions[0]
         listed = [i for i in ids if i is not None]
+        if phase is not PLAY or len(listed) < len(ids):  # nothing to decide on
+            return legal_actions[0]
         return legal_actions[listed.index(self.choose_id(view, listed))]
 
     def choose_id(self, view: CoreView, legal_ids: Sequence[int]) -> int:

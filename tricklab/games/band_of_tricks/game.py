@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import replace
-from typing import Any, ClassVar
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import fields, replace
+from typing import Any, ClassVar, TypeVar
 
 from ...actions import BID_SUITS, Action, Bid, Play
 from ...cards import BAND_SUIT_NAME, BAND_SUITS, BandCard, Card, Deck
@@ -56,6 +56,7 @@ from .rules import (
     BID,
     BID0,
     BID_IDS,
+    BID_OR_NONE,
     CARDS_EACH,
     COUNTS_METAL,
     DECK,
@@ -166,6 +167,29 @@ CAPABILITIES = Capabilities(
         Example("replay.ipynb", "", "players=5&seed=7"),
     ),
 )
+
+
+V = TypeVar("V")
+
+
+def _frozen_maker(cls: type[V]) -> Callable[..., V]:
+    """A maker of ``cls`` (a frozen dataclass with slots) from all its fields in order, without
+    the generated ``__init__``'s ``object.__setattr__`` per field (a view is built before every
+    decision a bot makes). The values are taken as given: the caller builds them right."""
+    # candidate for games/core.py: every game builds a view per decision
+    setters = tuple(getattr(cls, f.name).__set__ for f in fields(cls))  # type: ignore[arg-type]
+    new = object.__new__
+
+    def make(*values: object) -> V:
+        made = new(cls)
+        for put, value in zip(setters, values, strict=True):
+            put(made, value)
+        return made
+
+    return make
+
+
+_new_view = _frozen_maker(BandOfTricksView)
 
 
 class BandOfTricks(CoreRules[BandOfTricksState]):
@@ -535,8 +559,19 @@ class BandOfTricks(CoreRules[BandOfTricksState]):
             facts.append((Ended(None, totals, played), over))
         return over
 
+    def legal_actions(self, state: BandOfTricksState) -> list[Action]:
+        # CoreRules.legal_actions, with the 343 bids copied as one slice of the action table
+        # candidate for games/core.py: the same for any range of action ids
+        ids = self.core_legal(state)
+        if isinstance(ids, range):
+            return list(self.actions[ids.start : ids.stop])
+        table = self.actions
+        return [table[i] for i in ids]
+
     def _apply(self, state: BandOfTricksState, action: Action, log: Log) -> BandOfTricksState:
-        if log is None or not isinstance(action, Bid) or action.zero:
+        if log is None:
+            return self.core_step(state, self.listed_id(state, action), None)
+        if not isinstance(action, Bid) or action.zero:
             return super()._apply(state, action, log)
         # Zero Success written as 0 in every suit is narrated as written
         facts: Facts = []
@@ -641,17 +676,17 @@ class BandOfTricks(CoreRules[BandOfTricksState]):
         hand = IDS.hand
         bids = state.bid_ids
         follow = state.follow
-        return BandOfTricksView(
+        return _new_view(
             seat,
             state.phase,
             state.to_play,
             state.deal,
             self.players,
             state.start_player,
-            tuple(None if m is None else hand(m) for m in held),
-            tuple(m.bit_count() for m in state.held),
+            tuple([None if m is None else hand(m) for m in held]),
+            tuple([m.bit_count() for m in state.held]),
             state.aside_mask.bit_count(),
-            tuple(None if b < 0 else ALL_BIDS[b] for b in bids),
+            tuple([BID_OR_NONE[b] for b in bids]),
             state.leader,
             IDS.of(state.trick_ids),
             None if follow < 0 else BAND_SUITS[follow],

@@ -128,6 +128,7 @@ ACTIONS: tuple[Action, ...] = (*(Play(c) for c in DECK), *ALL_BIDS, *ASSIGN_ACTI
 BID_IDS = range(BID0, ASSIGN0)
 ASSIGN_IDS = range(ASSIGN0, ASSIGN0 + len(ASSIGN_ACTIONS))
 NO_BID = -1
+BID_OR_NONE: tuple[Bid | None, ...] = (*ALL_BIDS, None)  # indexed by a state's bid: -1 (no bid yet) is None
 ZERO_BID = 0  # the index of Zero Success in ALL_BIDS
 BID_VALUES: tuple[tuple[int, int, int], ...] = tuple((b.rock, b.soul, b.pops) for b in ALL_BIDS)
 BID_INDEX: dict[tuple[int, int, int], int] = {v: i for i, v in enumerate(BID_VALUES) if i != ZERO_BID}
@@ -344,7 +345,7 @@ class BandOfTricksState(NamedTuple):
 
     @property
     def bids(self) -> tuple[Bid | None, ...]:
-        return tuple(None if b < 0 else ALL_BIDS[b] for b in self.bid_ids)
+        return tuple([BID_OR_NONE[b] for b in self.bid_ids])
 
     @property
     def trick(self) -> tuple[Card, ...]:
@@ -367,7 +368,8 @@ class BandOfTricksState(NamedTuple):
 
     @property
     def totals(self) -> tuple[int, ...]:
-        return tuple(sum(d[s] for d in self.deal_scores) for s in range(len(self.held)))
+        scores = self.deal_scores
+        return tuple(map(sum, zip(*scores, strict=True))) if scores else (0,) * len(self.held)
 
     @property
     def tricks_won(self) -> tuple[int, ...]:

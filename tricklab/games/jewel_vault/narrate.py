@@ -36,9 +36,11 @@ from .rulebook import (
     ACTION_RULE,
     MOST,
     NO_TARGET,
+    ROUND_END_ORDER,
     RULEBOOK,
     SHOWROOM_EMPTY,
     START_SHOWROOM,
+    SUIT_INDEX,
     SUITS,
     SUPPLY_EMPTY,
     TRICK,
@@ -268,7 +270,7 @@ def _rank_word(card: Card) -> str:
 def _round_ended(rules: JewelVault, fact: RoundEnded) -> Event:
     counts = fact.counts
     shown = "; ".join(
-        f"{rules.seat_name(s)} " + " ".join(f"{counts[s][SUITS.index(x)]}{SUIT_SYMBOL[x]}" for x in "DHSC")
+        f"{rules.seat_name(s)} " + " ".join(f"{counts[s][SUIT_INDEX[x]]}{SUIT_SYMBOL[x]}" for x in ROUND_END_ORDER)
         for s in range(rules.players)
     )
     reasons = round_end_reasons(rules, counts, fact.tricks_won, fact.dealer)

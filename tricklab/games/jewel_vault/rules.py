@@ -47,6 +47,7 @@ from ..core import (
     Fact,
     Facts,
     bits,
+    choose_secretly,
     deal_hands,
     decide,
     follow_mask,
@@ -230,7 +231,7 @@ class JewelVaultState(NamedTuple):
     """The whole state (the teacher's knowledge), compact: card ids and bit masks.
 
     ``hand_masks[s]`` is seat ``s``'s hand, ``pass_masks[s]`` the cards it chose to pass this
-    round (``0`` until chosen; they leave the hand when chosen and reach the receiver when
+    round (``None`` until chosen, a secret choice; they leave the hand when chosen and reach the receiver when
     everyone has chosen), ``won_masks[s]`` the cards it won this round, ``trick_ids`` the
     current trick in play order. The jewels are ``supply`` and, per side, ``showrooms`` and
     ``vaults``. ``owed`` are the suit actions owed right now, the current one first (ints:
@@ -250,7 +251,7 @@ class JewelVaultState(NamedTuple):
     hand_masks: tuple[int, ...]
     aside_mask: int
     announced: int | None
-    pass_masks: tuple[int, ...]
+    pass_masks: tuple[int | None, ...]
     exchanged: bool
     leader: int
     trick_ids: tuple[int, ...]
@@ -285,7 +286,7 @@ class JewelVaultState(NamedTuple):
     @property
     def passes(self) -> tuple[tuple[Card, ...] | None, ...]:
         hand = CARD_IDS.hand
-        return tuple(hand(m) if m else None for m in self.pass_masks)
+        return tuple(None if m is None else hand(m) for m in self.pass_masks)
 
     @property
     def trick(self) -> tuple[Card, ...]:
@@ -534,6 +535,9 @@ class JewelVault(CoreRules[JewelVaultState]):
         self.actions, self._action_ids = table.actions, table.ids  # one table for every set-up
         self._pass_masks = table.pass_masks
         self._steal_cache: dict[tuple[int, tuple[int, ...]], tuple[int, ...]] = {}
+        self._counts_cache: dict[tuple[int, ...], tuple[tuple[int, ...], ...]] = {}
+        # the seats in play order of a trick led by each seat (with two players each plays twice)
+        self._seats_from = tuple(tuple((lead + i) % n for i in range(self._trick_size)) for lead in range(n))
 
     def _check_options(self) -> None:
         o = self.options
@@ -897,7 +901,7 @@ class JewelVault(CoreRules[JewelVaultState]):
                 hands,
                 aside,
                 None,
-                zeros,
+                (None,) * n,
                 False,
                 (dealer + 1) % n,
                 (),
@@ -958,7 +962,7 @@ class JewelVault(CoreRules[JewelVaultState]):
         assert seat is not None and state.announced is not None
         n = self.players
         hands = state.hand_masks[:seat] + (state.hand_masks[seat] & ~chosen,) + state.hand_masks[seat + 1 :]
-        passes = state.pass_masks[:seat] + (chosen,) + state.pass_masks[seat + 1 :]
+        passes = choose_secretly(state.pass_masks, seat, chosen)
         first = (state.dealer + 1) % n
         nxt = (seat + 1) % n
         fact = None if facts is None else Passed(seat, state.announced, chosen)
@@ -969,7 +973,9 @@ class JewelVault(CoreRules[JewelVaultState]):
             return new
         received = list(hands)
         for giver, to in enumerate(self._receivers):
-            received[to] |= passes[giver]
+            given = passes[giver]
+            assert given is not None
+            received[to] |= given
         new = _with(
             state,
             hand_masks=tuple(received),
@@ -1324,7 +1330,8 @@ class JewelVault(CoreRules[JewelVaultState]):
         the deck in none of them, nor in the trick, won or in flight, become the cards set aside.
         Unchecked (the advisor's sampled deals): everything else is kept as it is."""
         used = 0
-        for m in (*hands, *state.won_masks, *(() if state.exchanged else state.pass_masks)):
+        in_flight = () if state.exchanged else tuple(m for m in state.pass_masks if m is not None)
+        for m in (*hands, *state.won_masks, *in_flight):
             used |= m
         used |= mask_of(state.trick_ids)
         return _with(state, hand_masks=tuple(hands), aside_mask=mask_of(self._deck_ids) & ~used)
@@ -1347,12 +1354,11 @@ class JewelVault(CoreRules[JewelVaultState]):
         )
 
     def view(self, state: JewelVaultState, seat: int | None) -> JewelVaultView:
-        n = self.players
         self.check_view_seat(seat)
         over = state.phase is OVER
         hand_of = CARD_IDS.hand
         masks = state.hand_masks
-        chosen: tuple[int | None, ...] = tuple(m or None for m in state.pass_masks)
+        chosen = state.pass_masks
         if seat is None:
             vaults: tuple[int | None, ...] = state.vaults
             received = None
@@ -1360,38 +1366,45 @@ class JewelVault(CoreRules[JewelVaultState]):
         else:
             own = self._sides[seat]
             vaults = state.vaults if over else tuple(v if side == own else None for side, v in enumerate(state.vaults))
-            received = hand_of(state.pass_masks[self._givers[seat]]) if state.exchanged else None
+            given = chosen[self._givers[seat]] if state.exchanged else None
+            received = None if given is None else hand_of(given)
             hand_mask = masks[seat]
         trick = state.trick_ids
-        return JewelVaultView(
-            seat=seat,
-            phase=state.phase,
-            to_play=state.to_play,
-            round=state.round,
-            rounds=self._rounds,
-            dealer=state.dealer,
-            partnerships=self.options.partnerships,
-            sides=self._sides,
-            announced=state.announced,
-            hands=tuple(None if m is None else hand_of(m) for m in hidden_hands(masks, seat)),
-            hand_sizes=tuple(m.bit_count() for m in masks),
-            passed=tuple(m != 0 for m in state.pass_masks),
-            passes=tuple(None if m is None else hand_of(m) for m in secrets_seen_by(chosen, seat, False)),
-            received=received,
-            leader=state.leader,
-            trick=CARD_IDS.of(trick),
-            trick_seats=tuple((state.leader + i) % n for i in range(len(trick))),
-            tricks_played=state.tricks_played,
-            tricks_won=state.tricks_won,
-            won_counts=self.counts(state.won_masks),
-            supply=state.supply,
-            showrooms=state.showrooms,
-            vaults=vaults,
-            pending=state.pending,
-            last_trick=state.last_trick,
-            scores=self.seat_totals(state.jewels) if over else None,
-            hand_mask=hand_mask,
-            trick_ids=trick,
+        won = state.won_masks
+        counts = self._counts_cache.get(won)
+        if counts is None:
+            if len(self._counts_cache) > 10_000:
+                self._counts_cache.clear()
+            counts = self._counts_cache[won] = self.counts(won)
+        return JewelVaultView(  # positionally, in the order of the fields: cheaper
+            seat,
+            state.phase,
+            state.to_play,
+            state.round,
+            self._rounds,
+            state.dealer,
+            self._partnerships,
+            self._sides,
+            state.announced,
+            tuple(None if m is None else hand_of(m) for m in hidden_hands(masks, seat)),
+            tuple(map(int.bit_count, masks)),
+            tuple(m is not None for m in chosen),
+            tuple(None if m is None else hand_of(m) for m in secrets_seen_by(chosen, seat, False)),
+            received,
+            state.leader,
+            CARD_IDS.of(trick),
+            self._seats_from[state.leader][: len(trick)],
+            state.tricks_played,
+            state.tricks_won,
+            counts,
+            state.supply,
+            state.showrooms,
+            vaults,
+            state.pending if state.owed else (),
+            state.last_trick,
+            self.seat_totals(state.jewels) if over else None,
+            hand_mask,
+            trick,
         )
 
 
