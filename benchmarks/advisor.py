@@ -5,13 +5,14 @@ For Tricks & Stones (4 players: 1,000 deals x 6 predictions played out) and Band
 on the hand of the seat to bid in a few seeded deals, several runs per hand with the same
 seed (so every run does the same work), and prints the wall time (median, min, max), the CPU time of the
 process, and the standard error reached on the best bid's expected score. The target is
-2 s per game on a 2-core machine.
+1 s per game on a 2-core machine. The advisor's play-outs run on the rules' core (the same
+``core_legal``/``core_step`` as every match) with the heuristic bots' ``choose_id``.
 
-For scale, the same play-outs are also timed through the checked public engine
-(``Rules.apply`` with the heuristic bots choosing from ``Rules.view``) on a few dozen deals,
-and that time is scaled to 1,000 deals: this is what the advisor would cost without its
-fast play-out path. The load average is printed before and after, since the machine may be
-shared: wall time above CPU time means the process waited for a core.
+For scale, play-outs are also timed through the checked public engine (``Rules.apply`` with
+the heuristic bots choosing from ``Rules.view``), one whole play-out per bid played out and
+nothing shared, on a few dozen deals, and that time is scaled to 1,000 deals. The load
+average is printed before and after, since the machine may be shared: wall time above CPU
+time means the process waited for a core.
 
 Prints figures; asserts nothing (except that every run gives identical numbers).
 
@@ -49,28 +50,26 @@ def bidding_view(rules: Any, deal: int) -> Any:
 
 
 def reference_seconds(rules: Any, view: Any, deals: int, samples: int) -> tuple[float, float]:
-    """Wall and CPU seconds for ``samples`` deals' play-outs through the checked engine,
-    scaled from ``deals`` of them."""
+    """Wall and CPU seconds for ``samples`` deals' play-outs through the checked engine
+    (``Rules.apply``, the bots choosing from ``Rules.view``), one full play-out per bid played
+    out and nothing shared, scaled from ``deals`` of them: what the advisor's play-outs on the
+    core save."""
+    entry = tricklab.advisor._check_game(rules)
     sampler = DealSampler(rules, Knowledge.from_view(rules, view))
     rng = random.Random(0)
     seat = view.seat
-    targets: list[Any]
-    if rules.name == "tricks-and-stones":
-        targets = [Predict(p) for p in range(6)]
-        done = "round_scores"
-    else:
-        targets = [None]  # the seat's bot bids for itself
-        done = "deal_scores"
+    decision = rules.capabilities.decision
+    targets: list[Any] = [Predict(p) for p in range(6)] if decision.kind == "prediction" else [None]
     start, cpu = time.perf_counter(), time.process_time()
     for _ in range(deals):
-        sampled = sampler.sample(rng)
+        hands, _ = sampler.sample_masks(rng)
         for target in targets:
-            state = rules.initial_state(0, **_first(rules, view))
-            state = _with_hands(state, sampled.hands, sampled.aside)
+            state = entry.with_hands(rules, rules.initial_state(0, **_first(view)), hands)
+            first = entry.round_of(state)
             bots = make_bots(rules, "heuristic", 0)
-            while not getattr(state, done):
+            while state.to_play is not None and entry.round_of(state) == first:
                 mover = state.to_play
-                if target is not None and mover == seat and state.phase == "predict":
+                if target is not None and mover == seat and state.phase == decision.phase:
                     action = target
                 else:
                     action = bots[mover].choose(rules.view(state, mover), rules.legal_actions(state))
@@ -79,18 +78,9 @@ def reference_seconds(rules: Any, view: Any, deals: int, samples: int) -> tuple[
     return (time.perf_counter() - start) * scale, (time.process_time() - cpu) * scale
 
 
-def _first(rules: Any, view: Any) -> dict[str, int]:
-    if rules.name == "tricks-and-stones":
-        return {"first_dealer": view.dealer}
-    return {"start_player": view.start_player}
-
-
-def _with_hands(state: Any, hands: Any, aside: Any) -> Any:
-    if hasattr(state, "_replace"):
-        return state._replace(hands=hands, aside=aside)
-    import dataclasses
-
-    return dataclasses.replace(state, hands=hands, aside=aside)
+def _first(view: Any) -> dict[str, int]:
+    """The match option that puts the first deal where the view's deal is (dealer or start player)."""
+    return {"first_dealer": view.dealer} if hasattr(view, "dealer") else {"start_player": view.start_player}
 
 
 def main() -> None:
@@ -128,7 +118,7 @@ def main() -> None:
             print(f"\n  {label}, 4 players, deal {deal}, seat {first.seat}, hand {hand}: {len(first.estimates)} bids")
             print(
                 f"    wall {statistics.median(walls):.3f} s median (min {min(walls):.3f}, max {max(walls):.3f}); "
-                f"CPU {statistics.median(cpus):.3f} s median; target 2 s"
+                f"CPU {statistics.median(cpus):.3f} s median; target 1 s"
             )
             played = f"; played out: {first.played}" if first.played is not None else ""
             print(
@@ -139,7 +129,7 @@ def main() -> None:
                 ref_wall, ref_cpu = reference_seconds(rules, view, args.reference, args.samples)
                 ratio = ref_cpu / statistics.median(cpus)
                 print(
-                    f"    checked engine + bots, same play-outs, scaled from {args.reference} deals to "
+                    f"    checked engine + bots, a whole play-out per bid, scaled from {args.reference} deals to "
                     f"{args.samples:,}: wall {ref_wall:.1f} s, CPU {ref_cpu:.1f} s; CPU ratio {ratio:.0f}x"
                 )
         print(f"  {label}: slowest median wall time over {args.hands} hands: {max(medians):.3f} s")

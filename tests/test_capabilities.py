@@ -34,7 +34,10 @@ NAMES = sorted(GAMES)
 
 # The advisor's entries route its choice of private, fast play-out copies (a later step deletes
 # them) through the game's declaration; each entry narrows to its own game's types.
-ALLOWED_ISINSTANCE = {("advisor.py", "_ts_advise"), ("advisor.py", "_bt_advise")}
+# the advisor's entries: each game's own functions, which narrow to that game's types
+ALLOWED_ISINSTANCE = {
+    ("advisor.py", f"_{game}_{part}") for game in ("ts", "bt") for part in ("advise", "round", "hands", "with_hands")
+}
 
 
 def _outside_games() -> list[Path]:

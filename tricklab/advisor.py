@@ -28,21 +28,25 @@ How the numbers are made
 2. **Play-out.** Every sampled deal is played to the end of the round by the games'
    heuristic bots (:mod:`tricklab.bots`), the seat's own bot aiming for the bid under
    test; players who have not bid yet bid as their bot would on their sampled hand.
-   The play-outs run on a fast, unchecked copy of the rules and of the bots' decisions
-   kept here; ``tests/test_advisor.py`` checks it gives exactly what the checked engine
-   (``Rules.apply``) and :class:`~tricklab.bots.tricks_and_stones.HeuristicBot` /
+   The play-outs run on the rules' core, the one implementation of every rule that matches
+   run on too (``core_legal``/``core_step``), with the bots' own decisions (``choose_id``);
+   nothing of the rules is written here. ``tests/test_advisor.py`` checks the numbers are
+   exactly what the checked engine (``Rules.apply``) and
+   :class:`~tricklab.bots.tricks_and_stones.HeuristicBot` /
    :class:`~tricklab.bots.band_of_tricks.HeuristicBot` give on the same deals.
 3. **Scoring** is each game's own (TS-8, BT-7); the tests check the figures against the
    engine's own round and deal scores and against ``score_deal``.
 
 **Tricks & Stones.** Each sampled deal is played out once for *each* prediction 0-5
-(the same deal for all six, so their differences are measured on equal terms). The
-score depends on the seat's gems, so the seat's bot takes its gem actions after every
-trick exactly as in a real round (aiming its gems at the number of tricks it expects,
-see the bot). The other players' gem actions are left out: they only ever move those
-players' own gems, which neither score for this seat nor change how anyone plays a card.
-Other players predict as their bot would on their sampled hand; the lowest prediction
-leads (TS-3), so the seat's prediction can change who leads.
+(the same deal for all six, so their differences are measured on equal terms). The six
+share the play of the cards for as long as the seat's bot plays the same card under each
+and the same player leads, and fork where they part. The score depends on the seat's gems,
+so the seat's bot takes its gem actions after every trick exactly as in a real round
+(aiming its gems at the number of tricks it expects, see the bot), from the core's table of
+the gem actions its place allows. The other players' gem actions are skipped: they only
+ever move those players' own gems, which neither score for this seat nor change how anyone
+plays a card. Other players predict as their bot would on their sampled hand; the lowest
+prediction leads (TS-3), so the seat's prediction can change who leads.
 
 **Band of Tricks.** Each sampled deal is played out *once*, the seat's bot aiming for
 one bid (the bid under test, or the bot's own bid when none is given: ``Advice.played``),
@@ -76,20 +80,21 @@ from __future__ import annotations
 import contextlib
 import math
 import random
-from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
-from functools import lru_cache
 from typing import Any
 
-from .actions import Action, Bid, Play, Predict, Skip, parse_action
-from .bots.band_of_tricks import _FLOOR, _SCALE, _SPAN, _ZERO_BELOW
-from .bots.tricks_and_stones import _SIDE_VALUE, _TRUMP_VALUE
-from .cards import BAND_SUITS, FRENCH_SUITS, Card
+from .actions import Action, Bid, Play, Predict, parse_action
+from .bots.band_of_tricks import HeuristicBot as BandBot
+from .bots.band_of_tricks import metal_suit
+from .bots.tricks_and_stones import HeuristicBot as TsBot
+from .cards import Card
 from .errors import InvalidAction, InvalidOption, TricklabError
 from .games import band_of_tricks as bt
 from .games import find_game, games_with
 from .games import tricks_and_stones as ts
-from .games.base import Rules, SeatView, check_seed
+from .games.base import GameState, Rules, SeatView, check_seed
+from .games.core import CardIds, CoreRules, lowest, mask_of
 from .match import Match
 
 __all__ = [
@@ -184,7 +189,6 @@ class Knowledge:
         now = entry.round_of(state)
         played: list[Card] = []
         voids: list[set[str]] = [set() for _ in range(n)]
-        suits = {c.suit for c in rules.deck()}
         for before, action in zip(match.states, match.actions, strict=False):
             if not isinstance(action, Play):
                 continue
@@ -194,7 +198,7 @@ class Knowledge:
             assert player is not None, "a card is played by the seat to play"
             card = rules.card(action.card)
             played.append(card)
-            voids[player] |= entry.voids(before, card, suits)
+            voids[player] |= _revealed_voids(rules, entry, before, card)
         view = rules.view(state, seat)
         assert isinstance(view, entry.view_type)
         sizes = view.hand_sizes
@@ -226,6 +230,7 @@ class DealSampler:
         self.knowledge = knowledge
         self._order = _engine_order(rules)
         self._id = {card: i for i, card in enumerate(self._order)}
+        self._core_ids = tuple(_check_game(rules).ids.id[c] for c in self._order)
         self._check()
         k = knowledge
         n = rules.players
@@ -320,6 +325,13 @@ class DealSampler:
         hands, aside = self._sample_ids(rng)
         order = self._order
         return SampledDeal(tuple(tuple(order[i] for i in h) for h in hands), tuple(order[i] for i in aside))
+
+    def sample_masks(self, rng: random.Random) -> tuple[tuple[int, ...], int]:
+        """One fitting deal, drawn with ``rng``, as the core holds it: a mask of card ids per
+        hand, and the mask of the cards aside."""
+        hands, aside = self._sample_ids(rng)
+        core = self._core_ids
+        return tuple(mask_of(core[i] for i in h) for h in hands), mask_of(core[i] for i in aside)
 
     def _sample_ids(self, rng: random.Random) -> tuple[list[list[int]], list[int]]:
         """Every hand as sorted card ids (engine order) and the aside's ids."""
@@ -419,8 +431,9 @@ def _voids_of(k: Knowledge, seat: int) -> frozenset[str]:
 
 
 def _engine_order(rules: Rules[Any]) -> tuple[Card, ...]:
-    """The deck in the order the engine sorts hands: a sorted hand of ids is the engine's hand."""
-    return _check_game(rules).sort_hand(rules.deck())
+    """The deck in the order of the core's card ids: a sorted hand of ids is the engine's hand."""
+    deck = set(rules.deck())
+    return tuple(c for c in _check_game(rules).ids.cards if c in deck)
 
 
 # --- results ------------------------------------------------------------------------------------------
@@ -695,7 +708,7 @@ def _advise_ts(
     rng: random.Random,
     ticker: _Ticker,
 ) -> Advice:
-    sim = _TsSim(rules, seat, view.dealer, view.trump)
+    playouts = _TsPlayouts(rules, view, seat)
     size = ts.CARDS_EACH + 1
     predictions = range(ts.MAX_PREDICTION + 1)
     hist = [[0] * size for _ in predictions]
@@ -704,8 +717,8 @@ def _advise_ts(
     hits = [0 for _ in predictions]
     ticker.tick(0)
     for done in range(1, samples + 1):
-        hands, _ = sampler._sample_ids(rng)
-        for p, tricks, score in sim.run(hands):
+        hands, aside = sampler.sample_masks(rng)
+        for p, tricks, score in playouts.run(hands, aside):
             hist[p][tricks] += 1
             sums[p] += score
             squares[p] += score * score
@@ -722,7 +735,7 @@ def _advise_ts(
 
 def _advice(
     rules: Rules[Any],
-    view: Any,
+    view: BiddingView,
     seat: int,
     samples: int,
     seed: int,
@@ -748,177 +761,116 @@ def _advice(
     )
 
 
-# Card ids for Tricks & Stones: suit index (S H D C) * 8 + strength (0 for a 7 up to 7 for an
-# Ace), which is the engine's hand order. The value of a card in a trick: higher places higher (TS-5).
-def _ts_value(card: int, led: int, trump: int) -> int:
-    suit, strength = card >> 3, card & 7
-    if suit == trump:
-        return 48 + strength
-    if suit == led:
-        return 32 + strength
-    return (3 - suit) * 8 + strength
+# One trick of a play-out, as the seat's gem action after it depends on it: the seat's place,
+# its tricks won so far and the cards left in its hand.
+_TrickNote = tuple[int, int, int]
 
 
-class _TsSim:
-    """Tricks & Stones play-outs for one seat, all six predictions at once.
+class _TsPlayouts:
+    """Tricks & Stones play-outs of one seat's six predictions, on the core.
 
-    A fast, unchecked copy of ``TricksAndStones.apply`` and of the heuristic bot's
-    decisions, over card ids. The six predictions share a play-out as long as the seat's
-    bot behaves the same under them (it only asks "do I still want tricks?") and the same
-    player leads; where they part, the play-out forks.
+    Every step is the core's (``core_legal``/``core_step``) and every decision the heuristic
+    bots' (``choose_id`` on the seat's ``core_view``). The six predictions share a play-out of
+    the cards for as long as the seat's bot plays the same card under each of them and the same
+    player leads (the predictions are made through the core, so its first-lead rule decides);
+    where the seat's bot would play differently, the play-out forks. Gem actions do not change
+    how anyone plays a card, so at the table every gem action is skipped and the seat's own are
+    taken apart, for each prediction, after every trick of its play-out: the core's gem table
+    for the seat's place lists them, the seat's bot picks one, the table gives the gems after it.
     """
 
-    def __init__(self, rules: ts.TricksAndStones, seat: int, dealer: int, trump: str) -> None:
-        order = _engine_order(rules)
-        assert all(order[i].suit == FRENCH_SUITS[i >> 3] and ts.STRENGTH[order[i].rank] == i & 7 for i in range(32))
-        self.n = n = rules.players
+    def __init__(self, rules: ts.TricksAndStones, view: ts.TricksAndStonesView, seat: int) -> None:
+        self.rules = rules
         self.seat = seat
-        self.trump = t = FRENCH_SUITS.index(trump)
+        self.n = rules.players
+        self.bots = [TsBot(rules, s) for s in range(self.n)]
+        self.opening = rules.round_opening(view.round, view.dealer)
+        self.round = view.round
+        self.trump = ts.SUIT_INDEX[view.trump]
+        self.allowances = ts.ALLOWANCES[self.n]
         self.ring = rules.options.chambers == "ring"
-        start = dealer + 1 if rules.options.first_lead_tie == "left-of-dealer" else dealer
-        self.lead_order = [(start + i) % n for i in range(n)]
-        self.values = [[_ts_value(c, led, t) for c in range(32)] for led in range(4)]
-        self.power = [(c >> 3 == t) * 8 + (c & 7) for c in range(32)]
-        self.worth = [
-            _TRUMP_VALUE[order[c].rank] if c >> 3 == t else _SIDE_VALUE.get(order[c].rank, 0.0) for c in range(32)
-        ]
-        self.allowances = ts.ALLOWANCES[n]
 
-    def predict(self, hand: list[int]) -> int:
-        """The bot's prediction (``HeuristicBot._predict``, same sums in the same order)."""
-        estimate = 0.0
-        worth = self.worth
-        for c in hand:
-            estimate += worth[c]
-        return max(0, min(ts.MAX_PREDICTION, round(estimate * 4 / self.n)))
-
-    def run(self, hands: list[list[int]]) -> list[tuple[int, int, int]]:
-        """``(prediction, tricks won, score)`` of the seat for each prediction 0-5."""
-        seat = self.seat
-        predictions = [self.predict(h) for h in hands]
-        groups: dict[int, list[int]] = {}  # first leader -> the seat's predictions that make it lead
+    def run(self, hands: tuple[int, ...], aside: int) -> list[tuple[int, int, int]]:
+        """``(prediction, tricks won, score)`` of the seat for each prediction 0-5 on one deal."""
+        rules, seat, bots = self.rules, self.seat, self.bots
+        legal, step, core_view = rules.core_legal, rules.core_step, rules.core_view
+        start = rules.with_hands(self.opening, hands, aside)
+        others: dict[int, int] = {}  # the other seats' predictions: their bots', the same each time
+        leading: dict[int, tuple[ts.TricksAndStonesState, list[int]]] = {}  # first leader -> play
         for p in range(ts.MAX_PREDICTION + 1):
-            predictions[seat] = p
-            low = min(predictions)
-            groups.setdefault(next(s for s in self.lead_order if predictions[s] == low), []).append(p)
+            state = start
+            while state.phase is ts.PREDICT:
+                mover = state.to_play
+                assert mover is not None
+                if mover == seat:
+                    action = ts.PREDICT_ID + p
+                elif mover in others:
+                    action = others[mover]
+                else:
+                    action = others[mover] = bots[mover].choose_id(core_view(state, mover), legal(state))
+                state = step(state, action)
+            leading.setdefault(state.leader, (state, []))[1].append(p)
         out: list[tuple[int, int, int]] = []
-        for leader, group in groups.items():
-            self._play([h[:] for h in hands], predictions, leader, [0] * self.n, [], 0, False, [], group, out)
+        for state, group in leading.values():
+            self._play(state, group, [], out)
         return out
 
     def _play(
-        self,
-        hands: list[list[int]],
-        predictions: list[int],
-        leader: int,
-        won: list[int],
-        record: list[tuple[int, int, int]],
-        played: int,
-        broken: bool,
-        trick: list[int],
-        group: list[int],
-        out: list[tuple[int, int, int]],
+        self, state: ts.TricksAndStonesState, group: list[int], notes: list[_TrickNote], out: list[tuple[int, int, int]]
     ) -> None:
-        n, seat, trump = self.n, self.seat, self.trump
-        power = self.power.__getitem__
-        while played < ts.CARDS_EACH:
-            i = len(trick)
-            led = trick[0] >> 3 if trick else -1
-            values = self.values[led] if trick else self.values[0]
-            best = max(values[c] for c in trick) if trick else 0
-            while i < n:
-                s = (leader + i) % n
-                hand = hands[s]
-                if i:
-                    legal = [c for c in hand if c >> 3 == led] or hand
-                elif broken:
-                    legal = hand
-                else:
-                    legal = [c for c in hand if c >> 3 != trump] or hand
-                if s == seat:
-                    w = won[seat]
-                    wants = w < group[0]
-                    if wants != (w < group[-1]):  # the group parts here: play the other part apart
-                        keep = [p for p in group if w < p]
-                        rest = [p for p in group if w >= p]
-                        self._play(
-                            [h[:] for h in hands], predictions, leader, won[:], record[:], played, broken,
-                            trick[:], rest, out,
-                        )  # fmt: skip
-                        group = keep
-                        wants = True
-                else:
-                    wants = won[s] < predictions[s]
-                if i:
-                    winners = [c for c in legal if values[c] > best]
-                    losers = [c for c in legal if values[c] <= best] if not wants else winners
-                else:
-                    winners = [c for c in legal if c & 7 >= 6]
-                    losers = [c for c in legal if c & 7 < 6] if not wants else winners
-                if wants:
-                    if winners:
-                        card = min(winners, key=power) if i == n - 1 else max(winners, key=power)
-                    else:
-                        card = min(legal, key=power)
-                elif losers:
-                    card = max(losers, key=power)
-                else:
-                    card = min(legal, key=power)
-                hand.remove(card)
-                if i == 0:
-                    led = card >> 3
-                    values = self.values[led]
-                elif card >> 3 == trump and led != trump:
-                    broken = True
-                trick.append(card)
-                if values[card] > best:
-                    best = values[card]
-                i += 1
-            # the trick is complete: its winner, and the seat's place for its gem action
-            top = max(range(n), key=lambda k: values[trick[k]])
-            winner = (leader + top) % n
-            won[winner] += 1
-            played += 1
-            mine = values[trick[(seat - leader) % n]]
-            place = sum(values[c] > mine for c in trick)
-            record.append((place, won[seat], played))
-            leader = winner
-            trick = []
-        tricks = won[seat]
+        rules, seat, bots = self.rules, self.seat, self.bots
+        legal, step, core_view = rules.core_legal, rules.core_step, rules.core_view
+        while state.round == self.round and state.to_play is not None:
+            if state.phase is ts.GEMS:
+                state = step(state, ts.SKIP_ID)
+                continue
+            mover = state.to_play
+            assert mover is not None
+            ids = legal(state)
+            view = core_view(state, mover)
+            if mover != seat:
+                card = bots[mover].choose_id(view, ids)
+            else:
+                choices: dict[int, list[int]] = {}
+                for p in group:  # the state holds one of the group's predictions: the others' views differ in it
+                    own = view if view.prediction == p else view._replace(prediction=p)
+                    choices.setdefault(bots[seat].choose_id(own, ids), []).append(p)
+                (card, group), *rest = choices.items()
+                for other, part in rest:  # the seat's bot parts ways here: play the other part apart
+                    apart = notes[:]
+                    self._play(self._note(state, other, apart), part, apart, out)
+            state = self._note(state, card, notes)
         for p in group:
-            out.append((p, tricks, self._score(p, tricks, record)))
+            out.append((p, *self._score(p, notes)))
 
-    def _score(self, prediction: int, tricks: int, record: list[tuple[int, int, int]]) -> int:
-        """The seat's gem actions after each trick (the bot's), then the round's score (TS-8)."""
+    def _note(self, state: ts.TricksAndStonesState, card: int, notes: list[_TrickNote]) -> ts.TricksAndStonesState:
+        """Play ``card``; if it completes the trick, note the seat's place in it (the core's ranking)."""
+        n, seat = self.n, self.seat
+        if len(state.played) == n - 1:
+            trick = (*state.played, card)
+            places = [(state.leader + i) % n for i in ts._ranking(trick, self.trump)]
+            won = state.tricks_won[seat] + (places[0] == seat)
+            left = state.held[seat].bit_count() - (state.to_play == seat)
+            notes.append((places.index(seat), won, left))
+        return self.rules.core_step(state, card)
+
+    def _score(self, prediction: int, notes: list[_TrickNote]) -> tuple[int, int]:
+        """The seat's tricks and score for ``prediction``: its gem actions after each trick as its
+        bot takes them from the core's gem table (TS-6, TS-7), then the round's points (TS-8)."""
         board = (0,) * ts.CHAMBERS
         supply = ts.GEMS_EACH
-        allowances = self.allowances
-        for place, won, played in record:
-            p, m = allowances[place]
-            cap = min(p, supply)
-            if cap or m:
-                board, placed = _ts_gems(board, cap, m, prediction, won, played, self.ring)
-                supply -= placed
-        if tricks > ts.MAX_PREDICTION:
-            return 0
-        return board[tricks] + (ts.EXPEDITION_BONUS if prediction == tricks else 0)
-
-
-@lru_cache(maxsize=1 << 16)
-def _ts_gems(
-    own: tuple[int, ...], cap: int, moves: int, prediction: int, won: int, played: int, ring: bool
-) -> tuple[tuple[int, ...], int]:
-    """The bot's gem action (``HeuristicBot._gems``) as the layout after it and gems placed."""
-    options = ts._gem_options(own, prediction, cap, moves, ring)
-    target = float(won) if won >= prediction else float(min(prediction, won + ts.CARDS_EACH - played))
-    weights = [max(0.0, 1.0 - 0.45 * abs(c - target)) for c in range(ts.CHAMBERS)]
-
-    def value(layout: tuple[int, ...]) -> float:
-        return sum(g * w for g, w in zip(layout, weights, strict=True))
-
-    best = max(options, key=lambda a: value(options[a]))
-    layout = options[best] if value(options[best]) > value(options[Skip()]) else own
-    return layout, sum(layout) - sum(own)
+        seat, n, trump, bot = self.seat, self.n, self.trump, self.bots[self.seat]
+        for place, won, left in notes:
+            points, moves = self.allowances[place]
+            listed, after = ts._gem_table(board, prediction, min(points, supply), moves, self.ring)
+            if len(listed) > 1:  # more than Skip: a choice
+                view = ts.TricksAndStonesSeatView(seat, n, ts.GEMS, trump, (1 << left) - 1, (), prediction, won, board)
+                own = after[bot.choose_id(view, listed)]
+                supply -= sum(own) - sum(board)
+                board = own
+        tricks = notes[-1][1] if notes else 0
+        gems, bonus = ts._points(prediction, tricks, board)
+        return tricks, gems + bonus
 
 
 # --- Band of Tricks ----------------------------------------------------------------------------------------
@@ -929,155 +881,41 @@ _BT_MODEL = (
     "scored on the tricks the seat won, each Metal win counted, when it was won, for the suit "
     "where it helped that bid most (as the seat's bot counts it); under Zero Success every trick counts."
 )
-
-# suit mask of a two-suit trick -> the index of the suit that wins it (BT-5)
-_RPS_TOP = {
-    (1 << a) | (1 << b): BAND_SUITS.index(bt._two_suit_winner(BAND_SUITS[a], BAND_SUITS[b]))
-    for a in range(4)
-    for b in range(4)
-    if a != b
-}
-_POPCOUNT = [bin(m).count("1") for m in range(16)]
-_METAL = BAND_SUITS.index(bt.METAL)
+_METAL = bt.METAL_SUIT
 
 
-def _suit_points_table(size: int) -> list[list[int]]:
-    return [[bt._suit_points(b, w) for w in range(size + 2)] for b in range(bt.MAX_BID + 1)]
+class _BtPlayouts:
+    """Band of Tricks play-outs of one seat's bid, on the core: every step the core's, every
+    decision the heuristic bots' (``choose_id`` on ``core_view``); public bids as they were made."""
 
-
-class _BtSim:
-    """Band of Tricks play-outs over card ids: a fast, unchecked copy of
-    ``BandOfTricks.apply`` and of the heuristic bot's bids, plays and Metal choices."""
-
-    def __init__(self, rules: bt.BandOfTricks, seat: int, start: int) -> None:
-        order = _engine_order(rules)
-        self.n = n = rules.players
-        self.each = bt.CARDS_EACH[n]
+    def __init__(self, rules: bt.BandOfTricks, view: bt.BandOfTricksView, seat: int, played: Bid) -> None:
+        self.rules = rules
         self.seat = seat
-        self.start = start
-        self.suit = [BAND_SUITS.index(c.suit) for c in order]
-        self.rank = [c.rank for c in order]
-        scale = _SCALE[n]
-        self.chance = [max(0.0, min(1.0, (c.rank - _FLOOR[c.suit] + 1) / _SPAN)) * scale for c in order]
-        self.lead_wins = [x >= 0.6 for x in self.chance]
-        self.points = _suit_points_table(self.each)
+        self.n = rules.players
+        self.bots = [BandBot(rules, s) for s in range(self.n)]
+        self.opening = rules.core_initial(0, None, start_player=view.start_player)
+        self.bids = {s: bt.BID0 + bt.ALL_BIDS.index(b) for s, b in enumerate(view.bids) if b is not None}
+        self.bids[seat] = bt.BID0 + bt.ALL_BIDS.index(played)
 
-    def bid_of(self, hand: list[int]) -> tuple[int, int, int] | None:
-        """The bot's bid (``HeuristicBot._bid``): ``None`` for Zero Success."""
-        expected = [0.0, 0.0, 0.0, 0.0]
-        suit, chance = self.suit, self.chance
-        for c in hand:
-            expected[suit[c]] += chance[c]
-        metal = expected[_METAL]
-        if expected[0] + expected[1] + expected[2] + metal < _ZERO_BELOW:
-            return None
-        strongest = max(range(3), key=lambda j: expected[j])
-        expected[strongest] += metal
-        values = [max(0, min(bt.MAX_BID, round(expected[j]))) for j in range(3)]
-        if values == [0, 0, 0]:
-            return None
-        return values[0], values[1], values[2]
-
-    def assign(self, bid: tuple[int, int, int], won: list[int]) -> int:
-        """The suit (0-2) the bot counts a Metal win for (``HeuristicBot._assign``)."""
-        points = self.points
-        best = -1
-        best_key = (0, 0)
-        for j in range(3):
-            b, w = bid[j], won[j]
-            key = (points[b][w + 1] - points[b][w], b - w - 1)
-            if best < 0 or key > best_key:
-                best, best_key = j, key
-        return best
-
-    def run(self, hands: list[list[int]], bids: list[tuple[int, int, int] | None]) -> tuple[int, ...]:
+    def run(self, hands: tuple[int, ...]) -> tuple[int, ...]:
         """The seat's wins in trick order, as the suit index of each winning card (3: Metal)."""
-        n, seat = self.n, self.seat
-        suit, rank, lead_wins = self.suit, self.rank, self.lead_wins
-        won = [[0, 0, 0, 0] for _ in range(n)]
+        rules, seat, bots, bids, n = self.rules, self.seat, self.bots, self.bids, self.n
+        legal, step, core_view = rules.core_legal, rules.core_step, rules.core_view
+        state = rules.with_hands(self.opening, hands)
+        deal = state.deal
         mine: list[int] = []
-        leader = self.start
-        for _ in range(self.each):
-            trick: list[int] = []
-            mask = 0
-            top_rank = [-1, -1, -1, -1]
-            high = -1
-            follow = -1
-            for i in range(n):
-                s = (leader + i) % n
-                hand = hands[s]
-                if follow >= 0 and any(suit[c] == follow for c in hand):
-                    legal = [c for c in hand if suit[c] == follow or suit[c] == _METAL]
-                else:
-                    legal = hand
-                bid = bids[s]
-                if bid is None:
-                    need = (0, 0, 0)
-                else:
-                    w = won[s]
-                    need = (bid[0] - w[0], bid[1] - w[1], bid[2] - w[2])
-                any_need = need[0] > 0 or need[1] > 0 or need[2] > 0
-                good = []
-                losers = []
-                useful = []
-                for c in legal:
-                    cs = suit[c]
-                    u = any_need if cs == _METAL else need[cs] > 0
-                    useful.append(u)
-                    if i == 0:
-                        wins = lead_wins[c]
-                    else:
-                        m = mask | (1 << cs)
-                        k = _POPCOUNT[m]
-                        if k == 1:
-                            wins = rank[c] > top_rank[cs]
-                        elif k == 2:
-                            wins = cs == _RPS_TOP[m] and rank[c] > top_rank[cs]
-                        else:
-                            wins = rank[c] >= high
-                    if wins:
-                        if u:
-                            good.append(c)
-                    else:
-                        losers.append((c, u))
-                if good:
-                    if i == n - 1:  # the cheapest winner, keeping Metal
-                        card = min(good, key=lambda c: (suit[c] == _METAL, rank[c]))
-                    else:
-                        card = max(good, key=lambda c: (suit[c] != _METAL, rank[c]))
-                elif losers:  # shed the most dangerous card
-                    card = max(losers, key=lambda cu: (not cu[1], rank[cu[0]] if not cu[1] else -rank[cu[0]]))[0]
-                else:
-                    card = min(zip(legal, useful, strict=True), key=lambda cu: (cu[1], rank[cu[0]]))[0]
-                hand.remove(card)
-                cs = suit[card]
-                if follow < 0 and cs != _METAL:
-                    follow = cs
-                trick.append(card)
-                mask |= 1 << cs
-                if rank[card] > top_rank[cs]:
-                    top_rank[cs] = rank[card]
-                if rank[card] > high:
-                    high = rank[card]
-            # the trick's winner (BT-5)
-            k = _POPCOUNT[mask]
-            if k == 1:
-                top = max(range(n), key=lambda j: rank[trick[j]])
-            elif k == 2:
-                winning_suit = _RPS_TOP[mask]
-                top = max((j for j in range(n) if suit[trick[j]] == winning_suit), key=lambda j: rank[trick[j]])
+        while state.deal == deal and state.to_play is not None:
+            mover = state.to_play
+            if state.phase is bt.BID and mover in bids:
+                action = bids[mover]
             else:
-                top = max(range(n), key=lambda j: (rank[trick[j]], j))
-            winner = (leader + top) % n
-            best_suit = suit[trick[top]]
-            if best_suit != _METAL:
-                won[winner][best_suit] += 1
-            else:
-                bid = bids[winner]
-                won[winner][3 if bid is None else self.assign(bid, won[winner])] += 1
-            if winner == seat:
-                mine.append(best_suit)
-            leader = winner
+                action = bots[mover].choose_id(core_view(state, mover), legal(state))
+                if state.phase is bt.PLAY and len(state.trick_ids) == n - 1:  # the trick's last card
+                    trick = (*state.trick_ids, action)
+                    top = bt._rank_ids(trick)[0]
+                    if (state.leader + top) % n == seat:
+                        mine.append(bt.SUIT[trick[top]])
+            state = step(state, action)
         return tuple(mine)
 
 
@@ -1107,40 +945,33 @@ def _advise_bt(
     rng: random.Random,
     ticker: _Ticker,
 ) -> Advice:
-    sim = _BtSim(rules, seat, view.start_player)
-    n = rules.players
     if under_test is None:
-        own = sim.bid_of(sampler._known[seat])
-        played: Bid = bt.ZERO if own is None else Bid(*own)
+        own = BandBot(rules, seat).bid_of(bt.IDS.mask(view.hand))
+        played: Bid = bt.ALL_BIDS[own]
     else:
         assert isinstance(under_test, Bid)
         played = under_test
-    made = [b if s != seat else played for s, b in enumerate(view.bids)]
-    # bids as the play-outs use them: None for Zero Success; public bids are kept as made
-    fixed = [None if b is None or b.zero else (b.rock, b.soul, b.pops) for b in made]
-    pending = [s for s, b in enumerate(made) if b is None]  # still to bid: as their bot would
+    playouts = _BtPlayouts(rules, view, seat, played)
     keys: dict[tuple[tuple[int, int, int], ...], int] = {}
     ticker.tick(0)
     for done in range(1, samples + 1):
-        hands, _ = sampler._sample_ids(rng)
-        bids = fixed[:]
-        for s in pending:
-            bids[s] = sim.bid_of(hands[s])
-        key = _bt_key(sim.run(hands, bids))
+        hands, _ = sampler.sample_masks(rng)
+        key = _bt_key(playouts.run(hands))
         keys[key] = keys.get(key, 0) + 1
         ticker.tick(done)
-    estimates, metal = _score_all_bids(sim, keys, samples, n)
+    estimates, metal = _score_all_bids(rules, keys, samples)
     model = _BT_MODEL.format(played="Zero Success" if played.zero else f"{played.rock} {played.soul} {played.pops}")
     return _advice(rules, view, seat, samples, seed, under_test, played, estimates, model, metal)
 
 
 def _score_all_bids(
-    sim: _BtSim, keys: Mapping[tuple[tuple[int, int, int], ...], int], samples: int, players: int
+    rules: bt.BandOfTricks, keys: Mapping[tuple[tuple[int, int, int], ...], int], samples: int
 ) -> tuple[list[BidEstimate], tuple[int, ...]]:
-    """Every bid scored on the same play-outs (grouped by what Metal counting depends on)."""
-    size = sim.each + 1
-    points = sim.points
-    change = [[points[b][w + 1] - points[b][w] for w in range(size)] for b in range(bt.MAX_BID + 1)]
+    """Every bid scored on the same play-outs (grouped by what Metal counting depends on): the
+    deal's points are the rules' (``bt.SUIT_POINTS``, ``score_deal``'s table) and each Metal win
+    goes where the seat's bot would count it under that bid (``metal_suit``)."""
+    size = rules.cards_each + 1
+    points = bt.SUIT_POINTS
     totals = [0] * size
     metal = [0] * size
     plain = [[0] * size for _ in range(3)]  # non-Metal wins per suit, for Zero Success
@@ -1160,10 +991,9 @@ def _score_all_bids(
             with_metal.append((key, count))
         else:
             fixed[(r, s, p)] = fixed.get((r, s, p), 0) + count
-    zsp = bt.ZERO_SUCCESS_POINTS[players]
     zero_sum = zero_sq = 0
     for t, count in enumerate(totals):
-        score = zsp if t == 0 else -t
+        score = rules.zero_success_points if t == 0 else -t
         zero_sum += score * count
         zero_sq += score * score * count
     mean, stderr = _summary(zero_sum, zero_sq, samples)
@@ -1180,9 +1010,8 @@ def _score_all_bids(
         base_hist[2][p] += count
     fixed_items = list(fixed.items())
     for bid in bt.ALL_BIDS[1:]:
-        br, bs, bp = bid.rock, bid.soul, bid.pops
-        pr, ps, pp = points[br], points[bs], points[bp]
-        cr, cs, cp = change[br], change[bs], change[bp]
+        values = (bid.rock, bid.soul, bid.pops)
+        pr, ps, pp = points[bid.rock], points[bid.soul], points[bid.pops]
         total = 0
         squares = 0
         hits = 0
@@ -1191,25 +1020,20 @@ def _score_all_bids(
             score = pr[r] + ps[s] + pp[p]
             total += score * count
             squares += score * score * count
-            if r == br and s == bs and p == bp:
+            if (r, s, p) == values:
                 hits += count
         for key, count in with_metal:
-            r, s, p = key[0]
-            for seg in key[1:]:  # a Metal win, then the next non-Metal wins (see _BtSim.assign)
-                kr, ks, kp = (cr[r], br - r - 1), (cs[s], bs - s - 1), (cp[p], bp - p - 1)
-                if kr >= ks and kr >= kp:
-                    r += 1
-                elif ks >= kp:
-                    s += 1
-                else:
-                    p += 1
-                r += seg[0]
-                s += seg[1]
-                p += seg[2]
+            won = list(key[0])
+            for seg in key[1:]:  # a Metal win, then the next non-Metal wins
+                won[metal_suit(values, won)] += 1
+                won[0] += seg[0]
+                won[1] += seg[1]
+                won[2] += seg[2]
+            r, s, p = won
             score = pr[r] + ps[s] + pp[p]
             total += score * count
             squares += score * score * count
-            if r == br and s == bs and p == bp:
+            if (r, s, p) == values:
                 hits += count
             hist[0][r] += count
             hist[1][s] += count
@@ -1231,37 +1055,61 @@ class AdvisorEntry:
     """How the advisor works for one game. A game names its entry in its declaration
     (``Capabilities(advice=Ref("tricklab.advisor:TS_ADVICE"))``) and the advisor reads it there.
 
-    ``view_type`` is the game's seat view, ``what`` names its bidding phase in messages,
-    ``sort_hand`` sorts cards as the engine sorts a hand, ``round_of`` says which round a state
-    is in, ``voids`` which suits a play reveals its player not to hold (from the state before
-    the play, the card and the deck's suits), ``normalise_bid`` checks a bid as the game does,
-    and ``advise`` runs the game's play-outs.
+    ``view_type`` is the game's seat view, ``what`` names its bidding phase in messages, ``ids``
+    numbers its cards as its core does (a sorted hand is a mask's ids, lowest first),
+    ``round_of`` says which round a state is in, ``hands`` gives a state's hands and
+    ``with_hands`` the state with other hands (masks; for the voids a play reveals),
+    ``normalise_bid`` checks a bid as the game does, and ``advise`` runs the game's play-outs.
+    The functions are the game's own: each takes its game's rules and states only.
     """
 
     view_type: type[BiddingView]
     what: str
-    sort_hand: Callable[[Iterable[Card]], tuple[Card, ...]]
-    round_of: Callable[[Any], int]
-    voids: Callable[[Any, Card, set[str]], set[str]]
+    ids: CardIds
+    round_of: Callable[[GameState], int]
+    hands: Callable[[GameState], tuple[int, ...]]
+    with_hands: Callable[[Rules[Any], GameState, tuple[int, ...]], GameState]
     normalise_bid: Callable[[object], Action]
     advise: Callable[
         [Rules[Any], BiddingView, int, Action | None, int, int, DealSampler, random.Random, _Ticker], Advice
     ]
 
 
-def _ts_round(state: ts.TricksAndStonesState) -> int:
+def _revealed_voids(rules: Rules[Any], entry: AdvisorEntry, before: GameState, card: Card) -> set[str]:
+    """The suits a play shows its player not to hold, as the core's legal plays decide: each suit
+    of which one more card in the player's hand would have made the card played illegal (not
+    following the suit to follow; leading a trump before trumps are broken)."""
+    assert isinstance(rules, CoreRules)
+    seat = before.to_play
+    assert seat is not None
+    ids = entry.ids
+    played = ids.id[card]
+    action = rules.action_id(Play(card))
+    hands = entry.hands(before)
+    voids = set()
+    for k, suit in enumerate(ids.suits):
+        others = ids.suit_mask[k] & ~hands[seat] & ~(1 << played)
+        if not others:
+            continue
+        more = hands[:seat] + (hands[seat] | (1 << lowest(others)),) + hands[seat + 1 :]
+        if action not in rules.core_legal(entry.with_hands(rules, before, more)):
+            voids.add(suit)
+    return voids
+
+
+def _ts_round(state: GameState) -> int:
+    assert isinstance(state, ts.TricksAndStonesState)
     return state.round
 
 
-def _ts_voids(before: ts.TricksAndStonesState, card: Card, suits: set[str]) -> set[str]:
-    """Not following the led suit (ts.follow); leading a trump before trumps are broken
-    (ts.trump.lead: only trumps were left)."""
-    trick = before.trick
-    if trick:
-        return {trick[0].suit} if card.suit != trick[0].suit else set()
-    if card.suit == before.trump and not before.trump_broken:
-        return suits - {card.suit}
-    return set()
+def _ts_hands(state: GameState) -> tuple[int, ...]:
+    assert isinstance(state, ts.TricksAndStonesState)
+    return state.held
+
+
+def _ts_with_hands(rules: Rules[Any], state: GameState, hands: tuple[int, ...]) -> GameState:
+    assert isinstance(rules, ts.TricksAndStones) and isinstance(state, ts.TricksAndStonesState)
+    return rules.with_hands(state, hands, state.set_aside)
 
 
 def _ts_advise(
@@ -1279,14 +1127,19 @@ def _ts_advise(
     return _advise_ts(rules, view, seat, under_test, samples, seed, sampler, rng, ticker)
 
 
-def _bt_round(state: bt.BandOfTricksState) -> int:
+def _bt_round(state: GameState) -> int:
+    assert isinstance(state, bt.BandOfTricksState)
     return state.deal
 
 
-def _bt_voids(before: bt.BandOfTricksState, card: Card, suits: set[str]) -> set[str]:
-    """Not following the suit to follow (bt.follow); playing Metal reveals nothing."""
-    follow = bt._to_follow(before.trick)
-    return {follow} if follow is not None and card.suit not in (follow, bt.METAL) else set()
+def _bt_hands(state: GameState) -> tuple[int, ...]:
+    assert isinstance(state, bt.BandOfTricksState)
+    return state.held
+
+
+def _bt_with_hands(rules: Rules[Any], state: GameState, hands: tuple[int, ...]) -> GameState:
+    assert isinstance(rules, bt.BandOfTricks) and isinstance(state, bt.BandOfTricksState)
+    return rules.with_hands(state, hands)
 
 
 def _bt_advise(
@@ -1305,8 +1158,15 @@ def _bt_advise(
 
 
 TS_ADVICE = AdvisorEntry(
-    ts.TricksAndStonesView, "the prediction phase", ts._sort_hand, _ts_round, _ts_voids, _ts_bid, _ts_advise
+    ts.TricksAndStonesView, "the prediction phase", ts.IDS, _ts_round, _ts_hands, _ts_with_hands, _ts_bid, _ts_advise
 )
 BT_ADVICE = AdvisorEntry(
-    bt.BandOfTricksView, "the bid phase", bt._sort_hand, _bt_round, _bt_voids, bt._check_bid_input, _bt_advise
+    bt.BandOfTricksView,
+    "the bid phase",
+    bt.IDS,
+    _bt_round,
+    _bt_hands,
+    _bt_with_hands,
+    bt._check_bid_input,
+    _bt_advise,
 )

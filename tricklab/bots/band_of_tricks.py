@@ -89,6 +89,16 @@ class CoreView(Protocol):
     def won(self) -> tuple[Wins, ...]: ...
 
 
+def metal_suit(bid: Sequence[int], won: Sequence[int]) -> int:
+    """Where the bot counts a Metal win (0-2: Rock, Soul, Pops) under the per-suit bid ``bid``,
+    with ``won`` the suits' wins so far: the suit where one more win helps the score most, then
+    the one furthest short of its bid, then the first."""
+    return max(
+        range(3),
+        key=lambda j: (SUIT_POINTS[bid[j]][won[j] + 1] - SUIT_POINTS[bid[j]][won[j]], bid[j] - won[j] - 1),
+    )
+
+
 class HeuristicBot:
     def __init__(self, rules: BandOfTricks, seat: int, seed: int | str = 0) -> None:
         self.rules = rules
@@ -214,15 +224,5 @@ class HeuristicBot:
         bid = view.bid_ids[self.seat]
         if bid < 0 or bid == ZERO_BID:
             return legal[0]
-        won = view.won[self.seat]
-        values = BID_VALUES[bid]
-        # the suit where the win helps the score most, then the one furthest short of its bid
-        best = max(
-            range(3),
-            key=lambda j: (
-                SUIT_POINTS[values[j]][won[j] + 1] - SUIT_POINTS[values[j]][won[j]],
-                values[j] - won[j] - 1,
-            ),
-        )
-        action = ASSIGN0 + best
+        action = ASSIGN0 + metal_suit(BID_VALUES[bid], view.won[self.seat])
         return action if action in legal else legal[0]

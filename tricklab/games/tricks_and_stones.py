@@ -1028,6 +1028,15 @@ class TricksAndStones(CoreRules[TricksAndStonesState]):
             facts.append((Dealt(dealer, round_index, state.trump, bool(aside)), state))
         return state
 
+    def round_opening(self, round_index: int, dealer: int) -> TricksAndStonesState:
+        """A state at the start of round ``round_index``'s predictions with ``dealer`` dealing
+        (its hands are some deal: :meth:`with_hands` puts others in). What a play-out of a
+        sampled deal starts from (the advisor)."""
+        self.first_dealer(0, dealer)  # checks the seat
+        if not 0 <= round_index < ROUNDS:
+            raise InvalidOption(f"{TITLE} has rounds 0 to {ROUNDS - 1}, not {describe(round_index)}")
+        return self._deal(self.core_initial(0, None, first_dealer=dealer), round_index, dealer, None)
+
     def with_hands(self, state: TricksAndStonesState, hands: tuple[int, ...], aside: int) -> TricksAndStonesState:
         """``state`` with the hands replaced by ``hands`` (one mask of card ids per seat, see
         :data:`IDS`) and the cards aside by the mask ``aside``; nothing else changes. For
