@@ -22,6 +22,7 @@ from ..games.core import bits
 from ..games.tricks_and_stones import (
     _GEM_DELTA,
     _VALUE,
+    ACTIONS,
     CHAMBERS,
     GEMS,
     IDS,
@@ -47,6 +48,7 @@ _WORTH = tuple(
 )
 # by trump suit and card id: (is a trump, strength) as one number, the order the bot plays by
 _POWER = tuple(tuple((i >> 3 == t) * 8 + STRENGTH[c.rank] for i, c in enumerate(IDS.cards)) for t in range(4))
+_LISTED = {id(a): i for i, a in enumerate(ACTIONS)}  # the listed action objects -> their ids
 _LEAD_WINS = tuple(STRENGTH[c.rank] >= 6 for c in IDS.cards)  # leading a King or Ace tends to win
 
 
@@ -61,25 +63,34 @@ def predict_id(view: TricksAndStonesSeatView) -> int:
 
 def play_id(view: TricksAndStonesSeatView, legal: Sequence[int]) -> int:
     """The bot's card (an id of ``legal``, the playable cards in hand order)."""
-    trick = view.trick
-    power = _POWER[view.trump].__getitem__
     prediction = view.prediction
     wants = prediction is not None and view.won < prediction  # still short of the prediction
+    key = (tuple(legal), view.trick, view.trump, wants, view.players)
+    found = _PLAYS.get(key)
+    if found is None:  # remembered: the same cards meet the same trick in many play-outs
+        if len(_PLAYS) > 200_000:
+            _PLAYS.clear()
+        found = _PLAYS[key] = _play(*key)
+    return found
+
+
+_PLAYS: dict[tuple[tuple[int, ...], tuple[int, ...], int, bool, int], int] = {}
+
+
+def _play(legal: tuple[int, ...], trick: tuple[int, ...], trump: int, wants: bool, players: int) -> int:
+    power = _POWER[trump].__getitem__
     if trick:
-        value = _VALUE[view.trump][trick[0] >> 3]
+        value = _VALUE[trump][trick[0] >> 3]
         best = max(map(value.__getitem__, trick))
-        if wants:
-            winners = [c for c in legal if value[c] > best]
-        else:
-            losers = [c for c in legal if value[c] <= best]
-    elif wants:
-        winners = [c for c in legal if _LEAD_WINS[c]]
+        winners = [c for c in legal if value[c] > best]
+        losers = [c for c in legal if value[c] <= best]
     else:
+        winners = [c for c in legal if _LEAD_WINS[c]]
         losers = [c for c in legal if not _LEAD_WINS[c]]
     if wants:
         if winners:
             # the cheapest winner, unless later players may still beat it: then the strongest
-            return min(winners, key=power) if len(trick) == view.players - 1 else max(winners, key=power)
+            return min(winners, key=power) if len(trick) == players - 1 else max(winners, key=power)
         return min(legal, key=power)
     if losers:
         return max(losers, key=power)
@@ -130,12 +141,19 @@ class HeuristicBot:
 
     def choose(self, view: TricksAndStonesView, legal_actions: Sequence[Action]) -> Action:
         core = view.core if view.core is not None and view.core.seat == self.seat else self._core(view)
-        action_id = self.rules.action_id
-        ids = [action_id(a) for a in legal_actions]
+        ids = [self._id(a) for a in legal_actions]
         if None in ids:  # not the game's own actions: nothing to decide by
             return legal_actions[0]
         chosen = self.choose_id(core, ids)  # type: ignore[arg-type]
         return legal_actions[ids.index(chosen)]
+
+    def _id(self, action: Action) -> int | None:
+        """The id of a listed action: by identity for the listed objects themselves (what
+        ``legal_actions`` gives), else by value."""
+        found = _LISTED.get(id(action))
+        if found is not None and ACTIONS[found] is action:
+            return found
+        return self.rules.action_id(action)
 
     def _core(self, view: TricksAndStonesView) -> TricksAndStonesSeatView:
         """The compact view of this bot's seat from a view made for another seat (or the teacher)."""

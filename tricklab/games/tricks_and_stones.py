@@ -382,17 +382,12 @@ def _ranking(ids: tuple[int, ...], trump: int) -> tuple[int, ...]:
     return tuple(sorted(range(len(ids)), key=values.__getitem__, reverse=True))
 
 
-_BITS: dict[int, tuple[int, ...]] = {}
+# the playable card ids (_playable) by hand, led suit (or -2/-1: to lead, trumps not broken/broken)
+# and trump, remembered: core_legal asks for them at every card played
+_PLAYABLE: dict[tuple[int, int, str], tuple[int, ...]] = {}
 
 
-def _ids_of(mask: int) -> tuple[int, ...]:
-    """``bits(mask)``, remembered: hands repeat across the tricks of a round."""
-    found = _BITS.get(mask)
-    if found is None:
-        if len(_BITS) > 100_000:
-            _BITS.clear()
-        found = _BITS[mask] = bits(mask)
-    return found
+_TRICKS: dict[tuple[tuple[int, ...], str, int], Trick] = {}  # (last, trump, players) -> the Trick
 
 
 class TricksAndStonesState(NamedTuple):
@@ -436,8 +431,9 @@ class TricksAndStonesState(NamedTuple):
 
     @property
     def totals(self) -> tuple[int, ...]:
-        n = len(self.held)
-        return tuple(sum(r[s] for r in self.round_scores) for s in range(n))
+        if not self.round_scores:
+            return (0,) * len(self.held)
+        return tuple(map(sum, zip(*self.round_scores, strict=True)))
 
     @property
     def hands(self) -> tuple[tuple[Card, ...], ...]:
@@ -464,10 +460,18 @@ class TricksAndStonesState(NamedTuple):
     @property
     def last_trick(self) -> Trick | None:
         """The last completed trick of the round, with every place (``None`` before the first)."""
-        if not self.last:
+        last = self.last
+        if not last:
             return None
-        leader, ids = self.last[0], self.last[2:]
-        return Trick.ranked(leader, IDS.of(ids), _ranking(ids, SUIT_INDEX[self.trump]), len(self.held), places=True)
+        key = (last, self.trump, len(self.held))
+        found = _TRICKS.get(key)
+        if found is None:  # remembered: every view and timeline step asks for it again
+            if len(_TRICKS) > 50_000:
+                _TRICKS.clear()
+            ids = last[2:]
+            ranking = _ranking(ids, SUIT_INDEX[self.trump])
+            found = _TRICKS[key] = Trick.ranked(last[0], IDS.of(ids), ranking, len(self.held), places=True)
+        return found
 
     def seat_of(self, index: int) -> int:
         """The seat that played card ``index`` of the current trick."""
@@ -1051,8 +1055,16 @@ class TricksAndStones(CoreRules[TricksAndStonesState]):
         if phase is PLAY:
             seat = state.to_play
             assert seat is not None
-            mask, _ = _playable(state.held[seat], state.played, SUIT_INDEX[state.trump], state.trump_broken)
-            return _ids_of(mask)
+            played = state.played
+            # the playable ids depend on the hand, the led suit (or, to lead, trump and whether broken)
+            key = (state.held[seat], played[0] >> 3 if played else state.trump_broken - 2, state.trump)
+            found = _PLAYABLE.get(key)
+            if found is None:
+                if len(_PLAYABLE) > 100_000:
+                    _PLAYABLE.clear()
+                mask, _ = _playable(state.held[seat], played, SUIT_INDEX[state.trump], state.trump_broken)
+                found = _PLAYABLE[key] = bits(mask)
+            return found
         if phase is GEMS:
             return self._gem_table(state)[0]
         if phase is PREDICT:
@@ -1116,39 +1128,36 @@ class TricksAndStones(CoreRules[TricksAndStonesState]):
     def _play(self, state: TricksAndStonesState, card: int, facts: Facts | None) -> TricksAndStonesState:
         """A card to the trick; trumps break when one is played to a trick led in another suit
         (``ts.trump.break``); a full trick is ranked, won and its gem actions queued."""
-        seat = state.to_play
+        # every field by name, and the next state as one tuple literal: the fastest way to step
+        # fmt: off
+        (seed, phase, seat, round_, dealer, trump, held, aside, predictions, leader, played, number, was_broken,
+         won, taken, board, supply, queue, last, round_scores, exact) = state
+        # fmt: on
         assert seat is not None
-        trump = SUIT_INDEX[state.trump]
-        held = state.held
+        suit = SUIT_INDEX[trump]
         held = held[:seat] + (held[seat] & ~(1 << card),) + held[seat + 1 :]
-        trick = state.played + (card,)
-        was_broken = state.trump_broken
-        broken = was_broken or (card >> 3 == trump and len(trick) > 1 and trick[0] >> 3 != trump)
-        # the fields by position (a step is one tuple): see TricksAndStonesState
+        trick = played + (card,)
+        broken = was_broken or (card >> 3 == suit and len(trick) > 1 and trick[0] >> 3 != suit)
         if len(trick) < self.players:
-            new = _new(
-                TricksAndStonesState,
-                (*state[:2], self._next[seat], *state[3:6], held, *state[7:10], trick, state[11], broken, *state[13:]),
-            )
+            # fmt: off
+            new = _new(TricksAndStonesState, (
+                seed, phase, self._next[seat], round_, dealer, trump, held, aside, predictions, leader, trick,
+                number, broken, won, taken, board, supply, queue, last, round_scores, exact))
+            # fmt: on
             if facts is not None:
                 facts.append((CardPlayed(seat, card, trick, was_broken, broken and not was_broken), new))
             return new
-        leader = state.leader
-        ranking = _ranking(trick, trump)
+        ranking = _ranking(trick, suit)
         places, queue = self._podiums[leader, ranking]
         winner = places[0]
-        won = state.tricks_won
-        taken = state.taken
-        number = state.tricks_played + 1
-        new = _new(
-            TricksAndStonesState,
-            (
-                *(state[0], GEMS, winner, *state[3:6], held, state[7], state[8], leader, (), number, broken),
-                won[:winner] + (won[winner] + 1,) + won[winner + 1 :],
-                taken[:winner] + (taken[winner] | mask_of(trick),) + taken[winner + 1 :],
-                *(state[15], state[16], queue, (leader, winner, *trick), state[19], state[20]),
-            ),
-        )
+        number += 1
+        won = won[:winner] + (won[winner] + 1,) + won[winner + 1 :]
+        taken = taken[:winner] + (taken[winner] | mask_of(trick),) + taken[winner + 1 :]
+        # fmt: off
+        new = _new(TricksAndStonesState, (
+            seed, GEMS, winner, round_, dealer, trump, held, aside, predictions, leader, (), number, broken,
+            won, taken, board, supply, queue, (leader, winner, *trick), round_scores, exact))
+        # fmt: on
         if facts is not None:
             shown = new._replace(phase=PLAY, to_play=None, played=trick, gem_queue=())
             facts.append((CardPlayed(seat, card, trick, was_broken, broken and not was_broken), shown))
@@ -1183,15 +1192,35 @@ class TricksAndStones(CoreRules[TricksAndStonesState]):
                 rest = queue[k + 1 :]
                 interim = state._replace(gem_queue=rest, to_play=rest[0][0] if rest else None)
                 facts.append((GemsTaken(seat, place, None), interim))
-        queue = queue[skipped:]
+        return self._after_gems(state, state.board, state.supply, queue[skipped:], facts)
+
+    def _after_gems(
+        self,
+        state: TricksAndStonesState,
+        board: tuple[tuple[int, ...], ...],
+        supply: tuple[int, ...],
+        queue: tuple[tuple[int, int], ...],
+        facts: Facts | None,
+    ) -> TricksAndStonesState:
+        """``state`` with the gems ``board`` and ``supply`` and the gem actions ``queue`` still to
+        come (its head has a choice): that player's turn, or, with none left, the winner leads
+        the next trick (``ts.lead.next``) or the round is scored."""
+        # fmt: off
+        (seed, phase, _, round_, dealer, trump, held, aside, predictions, leader, played, number, broken,
+         won, taken, _, _, _, last, round_scores, exact) = state
         if queue:
-            return _new(TricksAndStonesState, (*state[:2], queue[0][0], *state[3:17], queue, *state[18:]))
-        if state.tricks_played < CARDS_EACH:
-            winner = state.last[1]
-            return _new(
-                TricksAndStonesState, (state[0], PLAY, winner, *state[3:9], winner, *state[10:17], (), *state[18:])
-            )
-        return self._end_round(state._replace(gem_queue=()), facts)
+            return _new(TricksAndStonesState, (
+                seed, phase, queue[0][0], round_, dealer, trump, held, aside, predictions, leader, played, number,
+                broken, won, taken, board, supply, queue, last, round_scores, exact))
+        if number < CARDS_EACH:
+            winner = last[1]
+            return _new(TricksAndStonesState, (
+                seed, PLAY, winner, round_, dealer, trump, held, aside, predictions, winner, played, number,
+                broken, won, taken, board, supply, (), last, round_scores, exact))
+        return self._end_round(_new(TricksAndStonesState, (
+            seed, phase, None, round_, dealer, trump, held, aside, predictions, leader, played, number,
+            broken, won, taken, board, supply, (), last, round_scores, exact)), facts)
+        # fmt: on
 
     def _gems(self, state: TricksAndStonesState, action: int, facts: Facts | None) -> TricksAndStonesState:
         """A listed gem action: the board and supply after it, then the next place."""
@@ -1204,27 +1233,11 @@ class TricksAndStones(CoreRules[TricksAndStonesState]):
         supply = supply[:seat] + (supply[seat] - _PLACED[action],) + supply[seat + 1 :]
         queue = queue[1:]
         if facts is not None:
-            new = _new(
-                TricksAndStonesState,
-                (*state[:2], queue[0][0] if queue else None, *state[3:15], board, supply, queue, *state[18:]),
-            )
+            new = state._replace(board=board, supply=supply, gem_queue=queue, to_play=queue[0][0] if queue else None)
             facts.append((GemsTaken(seat, place, action), new))
             return self._advance_gems(new, facts)
-        # the same steps as _advance_gems, building one state
-        queue = queue[self._no_choice(queue, board, supply) :]
-        if queue:
-            return _new(
-                TricksAndStonesState, (*state[:2], queue[0][0], *state[3:15], board, supply, queue, *state[18:])
-            )
-        if state.tricks_played < CARDS_EACH:
-            winner = state.last[1]
-            return _new(
-                TricksAndStonesState,
-                (state[0], PLAY, winner, *state[3:9], winner, *state[10:15], board, supply, (), *state[18:]),
-            )
-        return self._end_round(
-            _new(TricksAndStonesState, (*state[:2], None, *state[3:15], board, supply, (), *state[18:])), None
-        )
+        # _advance_gems without the states in between
+        return self._after_gems(state, board, supply, queue[self._no_choice(queue, board, supply) :], None)
 
     def _end_round(self, state: TricksAndStonesState, facts: Facts | None) -> TricksAndStonesState:
         """Score the round (TS-8), then deal the next one or end the match (TS-9)."""

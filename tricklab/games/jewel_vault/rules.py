@@ -10,6 +10,10 @@ checked API, the bots and the advisor all run on that pair; a refusal is explain
 
 Action ids: ``0..51`` play a card (the card's id), ``52..54`` announce 1-3, ``55..60`` a ♣
 target (``steal 0`` .. ``steal 5``), and from ``61`` every pass of 1, 2 or 3 cards.
+
+For play-outs on the core (the advisor's): :meth:`JewelVault.with_hands` puts sampled hands
+into a state, :meth:`JewelVault.core_view` is a seat's cheap view, and the heuristic bot's
+``choose_id(view, legal_ids)`` decides from it.
 """
 
 from __future__ import annotations
