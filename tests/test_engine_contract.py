@@ -681,3 +681,17 @@ def test_another_spelling_of_a_listed_action_is_recorded_as_the_listed_one(game:
         if found >= 12:
             break
     assert found >= 12, f"only {found} decisions with another spelling were met"
+
+
+def test_the_deal_shuffles_as_random_shuffle_does() -> None:
+    """The core's deal writes out ``random.Random.shuffle``: the same permutation for every seed
+    and size, so the same seed keeps dealing the same hands."""
+    from tricklab.games.core import shuffled_ids
+
+    for game, players in CASES:
+        rules = _rules(game, players)
+        for seed in range(60):
+            for size in (1, 2, 24, 32, 45, 52):
+                expected = list(range(size))
+                rules.deal_rng(seed, seed % 4).shuffle(expected)
+                assert shuffled_ids(rules, seed, seed % 4, range(size)) == expected, (game, seed, size)
