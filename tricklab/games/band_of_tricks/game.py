@@ -89,10 +89,10 @@ from .rules import (
     DealScored,
     Dealt,
     Ended,
-    LastTrick,
     MetalChoice,
     Played,
     TiedForLead,
+    TrickIds,
     TrickWon,
     Wins,
     _add_win,
@@ -464,7 +464,7 @@ class BandOfTricks(CoreRules[BandOfTricksState]):
             phase, lead, to_play = PLAY, winner, winner
         else:
             phase, lead, to_play = PLAY, leader, None
-        done = LastTrick(leader, trick, best, counts)
+        done = TrickIds(leader, trick, best, counts)
         new = _new_state(
             BandOfTricksState,
             (
