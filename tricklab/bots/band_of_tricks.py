@@ -33,7 +33,6 @@ from ..games.band_of_tricks import (
     BID_INDEX,
     BID_VALUES,
     IDS,
-    KEY,
     MAX_BID,
     METAL_SUIT,
     PLAY,
@@ -190,18 +189,12 @@ class HeuristicBot:
         i = len(trick)
         best, suits = view.best, view.suits_in
         chances = self._chances
-        keys = KEY[suits]
-        beat = keys[best][trick[best]] if i else 0
         good: list[int] = []  # useful cards that win (Metal is useful while any suit needs wins)
         losers: list[tuple[int, bool]] = []
         for c in plays:
             suit = SUIT[c]
-            if not i:
-                wins = chances[c] >= _LEAD_WINS
-            elif suits >> suit & 1:  # no new suit: the trick's cards keep their keys
-                wins = keys[i][c] > beat
-            else:
-                wins = _next_best(trick, best, suits, c) == i
+            # a lead wins by its chance; a later card if the trick's winner would be it
+            wins = _next_best(trick, best, suits, c) == i if i else chances[c] >= _LEAD_WINS
             if not wins:
                 losers.append((c, needs[suit]))
             elif needs[suit]:

@@ -63,7 +63,6 @@ from .rules import (
     DECK_IDS,
     FOLLOWS,
     IDS,
-    KEY,
     LABEL,
     MAX_BID,
     MAX_EXTRA_DEALS_LIMIT,
@@ -90,10 +89,10 @@ from .rules import (
     DealScored,
     Dealt,
     Ended,
-    LastTrick,
     MetalChoice,
     Played,
     TiedForLead,
+    TrickIds,
     TrickWon,
     Wins,
     _add_win,
@@ -412,16 +411,8 @@ class BandOfTricks(CoreRules[BandOfTricksState]):
         held = held[:seat] + (held[seat] & ~(1 << card),) + held[seat + 1 :]
         trick = (*before, card)
         i = len(before)
-        # the card winning so far (BT-5, by _card_key; see _next_best)
+        best = _next_best(before, best, suits, card)  # the card winning so far (BT-5)
         more_suits = suits | 1 << SUIT[card]
-        if not i:
-            best = 0
-        elif more_suits == suits:
-            keys = KEY[suits]
-            if keys[i][card] > keys[best][before[best]]:
-                best = i
-        else:
-            best = _next_best(before, best, suits, card)
         follow = FOLLOWS[follow + 1][card]
         if i + 1 < n:
             new = _new_state(
@@ -473,7 +464,7 @@ class BandOfTricks(CoreRules[BandOfTricksState]):
             phase, lead, to_play = PLAY, winner, winner
         else:
             phase, lead, to_play = PLAY, leader, None
-        done = LastTrick(leader, trick, best, counts)
+        done = TrickIds(leader, trick, best, counts)
         new = _new_state(
             BandOfTricksState,
             (

@@ -271,7 +271,7 @@ def _add_win(wins: Wins, index: int) -> Wins:
 # --- the compact state ---------------------------------------------------------------------------
 
 
-class LastTrick(NamedTuple):
+class TrickIds(NamedTuple):
     """The last completed trick, compactly: who led, its card ids in play order, the play-order
     index of the winning card, and what it counts for (0-2: Rock, Soul, Pops; 3: a Metal win of a
     Zero Success bidder; -1: its winner still chooses)."""
@@ -282,10 +282,10 @@ class LastTrick(NamedTuple):
     counts: int
 
 
-_COUNTED_TRICKS: dict[tuple[LastTrick, int], CountedTrick] = {}
+_COUNTED_TRICKS: dict[tuple[TrickIds, int], CountedTrick] = {}
 
 
-def _counted_trick(last: LastTrick, players: int) -> CountedTrick:
+def _counted_trick(last: TrickIds, players: int) -> CountedTrick:
     """``last`` as the :class:`CountedTrick` value object (built once per trick and table size)."""
     found = _COUNTED_TRICKS.get((last, players))
     if found is None:
@@ -331,7 +331,7 @@ class BandOfTricksState(NamedTuple):
     tricks_played: int
     won: tuple[Wins, ...]
     won_masks: tuple[int, ...]
-    last: LastTrick | None
+    last: TrickIds | None
     deal_scores: tuple[tuple[int, ...], ...]
 
     @property
@@ -504,7 +504,7 @@ class TrickWon(Fact):
     """``seat`` won the trick ``trick``, trick ``number`` of the deal (from 1)."""
 
     kind: ClassVar[EventKind] = EventKind.TRICK
-    trick: LastTrick
+    trick: TrickIds
     number: int
 
 
