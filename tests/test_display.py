@@ -3,9 +3,35 @@
 from __future__ import annotations
 
 import re
+from pathlib import Path
+
+import pytest
 
 import tricklab
-from tricklab.display import card_html, card_label, card_svg, match_html, outcome_html, view_html
+from tricklab.display import (
+    DealerView,
+    PlaceAllowances,
+    StartPlayerView,
+    TableView,
+    card_html,
+    card_label,
+    card_svg,
+    match_html,
+    outcome_html,
+    view_html,
+)
+from tricklab.display.panels import (
+    PANELS,
+    ActionsOwedView,
+    BidsAndWinsView,
+    ChambersView,
+    JewelsView,
+    MetalChoiceView,
+    PodiumView,
+    RoundScoresView,
+)
+from tricklab.games import GAMES
+from tricklab.games.capabilities import PanelKind
 
 
 def test_card_labels_are_spoken_names() -> None:
@@ -106,3 +132,100 @@ def test_counts_in_labels_agree_with_their_number() -> None:
         if any(hand is not None and len(hand) == 1 for hand in others):
             assert "1 card face down" in html
     assert labels and not any(label.startswith("1 cards") for label in labels)
+
+
+# --- what the pictures read of a view -----------------------------------------------------------------
+
+PANEL_VIEWS: dict[PanelKind, type] = {
+    PanelKind.CHAMBERS: ChambersView,
+    PanelKind.PODIUM: PodiumView,
+    PanelKind.ROUND_SCORES: RoundScoresView,
+    PanelKind.BIDS_AND_WINS: BidsAndWinsView,
+    PanelKind.METAL_CHOICE: MetalChoiceView,
+    PanelKind.JEWELS: JewelsView,
+    PanelKind.ACTIONS_OWED: ActionsOwedView,
+}
+
+
+def test_every_panel_reads_the_view_through_a_protocol() -> None:
+    assert set(PANEL_VIEWS) == set(PanelKind) == set(PANELS)
+
+
+@pytest.mark.parametrize(("name", "players"), [(n, p) for n in sorted(GAMES) for p in GAMES[n].player_counts])
+def test_every_view_has_the_fields_its_pictures_read(name: str, players: int) -> None:
+    """Each game's views, for the teacher and every seat, all through a match, are what the table
+    and each panel the game declares read; a game with a podium has rules with place actions."""
+    rules = tricklab.get_rules(name, players=players)
+    match = rules.play(seed=4)
+    for state in match.states[::3] + match.states[-1:]:
+        for seat in (None, *range(players)):
+            view = rules.view(state, seat)
+            assert isinstance(view, TableView)
+            assert isinstance(view, DealerView) != isinstance(view, StartPlayerView), "one seat is marked"
+            for kind in rules.capabilities.panels:
+                assert isinstance(view, PANEL_VIEWS[kind]), kind
+    assert isinstance(rules, PlaceAllowances) == (PanelKind.PODIUM in rules.capabilities.panels)
+
+
+def test_a_view_without_the_fields_a_picture_reads_is_refused_by_name() -> None:
+    ts = tricklab.get_rules("tricks-and-stones", players=4)
+    jv = tricklab.get_rules("jewel-vault", players=4)
+    jv_view = jv.new_match(seed=1).view(0)
+    with pytest.raises(TypeError, match="the chamber board reads a ChambersView, and JewelVaultView is not one"):
+        PANELS[PanelKind.CHAMBERS](ts, jv_view)
+    with pytest.raises(TypeError, match="the podium reads a PlaceAllowances, and JewelVault is not one"):
+        PANELS[PanelKind.PODIUM](jv, ts.new_match(seed=1).view(0))
+    with pytest.raises(TypeError, match="the table reads a TableView, and object is not one"):
+        view_html(ts, object())  # type: ignore[arg-type]
+
+
+STATIC_CHECK = """
+from tricklab.display import DealerView, PlaceAllowances, StartPlayerView, TableView
+from tricklab.display.panels import (
+    PANELS, ActionsOwedView, BidsAndWinsView, ChambersView, JewelsView, MetalChoiceView, Panel, PodiumView,
+    RoundScoresView, actions_owed, bids_and_wins, chambers, jewels, metal_choice, podium, round_scores,
+)
+from tricklab.games.band_of_tricks import BandOfTricksView
+from tricklab.games.jewel_vault import JewelVaultView
+from tricklab.games.tricks_and_stones import TricksAndStones, TricksAndStonesView
+
+
+def tricks_and_stones(view: TricksAndStonesView, rules: TricksAndStones) -> list[object]:
+    table: TableView = view
+    dealer: DealerView = view
+    board: ChambersView = view
+    podium_view: PodiumView = view
+    scores: RoundScoresView = view
+    places: PlaceAllowances = rules
+    return [table, dealer, board, podium_view, scores, places]
+
+
+def band_of_tricks(view: BandOfTricksView) -> list[object]:
+    table: TableView = view
+    start: StartPlayerView = view
+    bids: BidsAndWinsView = view
+    metal: MetalChoiceView = view
+    return [table, start, bids, metal]
+
+
+def jewel_vault(view: JewelVaultView) -> list[object]:
+    table: TableView = view
+    dealer: DealerView = view
+    jewel_table: JewelsView = view
+    owed: ActionsOwedView = view
+    return [table, dealer, jewel_table, owed]
+
+
+panels: list[Panel] = [chambers, podium, round_scores, bids_and_wins, metal_choice, jewels, actions_owed]
+"""
+
+
+def test_each_games_view_class_fits_the_protocols_of_its_pictures(tmp_path: Path) -> None:
+    """Statically: mypy (strict) accepts each game's view class where the display reads it, field
+    types and all (the runtime check above sees only that the fields are there)."""
+    api = pytest.importorskip("mypy.api")
+    sample = tmp_path / "fits.py"
+    sample.write_text(STATIC_CHECK)
+    root = Path(tricklab.__file__).parent.parent
+    out, err, status = api.run(["--strict", "--config-file", str(root / "pyproject.toml"), str(sample)])
+    assert status == 0, out + err

@@ -14,13 +14,14 @@ variables, so light and dark themes both work; cards carry ARIA labels.
 from __future__ import annotations
 
 import html
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from functools import cache
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
 
 from ..cards import SUIT_SYMBOL, BandCard, Card, FrenchCard
 from ..explain import Reason, plural
+from ..games.base import SeatView
 
 if TYPE_CHECKING:
     from ..games.base import Rules, TrickOutcome
@@ -48,6 +49,64 @@ _BAND_SHAPES = {
     "P": "M12 2 L14.9 8.6 L22 9.3 L16.6 14 L18.2 21 L12 17.3 L5.8 21 L7.4 14 L2 9.3 L9.1 8.6 Z",
     "M": "M12 1 L22 12 L12 23 L2 12 Z M12 6 L7 12 L12 18 L17 12 Z",
 }
+
+
+# --- what the display reads of a game's view and rules ----------------------------------------------
+#
+# A game's view is its own frozen value; the display reads it through these small protocols,
+# one per picture, each naming exactly the fields that picture reads. A view is checked against
+# the protocol before it is drawn, so every field the display reads is typed and a view that
+# lacks one is refused by name (the panels beside the table have theirs in ``panels``).
+
+
+@runtime_checkable
+class TableView(SeatView, Protocol):
+    """What the table reads of every game's view: each seat's hand (``None``: face down) and
+    its size, and the trick so far with the seat that led it."""
+
+    @property
+    def hands(self) -> Sequence[Sequence[Card] | None]: ...
+
+    @property
+    def hand_sizes(self) -> Sequence[int]: ...
+
+    @property
+    def leader(self) -> int: ...
+
+    @property
+    def trick(self) -> Sequence[Card]: ...
+
+
+@runtime_checkable
+class DealerView(Protocol):
+    """A view of a game with a dealer (the table marks the dealer's seat)."""
+
+    @property
+    def dealer(self) -> int: ...
+
+
+@runtime_checkable
+class StartPlayerView(Protocol):
+    """A view of a game with a start player instead of a dealer (the table marks that seat)."""
+
+    @property
+    def start_player(self) -> int: ...
+
+
+@runtime_checkable
+class PlaceAllowances(Protocol):
+    """Rules in which every place of a trick earns an action (Tricks & Stones' gem actions):
+    a full trick shows each place's action under its card."""
+
+    def gem_allowance(self, place: int) -> tuple[int, int]: ...
+
+    def describe_allowance(self, place: int) -> str: ...
+
+
+def unreadable(value: object, reader: type, picture: str) -> TypeError:
+    """The error for a view (or rules) without a field a picture reads: ``reader`` is the
+    protocol that names the fields."""
+    return TypeError(f"{picture} reads a {reader.__name__}, and {type(value).__name__} is not one")
 
 
 def esc(text: object) -> str:
@@ -256,10 +315,9 @@ def _min_players(game: str) -> int:
 
 
 def _place_notes(rules: Rules[Any], count: int) -> list[str] | None:
-    describe: Callable[[int], str] | None = getattr(rules, "describe_allowance", None)
-    if describe is None or count != rules.players:
+    if not isinstance(rules, PlaceAllowances) or count != rules.players:
         return None
-    return [describe(i) for i in range(count)]
+    return [rules.describe_allowance(i) for i in range(count)]
 
 
 def wrap(body: str, *, game: str = "", large: bool = False, label: str = "tricklab") -> str:
@@ -270,7 +328,7 @@ def wrap(body: str, *, game: str = "", large: bool = False, label: str = "trickl
 
 def view_html(
     rules: Rules[Any],
-    view: Any,
+    view: SeatView,
     *,
     four_colour: bool = False,
     legal: Iterable[Card] | None = None,
@@ -280,6 +338,10 @@ def view_html(
     """A table for a seat's (or the teacher's) view: seats, hands, the trick and the game's board."""
     from .panels import panel_html
 
+    if not isinstance(view, TableView):
+        raise unreadable(view, TableView, "the table")
+    dealer = view.dealer if isinstance(view, DealerView) else None
+    start_player = view.start_player if isinstance(view, StartPlayerView) else None
     n = rules.players
     viewer = view.seat if view.seat is not None else 0
     positions = POSITIONS[n]
@@ -303,9 +365,9 @@ def view_html(
         marks = []
         if view.to_play == seat:
             marks.append('<span class="tl-mark tl-turn">to play</span>')
-        if getattr(view, "dealer", None) == seat:
+        if dealer == seat:
             marks.append('<span class="tl-mark">dealer</span>')
-        if getattr(view, "start_player", None) == seat:
+        if start_player == seat:
             marks.append('<span class="tl-mark">start player</span>')
         if view.trick and view.leader == seat:
             marks.append('<span class="tl-mark">led</span>')
@@ -323,7 +385,7 @@ def view_html(
     return table + panel_html(rules, view, four_colour=four_colour, board_intent=board_intent)
 
 
-def _partial_ranking(rules: Rules[Any], view: Any) -> tuple[int, ...] | None:
+def _partial_ranking(rules: Rules[Any], view: TableView) -> tuple[int, ...] | None:
     if not view.trick:
         return None
     context = {c.key: getattr(view, c.key) for c in rules.capabilities.context}  # the view holds each

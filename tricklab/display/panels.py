@@ -3,22 +3,212 @@
 A game declares which panels its view has (``Capabilities.panels``, in the order shown);
 each panel is a function ``(rules, view, *, four_colour, board_intent) -> str`` returning
 its markup, or ``""`` when it has nothing to show yet.
+
+Each panel reads the view through a small protocol of its own (``ChambersView``,
+``JewelsView``, ...) naming exactly the fields it reads, and checks the view against it
+before drawing: the fields are typed, and a view without them is refused by name.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from typing import Any
+from collections.abc import Callable, Sequence
+from typing import Any, Protocol, runtime_checkable
 
-from ..cards import SUIT_NAME, SUIT_SYMBOL
+from ..actions import Bid
+from ..cards import SUIT_NAME, SUIT_SYMBOL, Card
 from ..explain import plural
-from ..games.base import Trick
+from ..games.base import Rules, SeatView, Trick
 from ..games.capabilities import PanelKind
-from . import PLACE_WORDS, esc, seat_badge, seat_colour
+from . import PLACE_WORDS, PlaceAllowances, esc, seat_badge, seat_colour, unreadable
 
 DASH = "\u2013"  # an en dash: nothing yet
-Panel = Callable[..., str]
+
+
+class Panel(Protocol):
+    """A panel: its markup for a game's rules and a seat's view (``""``: nothing to show yet)."""
+
+    def __call__(
+        self, rules: Rules[Any], view: SeatView, *, four_colour: bool = ..., board_intent: str | None = ...
+    ) -> str: ...
+
+
 PANELS: dict[PanelKind, Panel] = {}
+
+
+# --- what each panel reads of a view ----------------------------------------------------------------
+
+
+@runtime_checkable
+class ChambersView(Protocol):
+    """The chamber board: each seat's gems per chamber, the predictions (a token per chamber),
+    the round, its trump and whether trumps are broken."""
+
+    @property
+    def board(self) -> Sequence[Sequence[int]]: ...
+
+    @property
+    def predictions(self) -> Sequence[int | None]: ...
+
+    @property
+    def round(self) -> int: ...
+
+    @property
+    def trump(self) -> str: ...
+
+    @property
+    def trump_broken(self) -> bool: ...
+
+
+@runtime_checkable
+class RoundScoresView(Protocol):
+    """Predictions (``None``: hidden or not made; ``predicted``: made), tricks, gems in supply,
+    the scores of each round and the totals, per seat."""
+
+    @property
+    def predictions(self) -> Sequence[int | None]: ...
+
+    @property
+    def predicted(self) -> Sequence[bool]: ...
+
+    @property
+    def tricks_won(self) -> Sequence[int]: ...
+
+    @property
+    def supply(self) -> Sequence[int]: ...
+
+    @property
+    def round_scores(self) -> Sequence[Sequence[int]]: ...
+
+    @property
+    def totals(self) -> Sequence[int]: ...
+
+
+@runtime_checkable
+class PodiumView(Protocol):
+    """The last trick with its places, the place actions still to take (seat, place index;
+    the current one first) and the trick so far."""
+
+    @property
+    def last_trick(self) -> Trick | None: ...
+
+    @property
+    def gem_queue(self) -> Sequence[tuple[int, int]]: ...
+
+    @property
+    def trick(self) -> Sequence[Card]: ...
+
+
+@runtime_checkable
+class BidsAndWinsView(Protocol):
+    """Each seat's bid (``None``: not made yet) and its wins per suit (Rock, Soul, Pops, then
+    Metal wins counted for no suit), the scores of each deal, the totals, which deal of how
+    many it is and the suit to follow."""
+
+    @property
+    def bids(self) -> Sequence[Bid | None]: ...
+
+    @property
+    def won(self) -> Sequence[Sequence[int]]: ...
+
+    @property
+    def deal_scores(self) -> Sequence[Sequence[int]]: ...
+
+    @property
+    def totals(self) -> Sequence[int]: ...
+
+    @property
+    def deal(self) -> int: ...
+
+    @property
+    def deals(self) -> int: ...
+
+    @property
+    def extra_deal(self) -> bool: ...
+
+    @property
+    def to_follow(self) -> str | None: ...
+
+
+class MetalChoiceItem(Protocol):
+    """One way to count a Metal win: the suit and what it does to the score, in words."""
+
+    @property
+    def suit(self) -> str: ...
+
+    @property
+    def text(self) -> str: ...
+
+
+@runtime_checkable
+class MetalChoiceView(Protocol):
+    """The ways to count a Metal win while its winner (the seat to play) chooses."""
+
+    @property
+    def metal_choices(self) -> Sequence[MetalChoiceItem]: ...
+
+    @property
+    def to_play(self) -> int | None: ...
+
+
+@runtime_checkable
+class JewelsView(Protocol):
+    """Each seat's side, each side's showroom and vault (``None``: hidden), tricks and cards
+    won per seat (per suit ♠ ♥ ♦ ♣), the points (``None`` until scored), the round of how
+    many, the jewels in supply and the number of cards announced for the pass."""
+
+    @property
+    def sides(self) -> Sequence[int]: ...
+
+    @property
+    def partnerships(self) -> bool: ...
+
+    @property
+    def showrooms(self) -> Sequence[int]: ...
+
+    @property
+    def vaults(self) -> Sequence[int | None]: ...
+
+    @property
+    def tricks_won(self) -> Sequence[int]: ...
+
+    @property
+    def won_counts(self) -> Sequence[Sequence[int]]: ...
+
+    @property
+    def scores(self) -> Sequence[int] | None: ...
+
+    @property
+    def round(self) -> int: ...
+
+    @property
+    def rounds(self) -> int: ...
+
+    @property
+    def supply(self) -> int: ...
+
+    @property
+    def announced(self) -> int | None: ...
+
+
+class OwedAction(Protocol):
+    """A suit action owed: the seat that takes it, the suit and why it is owed."""
+
+    @property
+    def seat(self) -> int: ...
+
+    @property
+    def suit(self) -> str: ...
+
+    @property
+    def cause(self) -> str: ...
+
+
+@runtime_checkable
+class ActionsOwedView(Protocol):
+    """The suit actions owed and not yet taken, the current one first."""
+
+    @property
+    def pending(self) -> Sequence[OwedAction]: ...
 
 
 def panel(kind: PanelKind) -> Callable[[Panel], Panel]:
@@ -29,7 +219,7 @@ def panel(kind: PanelKind) -> Callable[[Panel], Panel]:
     return register
 
 
-def panel_html(rules: Any, view: Any, *, four_colour: bool = False, board_intent: str | None = None) -> str:
+def panel_html(rules: Rules[Any], view: SeatView, *, four_colour: bool = False, board_intent: str | None = None) -> str:
     """The game's board: the panels its declaration names, in that order. With ``board_intent``,
     its places (Tricks & Stones: the chambers) are buttons that send that intent with the place
     as value."""
@@ -50,7 +240,9 @@ def _table(headers: list[str], rows: list[list[str]], *, label: str) -> str:
 
 
 @panel(PanelKind.CHAMBERS)
-def chambers(rules: Any, view: Any, *, four_colour: bool = False, board_intent: str | None = None) -> str:
+def chambers(rules: Rules[Any], view: SeatView, *, four_colour: bool = False, board_intent: str | None = None) -> str:
+    if not isinstance(view, ChambersView):
+        raise unreadable(view, ChambersView, "the chamber board")
     n = rules.players
     chambers = []
     for c in range(6):
@@ -89,7 +281,11 @@ def chambers(rules: Any, view: Any, *, four_colour: bool = False, board_intent: 
 
 
 @panel(PanelKind.ROUND_SCORES)
-def round_scores(rules: Any, view: Any, *, four_colour: bool = False, board_intent: str | None = None) -> str:
+def round_scores(
+    rules: Rules[Any], view: SeatView, *, four_colour: bool = False, board_intent: str | None = None
+) -> str:
+    if not isinstance(view, RoundScoresView):
+        raise unreadable(view, RoundScoresView, "the round scores")
     n = rules.players
     rows = []
     for seat in range(n):
@@ -116,8 +312,12 @@ def round_scores(rules: Any, view: Any, *, four_colour: bool = False, board_inte
 
 
 @panel(PanelKind.PODIUM)
-def podium(rules: Any, view: Any, *, four_colour: bool = False, board_intent: str | None = None) -> str:
-    last: Trick | None = view.last_trick
+def podium(rules: Rules[Any], view: SeatView, *, four_colour: bool = False, board_intent: str | None = None) -> str:
+    if not isinstance(view, PodiumView):
+        raise unreadable(view, PodiumView, "the podium")
+    if not isinstance(rules, PlaceAllowances):
+        raise unreadable(rules, PlaceAllowances, "the podium")
+    last = view.last_trick
     if last is None or last.places is None or not (view.gem_queue or not view.trick):
         return ""
     items = []
@@ -136,11 +336,12 @@ def podium(rules: Any, view: Any, *, four_colour: bool = False, board_intent: st
     )
 
 
-_BT_KEYS = (("rock", "Rock"), ("soul", "Soul"), ("pops", "Pops"))
-
-
 @panel(PanelKind.BIDS_AND_WINS)
-def bids_and_wins(rules: Any, view: Any, *, four_colour: bool = False, board_intent: str | None = None) -> str:
+def bids_and_wins(
+    rules: Rules[Any], view: SeatView, *, four_colour: bool = False, board_intent: str | None = None
+) -> str:
+    if not isinstance(view, BidsAndWinsView):
+        raise unreadable(view, BidsAndWinsView, "the bids and wins")
     n = rules.players
     rows = []
     for seat in range(n):
@@ -153,8 +354,7 @@ def bids_and_wins(rules: Any, view: Any, *, four_colour: bool = False, board_int
             total = sum(won)
             cells += [f"{w}" for w in won[:3]] + [f"Zero Success · {total} won"]
         else:
-            for i, (key, _) in enumerate(_BT_KEYS):
-                target = getattr(bid, key)
+            for i, target in enumerate((bid.rock, bid.soul, bid.pops)):
                 mark = "✓" if won[i] == target else ("▲" if won[i] > target else "")
                 cells.append(f"{won[i]} / {target} {mark}")
             cells.append("per suit")
@@ -178,8 +378,12 @@ def bids_and_wins(rules: Any, view: Any, *, four_colour: bool = False, board_int
 
 
 @panel(PanelKind.METAL_CHOICE)
-def metal_choice(rules: Any, view: Any, *, four_colour: bool = False, board_intent: str | None = None) -> str:
-    if not view.metal_choices:
+def metal_choice(
+    rules: Rules[Any], view: SeatView, *, four_colour: bool = False, board_intent: str | None = None
+) -> str:
+    if not isinstance(view, MetalChoiceView):
+        raise unreadable(view, MetalChoiceView, "the Metal choice")
+    if not view.metal_choices or view.to_play is None:
         return ""
     items = "".join(f"<li>{esc(c.text)}</li>" for c in view.metal_choices)
     return (
@@ -192,7 +396,9 @@ _JV_SUITS = ("S", "H", "D", "C")
 
 
 @panel(PanelKind.JEWELS)
-def jewels(rules: Any, view: Any, *, four_colour: bool = False, board_intent: str | None = None) -> str:
+def jewels(rules: Rules[Any], view: SeatView, *, four_colour: bool = False, board_intent: str | None = None) -> str:
+    if not isinstance(view, JewelsView):
+        raise unreadable(view, JewelsView, "the jewels")
     sides = sorted(set(view.sides))
     rows = []
     for side in sides:
@@ -223,7 +429,11 @@ def jewels(rules: Any, view: Any, *, four_colour: bool = False, board_intent: st
 
 
 @panel(PanelKind.ACTIONS_OWED)
-def actions_owed(rules: Any, view: Any, *, four_colour: bool = False, board_intent: str | None = None) -> str:
+def actions_owed(
+    rules: Rules[Any], view: SeatView, *, four_colour: bool = False, board_intent: str | None = None
+) -> str:
+    if not isinstance(view, ActionsOwedView):
+        raise unreadable(view, ActionsOwedView, "the actions owed")
     if not view.pending:
         return ""
     items = "".join(

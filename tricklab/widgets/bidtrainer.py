@@ -15,7 +15,7 @@ import ipywidgets as w
 
 from .. import get_rules
 from ..actions import Action, Bid, Predict
-from ..advisor import Advice, AdviceCancelled, BidEstimate, advise
+from ..advisor import Advice, AdviceCancelled, AdvisorEntry, BidEstimate, advise
 from ..bots import make_bots
 from ..display import bid_rows, choice_button, decision_html, esc, view_html
 from ..display.charts import Bar, bar_chart
@@ -173,8 +173,9 @@ class BidTrainer(w.VBox):  # type: ignore[misc]
         except TricklabError as exc:  # no click makes such a bid; the engine has the last word
             self._say(str(exc))
             return None
-        first_round = _round_of(match.state)
-        while not match.is_over and _round_of(match.state) == first_round:
+        round_of = _advice(self.rules).round_of  # the advisor knows each trained game's rounds
+        first_round = round_of(match.state)
+        while not match.is_over and round_of(match.state) == first_round:
             to_play = match.to_play
             assert to_play is not None
             match.apply(self._bots[to_play].choose(match.view(to_play), match.legal_actions()))
@@ -304,8 +305,12 @@ class BidTrainer(w.VBox):  # type: ignore[misc]
         )
 
 
-def _round_of(state: Any) -> int:
-    return int(getattr(state, "round", getattr(state, "deal", 0)))
+def _advice(rules: Rules[Any]) -> AdvisorEntry:
+    """The advisor's entry for the game, which the game declares (every trained game has one)."""
+    ref = rules.capabilities.advice
+    if ref is None:
+        raise InvalidOption(f"the bid trainer is for {' and '.join(GAMES)}, not {rules.name}")
+    return ref.load()
 
 
 def _suit(letter: str) -> str:
@@ -399,8 +404,7 @@ class _SuitBidForm:
         if bid == "zero":
             t.zero = True
         elif isinstance(bid, dict):
-            score_deal = t.rules.score_deal  # type: ignore[attr-defined]  # the game's own deal scoring
-            score_deal(bid=bid, won=dict.fromkeys(decision.suits, 0))  # the engine checks the bid
+            _advice(t.rules).normalise_bid(bid)  # the game checks the bid, as its deal scoring does
             t.bid = {k: int(bid.get(k, 0)) for k in decision.suits}
             t.zero = not any(t.bid.values())
         else:

@@ -49,7 +49,7 @@ class Board(anywidget.AnyWidget):
     def on_intent(self, handler: Intent) -> None:
         self._handlers.append(handler)
 
-    def _on_message(self, _widget: object, content: Any, _buffers: object) -> None:
+    def _on_message(self, _widget: object, content: object, _buffers: object) -> None:
         if not isinstance(content, dict):
             return
         intent = content.get("intent")

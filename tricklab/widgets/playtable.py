@@ -16,14 +16,16 @@ from typing import Any
 import ipywidgets as w
 
 from .. import get_rules
-from ..actions import Action, Bid, Move, Pass, Place, Play, Predict, Skip
+from ..actions import Action, Announce, AssignMetal, Bid, Move, Pass, Place, Play, Predict, Skip, Steal
 from ..bots import Bot, heuristic_bot, make_bots
 from ..cards import Card
 from ..display import bid_rows, card_html, esc, reasons_html, view_html
 from ..display import choice_button as _button
 from ..display import decision_html as _decision
+from ..display.panels import MetalChoiceView
 from ..errors import InvalidOption, TricklabError
 from ..games import DEFAULT_GAME, find_game
+from ..games.base import SeatView
 from ..match import Match, Step
 from .board import Board, LookToggles
 from .inputs import bid_step, clicked_card, number, quote, short, too_long
@@ -69,7 +71,7 @@ class PlayTable(w.VBox):  # type: ignore[misc]
         self._picked: list[str] = []  # cards chosen for a pass, or chambers for gems
         self._gem_mode = ""
         self._bid = dict.fromkeys(BID_KEYS, 0)
-        self._pending: Any = None
+        self._pending: asyncio.TimerHandle | None = None  # the next bot move, when paced
 
         self.board = Board()
         self.board.on_intent(self._intent)
@@ -393,7 +395,7 @@ class PlayTable(w.VBox):  # type: ignore[misc]
                 )
         return f'<div class="tl-panels">{"".join(parts)}</div>' if parts else ""
 
-    def _decision_html(self, view: Any, legal: list[Action]) -> str:
+    def _decision_html(self, view: SeatView, legal: list[Action]) -> str:
         if not legal or all(isinstance(a, Play) for a in legal):
             if legal:
                 return '<p class="tl-summary">Click one of your cards with a green border.</p>'
@@ -411,15 +413,15 @@ class PlayTable(w.VBox):  # type: ignore[misc]
         buttons = "".join(_button("act", str(a), self._describe(a, view)) for a in legal)
         return _decision("Choose:", buttons)
 
-    def _describe(self, action: Action, view: Any) -> str:
-        for choice in getattr(view, "metal_choices", ()):
-            if str(action) == f"count {choice.suit}":
-                return f"Count it for {choice.suit.title()}: {choice.text}"
-        target = getattr(action, "target", None)
-        if isinstance(target, int):
-            return f"Take a jewel from {self.rules.seat_name(target)}'s showroom"
-        n = getattr(action, "n", None)
-        if isinstance(n, int) and str(action).startswith("announce"):
+    def _describe(self, action: Action, view: SeatView) -> str:
+        if isinstance(action, AssignMetal) and isinstance(view, MetalChoiceView):
+            for choice in view.metal_choices:
+                if choice.suit == action.suit:
+                    return f"Count it for {choice.suit.title()}: {choice.text}"
+        if isinstance(action, Steal):
+            return f"Take a jewel from {self.rules.seat_name(action.target)}'s showroom"
+        if isinstance(action, Announce):
+            n = action.n
             return f"Everyone passes {n} card{'s' if n > 1 else ''}"
         return str(action)
 
@@ -431,7 +433,7 @@ class PlayTable(w.VBox):  # type: ignore[misc]
         )
         return _decision("Your bid: how many tricks you will win in each suit.", rows + confirm + zero)
 
-    def _pass_html(self, view: Any, legal: list[Action]) -> str:
+    def _pass_html(self, view: SeatView, legal: list[Action]) -> str:
         count = len(next(a for a in legal if isinstance(a, Pass)).cards)
         cards = "".join(
             card_html(

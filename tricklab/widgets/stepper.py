@@ -8,6 +8,7 @@ import ipywidgets as w
 
 from .. import get_rules
 from ..display import esc, reasons_html, view_html
+from ..games.base import SeatView
 from ..match import Match, Step
 from .board import Board, LookToggles
 
@@ -162,7 +163,8 @@ class TrickStepper(w.VBox):  # type: ignore[misc]
         seat = self.seat
         self.steps = self._timeline(seat)
         step = self.steps[self.step]
-        view = step.state if seat is not None else self.rules.view(step.state, None)
+        # a seat's timeline holds that seat's views; the teacher's holds states, viewed here
+        view: SeatView = step.state if seat is not None else self.rules.view(step.state, None)
         total = len(self.steps) - 1
         caption = (
             f'<p class="tl-caption" aria-live="polite"><span class="tl-step-no">Step {self.step} of {total}:</span> '
