@@ -32,9 +32,8 @@ NAMES = sorted(GAMES)
 
 # --- the source scan --------------------------------------------------------------------------------
 
-# The advisor's entries route its choice of private, fast play-out copies (a later step deletes
-# them) through the game's declaration; each entry narrows to its own game's types.
-# the advisor's entries: each game's own functions, which narrow to that game's types
+# The advisor's entries (AdvisorEntry) are each game's own functions, which a game names in its
+# declaration; each narrows to its own game's types.
 ALLOWED_ISINSTANCE = {
     ("advisor.py", f"_{game}_{part}") for game in ("ts", "bt") for part in ("advise", "round", "hands", "with_hands")
 }
