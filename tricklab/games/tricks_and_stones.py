@@ -1089,18 +1089,29 @@ class TricksAndStones(CoreRules[TricksAndStonesState]):
     def _predict(self, state: TricksAndStonesState, n: int, facts: Facts | None) -> TricksAndStonesState:
         """A secret prediction (TS-3); after the last one the tokens are shown and the first
         leader found (``ts.lead.first``)."""
-        seat = state.to_play
+        # fmt: off
+        (seed, phase, seat, round_, dealer, trump, held, aside, predictions, leader, played, number, broken,
+         won, taken, board, supply, queue, last, round_scores, exact) = state
+        # fmt: on
         assert seat is not None
-        predictions = choose_secretly(state.predictions, seat, n)
+        predictions = choose_secretly(predictions, seat, n)
         nxt = self._next[seat]
-        if nxt != self._next[state.dealer]:
-            new = state._replace(predictions=predictions, to_play=nxt)
+        if nxt != self._next[dealer]:
+            # fmt: off
+            new = _new(TricksAndStonesState, (
+                seed, phase, nxt, round_, dealer, trump, held, aside, predictions, leader, played, number, broken,
+                won, taken, board, supply, queue, last, round_scores, exact))
+            # fmt: on
             if facts is not None:
                 facts.append((Predicted(seat, n), new))
             return new
         made = cast(tuple[int, ...], predictions)
-        leader, tied = self._first_leader(made, state.dealer)
-        new = state._replace(predictions=predictions, phase=PLAY, leader=leader, to_play=leader)
+        leader, tied = self._first_leader(made, dealer)
+        # fmt: off
+        new = _new(TricksAndStonesState, (
+            seed, PLAY, leader, round_, dealer, trump, held, aside, predictions, leader, played, number, broken,
+            won, taken, board, supply, queue, last, round_scores, exact))
+        # fmt: on
         if facts is not None:
             facts.append((Predicted(seat, n), new._replace(phase=PREDICT, to_play=None)))
             dealer_first = self.options.first_lead_tie != "left-of-dealer"
