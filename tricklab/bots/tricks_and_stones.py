@@ -63,35 +63,27 @@ def predict_id(view: TricksAndStonesSeatView) -> int:
 
 def play_id(view: TricksAndStonesSeatView, legal: Sequence[int]) -> int:
     """The bot's card (an id of ``legal``, the playable cards in hand order)."""
-    prediction = view.prediction
-    wants = prediction is not None and view.won < prediction  # still short of the prediction
-    key = (tuple(legal), view.trick, view.trump, wants, view.players)
-    found = _PLAYS.get(key)
-    if found is None:  # remembered: the same cards meet the same trick in many play-outs
-        if len(_PLAYS) > 200_000:
-            _PLAYS.clear()
-        found = _PLAYS[key] = _play(*key)
-    return found
-
-
-_PLAYS: dict[tuple[tuple[int, ...], tuple[int, ...], int, bool, int], int] = {}
-
-
-def _play(legal: tuple[int, ...], trick: tuple[int, ...], trump: int, wants: bool, players: int) -> int:
+    trick = view.trick
+    trump = view.trump
     power = _POWER[trump].__getitem__
+    prediction = view.prediction
+    if prediction is not None and view.won < prediction:  # still short of the prediction
+        if trick:
+            value = _VALUE[trump][trick[0] >> 3]
+            best = max(map(value.__getitem__, trick))
+            winners = [c for c in legal if value[c] > best]
+        else:
+            winners = [c for c in legal if _LEAD_WINS[c]]
+        if winners:
+            # the cheapest winner, unless later players may still beat it: then the strongest
+            return min(winners, key=power) if len(trick) == view.players - 1 else max(winners, key=power)
+        return min(legal, key=power)
     if trick:
         value = _VALUE[trump][trick[0] >> 3]
         best = max(map(value.__getitem__, trick))
-        winners = [c for c in legal if value[c] > best]
         losers = [c for c in legal if value[c] <= best]
     else:
-        winners = [c for c in legal if _LEAD_WINS[c]]
         losers = [c for c in legal if not _LEAD_WINS[c]]
-    if wants:
-        if winners:
-            # the cheapest winner, unless later players may still beat it: then the strongest
-            return min(winners, key=power) if len(trick) == players - 1 else max(winners, key=power)
-        return min(legal, key=power)
     if losers:
         return max(losers, key=power)
     return min(legal, key=power)

@@ -382,11 +382,6 @@ def _ranking(ids: tuple[int, ...], trump: int) -> tuple[int, ...]:
     return tuple(sorted(range(len(ids)), key=values.__getitem__, reverse=True))
 
 
-# the playable card ids (_playable) by hand, led suit (or -2/-1: to lead, trumps not broken/broken)
-# and trump, remembered: core_legal asks for them at every card played
-_PLAYABLE: dict[tuple[int, int, str], tuple[int, ...]] = {}
-
-
 _TRICKS: dict[tuple[tuple[int, ...], str, int], Trick] = {}  # (last, trump, players) -> the Trick
 
 
@@ -850,7 +845,7 @@ class TricksAndStones(CoreRules[TricksAndStonesState]):
         self._ring = options.chambers == "ring"
         self._allowances = ALLOWANCES.get(players, ())
         self._next = tuple((s + 1) % players for s in range(players))
-        self._deals: dict[tuple[int, int], tuple[tuple[int, ...], int]] = {}
+        self._dealt: tuple[tuple[int, int], tuple[tuple[int, ...], int]] = ((-1, -1), ((), 0))
         self._kept: tuple[object, tuple[tuple[int, ...], dict[int, tuple[int, ...]]]] = (None, ((), {}))
         # (leader, ranking) -> the seats from first place to last and their gem queue
         self._podiums: dict[tuple[int, tuple[int, ...]], tuple[tuple[int, ...], tuple[tuple[int, int], ...]]] = {}
@@ -996,12 +991,11 @@ class TricksAndStones(CoreRules[TricksAndStonesState]):
         shuffle, the rest aside; fresh tokens, gems and tricks."""
         n = self.players
         key = (state.seed, round_index)
-        dealt = self._deals.get(key)
-        if dealt is None:  # remembered: play-outs of one position deal the same next round again
-            if len(self._deals) > 4096:
-                self._deals.clear()
+        last_key, dealt = self._dealt
+        if key != last_key:  # the last deal is kept: play-outs of one position deal the next round again
             order = shuffled_ids(self, state.seed, round_index, range(len(IDS)))
-            dealt = self._deals[key] = deal_hands(order, n, CARDS_EACH)
+            dealt = deal_hands(order, n, CARDS_EACH)
+            self._dealt = key, dealt
         hands, aside = dealt
         empty = (0,) * n
         first = (dealer + 1) % n
@@ -1055,16 +1049,8 @@ class TricksAndStones(CoreRules[TricksAndStonesState]):
         if phase is PLAY:
             seat = state.to_play
             assert seat is not None
-            played = state.played
-            # the playable ids depend on the hand, the led suit (or, to lead, trump and whether broken)
-            key = (state.held[seat], played[0] >> 3 if played else state.trump_broken - 2, state.trump)
-            found = _PLAYABLE.get(key)
-            if found is None:
-                if len(_PLAYABLE) > 100_000:
-                    _PLAYABLE.clear()
-                mask, _ = _playable(state.held[seat], played, SUIT_INDEX[state.trump], state.trump_broken)
-                found = _PLAYABLE[key] = bits(mask)
-            return found
+            mask, _ = _playable(state.held[seat], state.played, SUIT_INDEX[state.trump], state.trump_broken)
+            return bits(mask)
         if phase is GEMS:
             return self._gem_table(state)[0]
         if phase is PREDICT:
@@ -1098,18 +1084,29 @@ class TricksAndStones(CoreRules[TricksAndStonesState]):
     def _predict(self, state: TricksAndStonesState, n: int, facts: Facts | None) -> TricksAndStonesState:
         """A secret prediction (TS-3); after the last one the tokens are shown and the first
         leader found (``ts.lead.first``)."""
-        seat = state.to_play
+        # fmt: off
+        (seed, phase, seat, round_, dealer, trump, held, aside, predictions, leader, played, number, broken,
+         won, taken, board, supply, queue, last, round_scores, exact) = state
+        # fmt: on
         assert seat is not None
-        predictions = choose_secretly(state.predictions, seat, n)
+        predictions = choose_secretly(predictions, seat, n)
         nxt = self._next[seat]
-        if nxt != self._next[state.dealer]:
-            new = state._replace(predictions=predictions, to_play=nxt)
+        if nxt != self._next[dealer]:
+            # fmt: off
+            new = _new(TricksAndStonesState, (
+                seed, phase, nxt, round_, dealer, trump, held, aside, predictions, leader, played, number, broken,
+                won, taken, board, supply, queue, last, round_scores, exact))
+            # fmt: on
             if facts is not None:
                 facts.append((Predicted(seat, n), new))
             return new
         made = cast(tuple[int, ...], predictions)
-        leader, tied = self._first_leader(made, state.dealer)
-        new = state._replace(predictions=predictions, phase=PLAY, leader=leader, to_play=leader)
+        leader, tied = self._first_leader(made, dealer)
+        # fmt: off
+        new = _new(TricksAndStonesState, (
+            seed, PLAY, leader, round_, dealer, trump, held, aside, predictions, leader, played, number, broken,
+            won, taken, board, supply, queue, last, round_scores, exact))
+        # fmt: on
         if facts is not None:
             facts.append((Predicted(seat, n), new._replace(phase=PREDICT, to_play=None)))
             dealer_first = self.options.first_lead_tie != "left-of-dealer"
