@@ -489,13 +489,13 @@ class TricksAndStonesSeatView(NamedTuple):
     board: tuple[int, ...]  # the seat's own gems per chamber
 
 
-@dataclass(frozen=True, slots=True)
-class TricksAndStonesView:
+class TricksAndStonesView(NamedTuple):
     """What one seat may see (``seat is None``: the teacher, who sees every hand).
 
     ``hands[s]`` is ``None`` for a hand the seat may not see; ``predictions[s]`` is
     ``None`` until all predictions are revealed (except the seat's own). ``core`` is the
-    seat's compact view, which the bot reads (``None`` for the teacher).
+    seat's compact view, which the bot reads (``None`` for the teacher). Immutable; a
+    NamedTuple because a bot loop builds one for every decision.
     """
 
     seat: int | None
@@ -1424,29 +1424,32 @@ class TricksAndStones(CoreRules[TricksAndStonesState]):
         # last secret choice still has the phase PREDICT, so nothing shows before the reveal step
         predictions = secrets_seen_by(state.predictions, seat, state.phase is not PREDICT)
         hand = IDS.hand
-        return TricksAndStonesView(
-            seat=seat,
-            phase=state.phase,
-            to_play=state.to_play,
-            round=state.round,
-            dealer=state.dealer,
-            trump=state.trump,
-            hands=tuple(None if m is None else hand(m) for m in hidden_hands(state.held, seat)),
-            hand_sizes=tuple(m.bit_count() for m in state.held),
-            predictions=predictions,
-            predicted=tuple(p is not None for p in state.predictions),
-            leader=state.leader,
-            trick=state.trick,
-            trump_broken=state.trump_broken,
-            tricks_won=state.tricks_won,
-            board=state.board,
-            supply=state.supply,
-            gem_queue=state.gem_queue,
-            last_trick=state.last_trick,
-            round_scores=state.round_scores,
-            totals=state.totals,
-            exact=state.exact,
-            core=None if seat is None else self.core_view(state, seat),
+        return _new(
+            TricksAndStonesView,
+            (
+                seat,
+                state.phase,
+                state.to_play,
+                state.round,
+                state.dealer,
+                state.trump,
+                tuple(None if m is None else hand(m) for m in hidden_hands(state.held, seat)),
+                tuple(map(int.bit_count, state.held)),
+                predictions,
+                tuple(p is not None for p in state.predictions),
+                state.leader,
+                state.trick,
+                state.trump_broken,
+                state.tricks_won,
+                state.board,
+                state.supply,
+                state.gem_queue,
+                state.last_trick,
+                state.round_scores,
+                state.totals,
+                state.exact,
+                None if seat is None else self.core_view(state, seat),
+            ),
         )
 
     # --- narration: facts into events ---------------------------------------------------------------
