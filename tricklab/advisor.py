@@ -88,6 +88,8 @@ from .actions import Action, Bid, Play, Predict, parse_action
 from .bots.band_of_tricks import HeuristicBot as BandBot
 from .bots.band_of_tricks import metal_suit
 from .bots.tricks_and_stones import HeuristicBot as TsBot
+from .bots.tricks_and_stones import gems_id as ts_gems_id
+from .bots.tricks_and_stones import play_id as ts_play_id
 from .cards import Card
 from .errors import InvalidAction, InvalidOption, TricklabError
 from .games import band_of_tricks as bt
@@ -818,23 +820,24 @@ class _TsPlayouts:
     def _play(
         self, state: ts.TricksAndStonesState, group: list[int], notes: list[_TrickNote], out: list[tuple[int, int, int]]
     ) -> None:
-        rules, seat, bots = self.rules, self.seat, self.bots
+        rules, seat, round_index = self.rules, self.seat, self.round
         legal, step, core_view = rules.core_legal, rules.core_step, rules.core_view
-        while state.round == self.round and state.to_play is not None:
-            if state.phase is ts.GEMS:
-                state = step(state, ts.SKIP_ID)
+        gems, skip = ts.GEMS, ts.SKIP_ID
+        while state.round == round_index and state.to_play is not None:
+            if state.phase is gems:
+                state = step(state, skip)
                 continue
             mover = state.to_play
             assert mover is not None
             ids = legal(state)
             view = core_view(state, mover)
             if mover != seat:
-                card = bots[mover].choose_id(view, ids)
+                card = ts_play_id(view, ids)  # the bot's card (HeuristicBot.choose_id in the play phase)
             else:
                 choices: dict[int, list[int]] = {}
                 for p in group:  # the state holds one of the group's predictions: the others' views differ in it
                     own = view if view.prediction == p else view._replace(prediction=p)
-                    choices.setdefault(bots[seat].choose_id(own, ids), []).append(p)
+                    choices.setdefault(ts_play_id(own, ids), []).append(p)
                 (card, group), *rest = choices.items()
                 for other, part in rest:  # the seat's bot parts ways here: play the other part apart
                     apart = notes[:]
@@ -859,13 +862,13 @@ class _TsPlayouts:
         bot takes them from the core's gem table (TS-6, TS-7), then the round's points (TS-8)."""
         board = (0,) * ts.CHAMBERS
         supply = ts.GEMS_EACH
-        seat, n, trump, bot = self.seat, self.n, self.trump, self.bots[self.seat]
+        seat, n, trump = self.seat, self.n, self.trump
         for place, won, left in notes:
             points, moves = self.allowances[place]
             listed, after = ts._gem_table(board, prediction, min(points, supply), moves, self.ring)
             if len(listed) > 1:  # more than Skip: a choice
                 view = ts.TricksAndStonesSeatView(seat, n, ts.GEMS, trump, (1 << left) - 1, (), prediction, won, board)
-                own = after[bot.choose_id(view, listed)]
+                own = after[ts_gems_id(view, listed)]  # the bot's gem action (HeuristicBot.choose_id)
                 supply -= sum(own) - sum(board)
                 board = own
         tricks = notes[-1][1] if notes else 0
