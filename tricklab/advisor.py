@@ -791,6 +791,8 @@ class _TsPlayouts:
         self.trump = ts.SUIT_INDEX[view.trump]
         self.allowances = ts.ALLOWANCES[self.n]
         self.ring = rules.options.chambers == "ring"
+        # the seat's gem turns met so far: (gems, supply, prediction, trick note) -> (gems, supply)
+        self._gems: dict[tuple[tuple[int, ...], int, int, _TrickNote], tuple[tuple[int, ...], int]] = {}
 
     def run(self, hands: tuple[int, ...], aside: int) -> list[tuple[int, int, int]]:
         """``(prediction, tricks won, score)`` of the seat for each prediction 0-5 on one deal."""
@@ -857,20 +859,33 @@ class _TsPlayouts:
             notes.append((places.index(seat), won, left))
         return self.rules.core_step(state, card)
 
+    def _gem_turn(
+        self, board: tuple[int, ...], supply: int, prediction: int, note: _TrickNote
+    ) -> tuple[tuple[int, ...], int]:
+        """The seat's gems and supply after its gem action for one trick (``note``)."""
+        place, won, left = note
+        points, moves = self.allowances[place]
+        listed, after = ts._gem_table(board, prediction, min(points, supply), moves, self.ring)
+        if len(listed) == 1:  # only Skip: no choice
+            return board, supply
+        view = ts.TricksAndStonesSeatView(
+            self.seat, self.n, ts.GEMS, self.trump, (1 << left) - 1, (), prediction, won, board
+        )
+        own = after[ts_gems_id(view, listed)]  # the bot's gem action (HeuristicBot.choose_id)
+        return own, supply - (sum(own) - sum(board))
+
     def _score(self, prediction: int, notes: list[_TrickNote]) -> tuple[int, int]:
         """The seat's tricks and score for ``prediction``: its gem actions after each trick as its
         bot takes them from the core's gem table (TS-6, TS-7), then the round's points (TS-8)."""
         board = (0,) * ts.CHAMBERS
         supply = ts.GEMS_EACH
-        seat, n, trump = self.seat, self.n, self.trump
-        for place, won, left in notes:
-            points, moves = self.allowances[place]
-            listed, after = ts._gem_table(board, prediction, min(points, supply), moves, self.ring)
-            if len(listed) > 1:  # more than Skip: a choice
-                view = ts.TricksAndStonesSeatView(seat, n, ts.GEMS, trump, (1 << left) - 1, (), prediction, won, board)
-                own = after[ts_gems_id(view, listed)]  # the bot's gem action (HeuristicBot.choose_id)
-                supply -= sum(own) - sum(board)
-                board = own
+        memo = self._gems
+        for note in notes:
+            key = (board, supply, prediction, note)
+            found = memo.get(key)
+            if found is None:
+                found = memo[key] = self._gem_turn(board, supply, prediction, note)
+            board, supply = found
         tricks = notes[-1][1] if notes else 0
         gems, bonus = ts._points(prediction, tricks, board)
         return tricks, gems + bonus
