@@ -116,6 +116,11 @@ class CardIds:
             self._hands[mask] = found
         return found
 
+    def hands(self, masks: Iterable[int]) -> tuple[tuple[Card, ...], ...]:
+        """Several masks as hands of cards (a state's hands, or the cards each seat has won)."""
+        hand = self.hand
+        return tuple(hand(m) for m in masks)
+
     def of(self, ids: Iterable[int]) -> tuple[Card, ...]:
         """The cards of the ids ``ids``, in the order given (a trick in play order)."""
         cards = self.cards

@@ -433,8 +433,7 @@ class TricksAndStonesState(NamedTuple):
     @property
     def hands(self) -> tuple[tuple[Card, ...], ...]:
         """Every hand as cards, sorted."""
-        hand = IDS.hand
-        return tuple(hand(m) for m in self.held)
+        return IDS.hands(self.held)
 
     @property
     def aside(self) -> tuple[Card, ...]:
@@ -449,8 +448,7 @@ class TricksAndStonesState(NamedTuple):
     @property
     def won_cards(self) -> tuple[tuple[Card, ...], ...]:
         """The cards each seat has won this round."""
-        hand = IDS.hand
-        return tuple(hand(m) for m in self.taken)
+        return IDS.hands(self.taken)
 
     @property
     def last_trick(self) -> Trick | None:

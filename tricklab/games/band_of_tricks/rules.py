@@ -336,8 +336,7 @@ class BandOfTricksState(NamedTuple):
 
     @property
     def hands(self) -> tuple[tuple[Card, ...], ...]:
-        hand = IDS.hand
-        return tuple(hand(m) for m in self.held)
+        return IDS.hands(self.held)
 
     @property
     def aside(self) -> tuple[Card, ...]:
@@ -354,8 +353,7 @@ class BandOfTricksState(NamedTuple):
     @property
     def won_cards(self) -> tuple[tuple[Card, ...], ...]:
         """The cards of the tricks each seat won this deal, in hand order."""
-        hand = IDS.hand
-        return tuple(hand(m) for m in self.won_masks)
+        return IDS.hands(self.won_masks)
 
     @property
     def last_trick(self) -> CountedTrick | None:

@@ -280,8 +280,7 @@ class JewelVaultState(NamedTuple):
 
     @property
     def hands(self) -> tuple[tuple[Card, ...], ...]:
-        hand = CARD_IDS.hand
-        return tuple(hand(m) for m in self.hand_masks)
+        return CARD_IDS.hands(self.hand_masks)
 
     @property
     def aside(self) -> tuple[Card, ...]:
@@ -298,8 +297,7 @@ class JewelVaultState(NamedTuple):
 
     @property
     def won_cards(self) -> tuple[tuple[Card, ...], ...]:
-        hand = CARD_IDS.hand
-        return tuple(hand(m) for m in self.won_masks)
+        return CARD_IDS.hands(self.won_masks)
 
     @property
     def jewels(self) -> Jewels:
