@@ -437,18 +437,35 @@ TABLE_VALUE_INTENTS = ("play", "act", "pick", "gem-mode", "chamber", "bid")
 
 
 def check_table(table: PlayTable, sent: str | None = None) -> None:
-    assert_seat_only(table.board.scene["html"], table.rules, table.match.state, table.seat)
+    pause = table.paused
+    state = table.match.state
+    if pause is not None and not table.live:  # the table shows that moment (a round as it was scored)
+        state = table.match.timeline()[pause.step.index].state
+    assert_seat_only(table.board.scene["html"], table.rules, state, table.seat)
     assert_safe(table, sent)
 
 
+#: intents that let the bots play on (continue from a finished trick, a bot's move now, ...)
+BOT_INTENTS = ("continue", "pace", "key", "hold")
+
+
 def send_to_table(table: PlayTable, intent: str, value: str | None) -> None:
-    """Send one intent; the record may only grow by a decision of the learner's seat."""
-    before = table.match.actions
+    """Send one intent; the record may only grow by a decision of the learner's seat (then
+    the bots' moves), or, for the intents that let the bots play on, by bot moves alone; a new
+    deal is a new match of the next seed that only the bots have moved in yet."""
+    before, seed = table.match.actions, table.match.seed
     table.board.intent(intent, value)
     after = table.match.actions
-    if after != before:  # a decision was taken: the learner's, accepted by the checked engine
+    states = table.match.states
+    if intent == "new-deal" and table.match.seed != seed:
+        assert table.match.seed == seed + 1
+        assert all(states[i].to_play != table.seat for i in range(len(after))), (intent, value)
+    elif after != before:  # a decision was taken, accepted by the checked engine
         assert after[: len(before)] == before, (intent, value)
-        assert table.match.states[len(before)].to_play == table.seat, (intent, value)
+        bots = range(len(before), len(after)) if intent in BOT_INTENTS else range(len(before) + 1, len(after))
+        if intent not in BOT_INTENTS:
+            assert states[len(before)].to_play == table.seat, (intent, value)
+        assert all(states[i].to_play != table.seat for i in bots), (intent, value)
     check_table(table, value)
 
 
@@ -461,6 +478,8 @@ def refused_by_table(table: PlayTable, intent: str, value: str) -> None:
 
 
 def decision_kind(table: PlayTable) -> str:
+    if table.paused is not None:
+        return f"paused:{table.paused.kind}:{table.live}"
     if not table.my_turn:
         return "over" if table.match.is_over else "waiting"
     kinds = sorted({type(a).__name__ for a in table.match.legal_actions()})
@@ -475,12 +494,13 @@ def test_a_play_table_survives_hostile_intents_through_a_whole_match(
 ) -> None:
     table = PlayTable(game, players, seat=seat, seed=seed, pace=0)
     swept: set[str] = set()
-    for _ in range(600):
+    for _ in range(1500):
         check_table(table)
         kind = decision_kind(table)
         if kind not in swept:  # every junk value to every value intent, once per kind of decision
             swept.add(kind)
-            for intent in sorted(set(TABLE_VALUE_INTENTS) | markup_intents(table.board.scene["html"])):
+            # (a new deal starts another match: it has a test of its own)
+            for intent in sorted(set(TABLE_VALUE_INTENTS) | markup_intents(table.board.scene["html"]) - {"new-deal"}):
                 if intent in TABLE_VALUE_INTENTS:
                     for junk in JUNK:
                         refused_by_table(table, intent, junk)
@@ -489,6 +509,14 @@ def test_a_play_table_survives_hostile_intents_through_a_whole_match(
             for control, state in control_states(table):
                 page_sets(control, state)
                 check_table(table)
+        if table.match.is_over:
+            break
+        if table.paused is not None:  # a finished trick or a round's sheet (swept above): go on
+            send_to_table(table, "continue", None)
+            continue
+        if not table.my_turn:  # the bots wait (paused, or paced on an event loop that does not run here)
+            send_to_table(table, "pace", "step")
+            continue
         for intent, value in data.draw(MESSAGES):
             send_to_table(table, intent, value)
         if table.match.is_over:
@@ -499,7 +527,7 @@ def test_a_play_table_survives_hostile_intents_through_a_whole_match(
             send_to_table(table, intent, value)  # what the table's own buttons send
             if data.draw(st.booleans()):
                 send_to_table(table, "confirm", None)
-        elif table.my_turn:
+        elif table.my_turn and table.live:
             table.act(data.draw(st.sampled_from(table.match.legal_actions())))
     for button in (x for x in walk(table) if isinstance(x, w.Button)):
         button.click()
@@ -508,7 +536,7 @@ def test_a_play_table_survives_hostile_intents_through_a_whole_match(
 
 def gem_table() -> PlayTable:
     """A Tricks & Stones table at the learner's gem action, in place mode."""
-    table = PlayTable("tricks-and-stones", 4, seat=0, seed=5, pace=0)
+    table = PlayTable("tricks-and-stones", 4, seat=0, seed=5, pace=0, hold=0)
     for _ in range(400):
         legal = table.match.legal_actions() if table.my_turn else []
         if any(type(a).__name__ == "Place" for a in legal):

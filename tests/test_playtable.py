@@ -18,7 +18,7 @@ def buttons(table: PlayTable, intent: str) -> list[str]:
 
 
 def test_legal_cards_are_highlighted_and_an_illegal_click_changes_nothing() -> None:
-    table = PlayTable("tricks-and-stones", 4, seat=0, seed=11, pace=0)
+    table = PlayTable("tricks-and-stones", 4, seat=0, seed=11, pace=0, hold=0)
 
     def illegal_now() -> list[str]:
         legal = {str(a.card) for a in table.match.legal_actions() if isinstance(a, Play)}
@@ -43,7 +43,7 @@ def test_legal_cards_are_highlighted_and_an_illegal_click_changes_nothing() -> N
 
 
 def test_tricks_and_stones_predictions_and_gems_by_clicking() -> None:
-    table = PlayTable("tricks-and-stones", 4, seat=0, seed=5, pace=0)
+    table = PlayTable("tricks-and-stones", 4, seat=0, seed=5, pace=0, hold=0)
     table.finish_bots()
     assert buttons(table, "act") == [f"predict {n}" for n in range(6)]
     table.board.intent("act", "predict 2")
@@ -76,7 +76,7 @@ def test_tricks_and_stones_predictions_and_gems_by_clicking() -> None:
 
 
 def test_band_of_tricks_bid_builder_and_metal_choice() -> None:
-    table = PlayTable("band-of-tricks", 4, seat=2, seed=8, pace=0)
+    table = PlayTable("band-of-tricks", 4, seat=2, seed=8, pace=0, hold=0)
     table.finish_bots()
     for _ in range(2):
         table.board.intent("bid", "soul:+1")
@@ -90,7 +90,7 @@ def test_band_of_tricks_bid_builder_and_metal_choice() -> None:
 
 
 def test_band_of_tricks_zero_success_button() -> None:
-    table = PlayTable("band-of-tricks", 3, seat=0, seed=2, pace=0)
+    table = PlayTable("band-of-tricks", 3, seat=0, seed=2, pace=0, hold=0)
     table.finish_bots()
     assert "bid zero" in buttons(table, "act")
     table.board.intent("act", "bid zero")
@@ -98,7 +98,7 @@ def test_band_of_tricks_zero_success_button() -> None:
 
 
 def test_jewel_vault_announce_pass_and_steal_by_clicking() -> None:
-    table = PlayTable("jewel-vault", 4, seat=0, seed=3, pace=0, first_dealer=0)
+    table = PlayTable("jewel-vault", 4, seat=0, seed=3, pace=0, hold=0, first_dealer=0)
     assert buttons(table, "act") == ["announce 1", "announce 2", "announce 3"]
     table.board.intent("act", "announce 2")
     table.finish_bots()
@@ -112,7 +112,7 @@ def test_jewel_vault_announce_pass_and_steal_by_clicking() -> None:
 
 
 def test_undo_takes_back_the_learners_last_decision_and_the_bots_after_it() -> None:
-    table = PlayTable("tricks-and-stones", 4, seat=1, seed=4, pace=0)
+    table = PlayTable("tricks-and-stones", 4, seat=1, seed=4, pace=0, hold=0)
     table.act(Predict(1))
     count = len(table.match.actions)
     assert table.undo()
@@ -122,7 +122,7 @@ def test_undo_takes_back_the_learners_last_decision_and_the_bots_after_it() -> N
 
 
 def test_hint_is_what_the_heuristic_bot_would_do() -> None:
-    table = PlayTable("jewel-vault", 3, seat=0, seed=6, pace=0, first_dealer=2)
+    table = PlayTable("jewel-vault", 3, seat=0, seed=6, pace=0, hold=0, first_dealer=2)
     table.finish_bots()
     action = table.hint()
     assert action in table.match.legal_actions()
@@ -140,7 +140,7 @@ def test_hint_is_what_the_heuristic_bot_would_do() -> None:
     ],
 )
 def test_a_whole_match_can_be_played_through_the_table(game: str, players: int, options: dict[str, bool]) -> None:
-    table = PlayTable(game, players, seat=players - 1, seed=9, pace=0, **options)
+    table = PlayTable(game, players, seat=players - 1, seed=9, pace=0, hold=0, **options)
     for _ in range(3000):
         if table.match.is_over:
             break

@@ -109,3 +109,20 @@ def plural(count: int, noun: str, many: str | None = None) -> str:
     Only a count of one (or minus one) takes the singular.
     """
     return f"{count} {noun if abs(count) == 1 else many or noun + 's'}"
+
+
+def deciding(reasons: Iterable[Reason], winner: Card, other: Card | None = None) -> tuple[Reason, ...]:
+    """The reasons to read first about a ranked trick, picked from the game's own reasons (never
+    written here): the first one, which in every game says how this trick ranks, then the one
+    that answers for ``other`` (a learner's own card, or the runner-up): the comparison citing
+    exactly ``winner`` and ``other``, else a reason about ``other`` alone (it cannot win)."""
+    given = tuple(reasons)
+    if not given:
+        return ()
+    picked = [given[0]]
+    if other is not None:
+        pair = next((r for r in given if r.cards == (winner, other)), None)
+        pair = pair or next((r for r in given if r.cards == (other,)), None)
+        if pair is not None and pair not in picked:
+            picked.append(pair)
+    return tuple(picked)

@@ -20,8 +20,8 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
 
 from ..cards import SUIT_SYMBOL, BandCard, Card, FrenchCard
-from ..explain import Reason, plural
-from ..games.base import SeatView
+from ..explain import Reason, deciding, plural
+from ..games.base import Event, SeatView, Trick
 
 if TYPE_CHECKING:
     from ..games.base import Rules, TrickOutcome
@@ -193,14 +193,20 @@ def cards_html(
     intent: str | None = None,
     legal: Iterable[Card] | None = None,
     label: str = "",
+    marked: Mapping[Card, str] | None = None,
 ) -> str:
+    """Cards in a row; with ``legal`` each is marked playable or not, and ``marked`` cards get
+    their note (shown and read out) and the ``tl-received`` look."""
     allowed = set(legal) if legal is not None else None
     parts = []
     for card in cards:
         classes = []
         if allowed is not None and card is not None:
             classes.append("tl-legal" if card in allowed else "tl-not-legal")
-        parts.append(card_html(card, four_colour=four_colour, intent=intent, classes=classes))
+        note = marked.get(card, "") if marked and card is not None else ""
+        if note:
+            classes.append("tl-received")
+        parts.append(card_html(card, four_colour=four_colour, intent=intent, classes=classes, note=note))
     aria = f' aria-label="{esc(label)}"' if label else ""
     return f'<div class="tl-cards" role="group"{aria}>{"".join(parts)}</div>'
 
@@ -247,20 +253,32 @@ def trick_html(
     complete: bool = False,
     four_colour: bool = False,
     place_notes: Sequence[str] | None = None,
+    seats: Sequence[int] | None = None,
+    arriving: int | None = None,
+    viewer: int = 0,
+    gather_to: int | None = None,
+    you: int | None = None,
 ) -> str:
     """The cards of a trick in play order, each with its player, place and the winner marked.
 
-    ``leader`` is the seat that led (``None``: no seats, as in a sandbox trick).
-    ``place_notes[k]`` is shown under place ``k`` (e.g. a gem action).
+    ``leader`` is the seat that led (``None``: no seats, as in a sandbox trick); ``seats``,
+    when given, names the seat of each card (with two players of Jewel Vault a seat plays
+    twice). ``place_notes[k]`` is shown under place ``k`` (e.g. a gem action).
+
+    Movement, for people who have not asked for reduced motion (the stylesheet turns it off
+    for those who have): card ``arriving`` slides in from its player's side of the table (seen
+    from ``viewer``'s seat), and with ``gather_to`` every card slides to that seat's side, the
+    trick being gathered by its winner. ``you`` marks the card of that seat as yours.
     """
     places = {index: place for place, index in enumerate(ranking or ())}
+    n = rules.players
     parts = []
     for i, card in enumerate(cards):
         classes = ["tl-in-trick"]
         notes = []
         if leader is not None:
-            seat = (leader + i) % rules.players
-            who = rules.seat_name(seat)
+            seat = seats[i] if seats is not None else (leader + i) % n
+            who = rules.seat_name(seat) + (" (you)" if seat == you else "")
         else:
             seat = None
             who = f"card {i + 1}"
@@ -277,12 +295,16 @@ def trick_html(
         if place is not None and place_notes is not None and place < len(place_notes):
             extra = f'<span class="tl-place-note">{esc(place_notes[place])}</span>'
         colour = f' style="--tl-seat:{seat_colour(seat)}"' if seat is not None else ""
+        moving = ""
+        if seat is not None and i == arriving:
+            moving = f" tl-arrive tl-from-{POSITIONS[n][(seat - viewer) % n]}"
         parts.append(
-            f'<figure class="tl-played"{colour}>{picture}<figcaption><span class="tl-who">{esc(who)}</span>'
+            f'<figure class="tl-played{moving}"{colour}>{picture}<figcaption><span class="tl-who">{esc(who)}</span>'
             f'<span class="tl-place">{esc(place_text)}</span>{extra}</figcaption></figure>'
         )
     label = "trick" if complete else "trick so far"
-    return f'<div class="tl-trick" role="group" aria-label="{label}">{"".join(parts)}</div>'
+    gather = f" tl-gather tl-to-{POSITIONS[n][(gather_to - viewer) % n]}" if gather_to is not None else ""
+    return f'<div class="tl-trick{gather}" role="group" aria-label="{label}">{"".join(parts)}</div>'
 
 
 def outcome_html(
@@ -334,8 +356,20 @@ def view_html(
     legal: Iterable[Card] | None = None,
     hand_intent: str | None = None,
     board_intent: str | None = None,
+    centre: str | None = None,
+    arriving: bool = False,
+    closed: Mapping[int, str] | None = None,
+    with_panels: bool = True,
+    marked: Mapping[Card, str] | None = None,
 ) -> str:
-    """A table for a seat's (or the teacher's) view: seats, hands, the trick and the game's board."""
+    """A table for a seat's (or the teacher's) view: seats, hands, the trick and the game's board.
+
+    ``centre``, when given, is drawn in the middle of the table instead of the trick so far
+    (a finished trick kept on the table, see :func:`finished_trick_html`); with ``arriving``
+    the last card of the trick so far slides in from its player's side. ``closed`` places of the
+    board are marked as not usable now, with the engine's reason (see ``panels.panel_html``);
+    without ``with_panels`` the game's board is left for the caller to draw where it wants.
+    ``marked`` cards of the seat's own hand carry a note (e.g. the cards a pass brought)."""
     from .panels import panel_html
 
     if not isinstance(view, TableView):
@@ -361,6 +395,7 @@ def view_html(
                 intent=intent,
                 legal=legal if intent else None,
                 label=f"{rules.seat_name(seat)}'s hand",
+                marked=marked if own else None,
             )
         marks = []
         if view.to_play == seat:
@@ -377,12 +412,21 @@ def view_html(
             f'aria-label="{esc(rules.seat_name(seat))}"><header>{seat_badge(rules, seat)}{"".join(marks)}</header>'
             f"{cards}</section>"
         )
-    trick = trick_html(
-        rules, view.trick, leader=view.leader, ranking=_partial_ranking(rules, view), four_colour=four_colour
-    )
-    centre = f'<div class="tl-centre">{trick}</div>'
+    if centre is None:
+        centre = trick_html(
+            rules,
+            view.trick,
+            leader=view.leader,
+            ranking=_partial_ranking(rules, view),
+            four_colour=four_colour,
+            arriving=len(view.trick) - 1 if arriving and view.trick else None,
+            viewer=viewer,
+        )
+    centre = f'<div class="tl-centre">{centre}</div>'
     table = f'<div class="tl-table tl-seats-{n}">{"".join(seats)}{centre}</div>'
-    return table + panel_html(rules, view, four_colour=four_colour, board_intent=board_intent)
+    if not with_panels:
+        return table
+    return table + panel_html(rules, view, four_colour=four_colour, board_intent=board_intent, closed=closed)
 
 
 def _partial_ranking(rules: Rules[Any], view: TableView) -> tuple[int, ...] | None:
@@ -391,6 +435,64 @@ def _partial_ranking(rules: Rules[Any], view: TableView) -> tuple[int, ...] | No
     context = {c.key: getattr(view, c.key) for c in rules.capabilities.context}  # the view holds each
     ranking: tuple[int, ...] = rules.resolve_trick(view.trick, **context).ranking
     return ranking
+
+
+def finished_trick_html(
+    rules: Rules[Any],
+    event: Event,
+    *,
+    four_colour: bool = False,
+    viewer: int | None = None,
+    gathering: bool = False,
+    title: str = "",
+) -> str:
+    """A finished trick as it lies on the table once its last card is down: every card with its
+    player and place, the winner marked, the event's caption (who wins, with what) and the
+    deciding reasons (:func:`~tricklab.explain.deciding`: the rule that orders the trick and
+    the winner against ``viewer``'s card, or against the runner-up), every other reason folded.
+    ``event`` is a trick event of a timeline (``event.data["trick"]``, a
+    :class:`~tricklab.games.base.Trick`); with ``gathering`` the cards slide to the winner."""
+    trick = event.data.get("trick")
+    ranking = event.data.get("ranking")
+    if not isinstance(trick, Trick) or not isinstance(ranking, tuple):
+        raise TypeError(f"a finished trick is drawn from a trick event, not a {event.kind} event")
+    me = viewer if viewer is not None else 0
+    notes = _place_notes(rules, len(trick.cards)) if trick.places is not None else None
+    cards = trick_html(
+        rules,
+        trick.cards,
+        leader=trick.leader,
+        seats=trick.seats,
+        ranking=ranking,
+        complete=True,
+        four_colour=four_colour,
+        place_notes=notes,
+        viewer=me,
+        gather_to=trick.winner if gathering else None,
+        you=viewer,
+    )
+    mine = next((c for c, s in zip(trick.cards, trick.seats, strict=True) if s == viewer), None)
+    other = mine if mine is not None and mine != trick.winning_card else None
+    if other is None and len(ranking) > 1:
+        other = trick.cards[ranking[1]]
+    first = deciding(event.reasons, trick.winning_card, other)
+    rest = [r for r in event.reasons if r not in first]
+    why = "".join(
+        f'<li data-rule="{esc(r.rule_id)}"><span class="tl-rule-id">{esc(r.rule_id)}</span> {esc(r.text)}</li>'
+        for r in first
+    )
+    folded = (
+        f'<details class="tl-more-reasons"><summary>Every reason ({len(rest)} more)</summary>'
+        f"{reasons_html(rest, title='More reasons')}</details>"
+        if rest
+        else ""
+    )
+    heading = f'<h4 class="tl-finished-title">{esc(title)}</h4>' if title else ""
+    return (
+        f'<div class="tl-finished" role="group" aria-label="finished trick">{heading}'
+        f'<p class="tl-finished-caption"><strong>{esc(event.text)}</strong></p>{cards}'
+        f'<ul class="tl-deciding" aria-label="Why">{why}</ul>{folded}</div>'
+    )
 
 
 def match_html(match: Match, *, seat: int | None = None, four_colour: bool = False) -> str:

@@ -11,7 +11,7 @@ before drawing: the fields are typed, and a view without them is refused by name
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any, Protocol, runtime_checkable
 
 from ..actions import Bid
@@ -23,12 +23,22 @@ from . import PLACE_WORDS, PlaceAllowances, esc, seat_badge, seat_colour, unread
 
 DASH = "\u2013"  # an en dash: nothing yet
 
+Closed = Mapping[int, str] | None
+"""Places of the board that the decision at hand cannot use, each with the engine's reason
+(Tricks & Stones: the chambers a Place may not go into); the panel marks them."""
+
 
 class Panel(Protocol):
     """A panel: its markup for a game's rules and a seat's view (``""``: nothing to show yet)."""
 
     def __call__(
-        self, rules: Rules[Any], view: SeatView, *, four_colour: bool = ..., board_intent: str | None = ...
+        self,
+        rules: Rules[Any],
+        view: SeatView,
+        *,
+        four_colour: bool = ...,
+        board_intent: str | None = ...,
+        closed: Closed = ...,
     ) -> str: ...
 
 
@@ -219,14 +229,23 @@ def panel(kind: PanelKind) -> Callable[[Panel], Panel]:
     return register
 
 
-def panel_html(rules: Rules[Any], view: SeatView, *, four_colour: bool = False, board_intent: str | None = None) -> str:
+def panel_html(
+    rules: Rules[Any],
+    view: SeatView,
+    *,
+    four_colour: bool = False,
+    board_intent: str | None = None,
+    closed: Closed = None,
+) -> str:
     """The game's board: the panels its declaration names, in that order. With ``board_intent``,
     its places (Tricks & Stones: the chambers) are buttons that send that intent with the place
-    as value."""
+    as value; the ``closed`` ones are marked with the reason they cannot be used now."""
     kinds = rules.capabilities.panels
     if not kinds:
         return ""
-    parts = (PANELS[kind](rules, view, four_colour=four_colour, board_intent=board_intent) for kind in kinds)
+    parts = (
+        PANELS[kind](rules, view, four_colour=four_colour, board_intent=board_intent, closed=closed) for kind in kinds
+    )
     return f'<div class="tl-panels">{"".join(parts)}</div>'
 
 
@@ -240,7 +259,14 @@ def _table(headers: list[str], rows: list[list[str]], *, label: str) -> str:
 
 
 @panel(PanelKind.CHAMBERS)
-def chambers(rules: Rules[Any], view: SeatView, *, four_colour: bool = False, board_intent: str | None = None) -> str:
+def chambers(
+    rules: Rules[Any],
+    view: SeatView,
+    *,
+    four_colour: bool = False,
+    board_intent: str | None = None,
+    closed: Closed = None,
+) -> str:
     if not isinstance(view, ChambersView):
         raise unreadable(view, ChambersView, "the chamber board")
     n = rules.players
@@ -262,14 +288,20 @@ def chambers(rules: Rules[Any], view: SeatView, *, four_colour: bool = False, bo
                 tokens.append(f'<span class="tl-token" style="--tl-seat:{seat_colour(seat)}">⚑ {seat + 1}</span>')
                 spoken.append(f"{rules.seat_name(seat)}'s expedition token")
         label = f"Chamber {c}: " + (", ".join(spoken) if spoken else "empty")
+        shut = (closed or {}).get(c)
+        note = ""
+        if shut is not None:
+            label += f". Closed now: {shut}"
+            note = f'<span class="tl-closed-note">closed: {esc(shut)}</span>'
         inside = (
             f'<span class="tl-chamber-no">{c}</span>'
-            f'<span class="tl-tokens">{"".join(tokens)}</span><span class="tl-gems">{"".join(gems)}</span>'
+            f'<span class="tl-tokens">{"".join(tokens)}</span><span class="tl-gems">{"".join(gems)}</span>{note}'
         )
         if board_intent is not None:
+            dis = ' aria-disabled="true"' if shut is not None else ""
             inside = (
                 f'<button type="button" class="tl-chamber-button" data-intent="{esc(board_intent)}" '
-                f'data-value="{c}" aria-label="{esc(label)}">{inside}</button>'
+                f'data-value="{c}" aria-label="{esc(label)}"{dis}>{inside}</button>'
             )
         chambers.append(f'<li class="tl-chamber" aria-label="{esc(label)}">{inside}</li>')
     trump = f"{SUIT_NAME[view.trump]} {SUIT_SYMBOL[view.trump]}"
@@ -282,7 +314,12 @@ def chambers(rules: Rules[Any], view: SeatView, *, four_colour: bool = False, bo
 
 @panel(PanelKind.ROUND_SCORES)
 def round_scores(
-    rules: Rules[Any], view: SeatView, *, four_colour: bool = False, board_intent: str | None = None
+    rules: Rules[Any],
+    view: SeatView,
+    *,
+    four_colour: bool = False,
+    board_intent: str | None = None,
+    closed: Closed = None,
 ) -> str:
     if not isinstance(view, RoundScoresView):
         raise unreadable(view, RoundScoresView, "the round scores")
@@ -312,7 +349,14 @@ def round_scores(
 
 
 @panel(PanelKind.PODIUM)
-def podium(rules: Rules[Any], view: SeatView, *, four_colour: bool = False, board_intent: str | None = None) -> str:
+def podium(
+    rules: Rules[Any],
+    view: SeatView,
+    *,
+    four_colour: bool = False,
+    board_intent: str | None = None,
+    closed: Closed = None,
+) -> str:
     if not isinstance(view, PodiumView):
         raise unreadable(view, PodiumView, "the podium")
     if not isinstance(rules, PlaceAllowances):
@@ -338,7 +382,12 @@ def podium(rules: Rules[Any], view: SeatView, *, four_colour: bool = False, boar
 
 @panel(PanelKind.BIDS_AND_WINS)
 def bids_and_wins(
-    rules: Rules[Any], view: SeatView, *, four_colour: bool = False, board_intent: str | None = None
+    rules: Rules[Any],
+    view: SeatView,
+    *,
+    four_colour: bool = False,
+    board_intent: str | None = None,
+    closed: Closed = None,
 ) -> str:
     if not isinstance(view, BidsAndWinsView):
         raise unreadable(view, BidsAndWinsView, "the bids and wins")
@@ -379,7 +428,12 @@ def bids_and_wins(
 
 @panel(PanelKind.METAL_CHOICE)
 def metal_choice(
-    rules: Rules[Any], view: SeatView, *, four_colour: bool = False, board_intent: str | None = None
+    rules: Rules[Any],
+    view: SeatView,
+    *,
+    four_colour: bool = False,
+    board_intent: str | None = None,
+    closed: Closed = None,
 ) -> str:
     if not isinstance(view, MetalChoiceView):
         raise unreadable(view, MetalChoiceView, "the Metal choice")
@@ -396,7 +450,14 @@ _JV_SUITS = ("S", "H", "D", "C")
 
 
 @panel(PanelKind.JEWELS)
-def jewels(rules: Rules[Any], view: SeatView, *, four_colour: bool = False, board_intent: str | None = None) -> str:
+def jewels(
+    rules: Rules[Any],
+    view: SeatView,
+    *,
+    four_colour: bool = False,
+    board_intent: str | None = None,
+    closed: Closed = None,
+) -> str:
     if not isinstance(view, JewelsView):
         raise unreadable(view, JewelsView, "the jewels")
     sides = sorted(set(view.sides))
@@ -430,7 +491,12 @@ def jewels(rules: Rules[Any], view: SeatView, *, four_colour: bool = False, boar
 
 @panel(PanelKind.ACTIONS_OWED)
 def actions_owed(
-    rules: Rules[Any], view: SeatView, *, four_colour: bool = False, board_intent: str | None = None
+    rules: Rules[Any],
+    view: SeatView,
+    *,
+    four_colour: bool = False,
+    board_intent: str | None = None,
+    closed: Closed = None,
 ) -> str:
     if not isinstance(view, ActionsOwedView):
         raise unreadable(view, ActionsOwedView, "the actions owed")

@@ -5,13 +5,22 @@ engine's ``legal_actions``; an illegal click shows the engine's own reason and c
 nothing. Decisions other than playing a card are drawn from the legal actions too:
 number buttons for predictions, a bid builder, card picking for a pass, the chamber
 board for gem actions, and a button per choice for the rest (Metal wins, ♣ targets...).
+
+What the learner sees stays until it is understood: a finished trick stays on the table,
+every card with its place, the winner and the deciding reason, until the learner continues
+(the Continue button, the → key, or after a pause the learner sets); a round's score sheet,
+with the board as it was scored, stays until the learner starts the next round; at the end
+of the game the final result stays, with a new deal and a link that reopens the match in the
+replay app. The bots' pace is the learner's to set (slower, faster, paused, one move at a
+time), and the round's log keeps every step of the round.
 """
 
 from __future__ import annotations
 
 import asyncio
 from collections.abc import Callable
-from typing import Any
+from dataclasses import dataclass
+from typing import Any, Literal
 
 import ipywidgets as w
 
@@ -19,25 +28,59 @@ from .. import get_rules
 from ..actions import Action, Announce, AssignMetal, Bid, Move, Pass, Place, Play, Predict, Skip, Steal
 from ..bots import Bot, heuristic_bot, make_bots
 from ..cards import Card
-from ..display import bid_rows, card_html, esc, reasons_html, view_html
+from ..display import (
+    PLACE_WORDS,
+    PlaceAllowances,
+    bid_rows,
+    card_html,
+    esc,
+    finished_trick_html,
+    reasons_html,
+    view_html,
+)
 from ..display import choice_button as _button
 from ..display import decision_html as _decision
-from ..display.panels import MetalChoiceView
-from ..errors import InvalidOption, TricklabError
+from ..display.panels import MetalChoiceView, PodiumView, panel_html
+from ..errors import IllegalAction, InvalidOption, TricklabError
+from ..explain import plural
 from ..games import DEFAULT_GAME, find_game
-from ..games.base import SeatView
+from ..games.base import EventKind, SeatView
+from ..links import moves_code
 from ..match import Match, Step
 from .board import Board, LookToggles
 from .inputs import bid_step, clicked_card, number, quote, short, too_long
 
 BID_KEYS = ("rock", "soul", "pops")
 ROUND_END = ("score", "round-end")  # the event kinds that close a round (scores, or Jewel Vault's round actions)
+#: the bots' paces a learner steps through with Slower and Faster (seconds between two moves)
+PACES = (0.3, 0.8, 1.6, 3.0)
+#: how long a finished trick stays when the learner chose "go on by itself" (seconds)
+AUTO_HOLD = 3.0
+#: how long the gathering of a trick is shown (the stylesheet's tl-gather animation)
+GATHER = 0.45
+
+
+@dataclass(frozen=True, slots=True)
+class Pause:
+    """Something the table shows until the learner continues.
+
+    ``trick``: a finished trick (``step`` is its trick step). ``round``: a round is over;
+    ``step`` is the last step before the next deal, its state the table as it was scored, and
+    ``sheet`` the steps that scored it.
+    """
+
+    kind: Literal["trick", "round"]
+    step: Step
+    sheet: tuple[Step, ...] = ()
 
 
 class PlayTable(w.VBox):  # type: ignore[misc]
     """One learner seat against heuristic bots, in any game, player count and variant.
 
     ``pace`` is the pause in seconds between two bot moves (0 plays them at once).
+    ``hold`` is how long a finished trick stays on the table: ``None`` (the default) until the
+    learner continues, a number of seconds, or ``0`` for no pauses at all, not even at a
+    round's end (for scripts that play a table through).
     Rules options (e.g. ``partnerships=True``) are passed on to the game.
     """
 
@@ -49,39 +92,48 @@ class PlayTable(w.VBox):  # type: ignore[misc]
         seat: int = 0,
         seed: int = 0,
         pace: float = 0.8,
+        hold: float | None = None,
         four_colour: bool = False,
         large: bool = False,
         **options: Any,
     ) -> None:
         cls = find_game(game)
         players = players if players is not None else (4 if 4 in cls.player_counts else cls.player_counts[-1])
-        rules = get_rules(cls.name, players=players)
-        self.match: Match = rules.new_match(seed, **options)
-        self.rules = self.match.rules
         if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < players:
             raise InvalidOption(f"seat must be 0 to {players - 1}, not {quote(repr(seat))}")
+        self._options = dict(options)
         self.seat = seat
         self.pace = pace
+        self.hold = hold
+        self._bots_paused = False
+        self._pending: asyncio.TimerHandle | None = None  # the next bot move (or continue), when paced
+        self.board = Board()
+        self.board.on_intent(self._intent)
+        self.look = LookToggles(large=large, four_colour=four_colour, on_change=self._render)
+        self.undo_button = w.Button(description="Undo my last move", tooltip="take back your last decision")
+        self.hint_button = w.Button(description="Hint", tooltip="what the heuristic bot would do, and why")
+        self.undo_button.on_click(lambda _: self.undo())
+        self.hint_button.on_click(lambda _: self.hint())
+        super().__init__([w.HBox([self.undo_button, self.hint_button, self.look]), self.board])
+        self.add_class("tricklab-playtable")
+        self._start(get_rules(cls.name, players=players), seed)
+
+    def _start(self, rules: Any, seed: int) -> None:
+        """A new match of ``rules`` from ``seed``, with fresh bots, and the bots' first moves."""
+        self.match: Match = rules.new_match(seed, **self._options)
+        self.rules = self.match.rules
         self.bots: list[Bot] = make_bots(self.rules, "heuristic", seed)
-        self._adviser = heuristic_bot(self.rules, seat, f"{seed}:hint")
-        self._seen = len(self.match.timeline(self.seat))  # steps already shown to the learner
-        self._recent: list[Step] = []
+        self._adviser = heuristic_bot(self.rules, self.seat, f"{seed}:hint")
+        self._scanned = len(self.match.timeline(self.seat))  # steps already looked at for pauses
+        self._pauses: list[Pause] = []
+        self._gathering = False
+        self._show_last = False
+        self._arrived = -1  # the number of actions when a card last slid onto the table
         self._message = ""
         self._hint = ""
         self._picked: list[str] = []  # cards chosen for a pass, or chambers for gems
         self._gem_mode = ""
         self._bid = dict.fromkeys(BID_KEYS, 0)
-        self._pending: asyncio.TimerHandle | None = None  # the next bot move, when paced
-
-        self.board = Board()
-        self.board.on_intent(self._intent)
-        self.look = LookToggles(large=large, four_colour=four_colour, on_change=self._render)
-        self.undo_button = w.Button(description="Undo my last move", tooltip="take back your last decision")
-        self.hint_button = w.Button(description="Hint", tooltip="what the heuristic bot would do")
-        self.undo_button.on_click(lambda _: self.undo())
-        self.hint_button.on_click(lambda _: self.hint())
-        super().__init__([w.HBox([self.undo_button, self.hint_button, self.look]), self.board])
-        self.add_class("tricklab-playtable")
         self._run_bots()
 
     # --- what the learner does ----------------------------------------------------------------------
@@ -90,13 +142,30 @@ class PlayTable(w.VBox):  # type: ignore[misc]
     def my_turn(self) -> bool:
         return self.match.to_play == self.seat
 
+    @property
+    def bots_paused(self) -> bool:
+        """Whether the learner has paused the bots (they move again on Resume or Next bot move)."""
+        return self._bots_paused
+
+    @property
+    def paused(self) -> Pause | None:
+        """What the table is holding for the learner (a finished trick, a round's sheet), if anything."""
+        return self._pauses[0] if self._pauses else None
+
     def act(self, action: Action | str) -> bool:
         """Take a decision for the learner's seat; an illegal one shows the engine's reason."""
         if not self.my_turn:
             self._refuse(self._wait())
             return False
+        if not self.live:
+            self._refuse(self._continue_first())
+            return False
         try:
             self.match.apply(action)
+        except IllegalAction as exc:
+            self._message = exc.to_you if hasattr(exc, "to_you") else str(exc)
+            self._render()
+            return False
         except TricklabError as exc:
             self._message = str(exc)
             self._render()
@@ -105,7 +174,10 @@ class PlayTable(w.VBox):  # type: ignore[misc]
         self._hint = ""
         self._picked = []
         self._gem_mode = ""
-        self._show_new_steps(reset=True)
+        self._pauses = [p for p in self._pauses if p.kind != "trick"]  # the learner's move continues
+        self._gathering = False
+        self._cancel_pending()
+        self._after_moves()
         self._run_bots()
         return True
 
@@ -115,6 +187,37 @@ class PlayTable(w.VBox):  # type: ignore[misc]
             if self.match.is_over
             else f"{self.rules.seat_name(self.match.to_play or 0)} is to play."
         )
+
+    def _continue_first(self) -> str:
+        pause = self.paused
+        if pause is not None and pause.kind == "round":
+            return f"The round is over: read its score sheet, then press “{self._continue_label(pause)}”."
+        return "Press “Continue” first: the last trick is still on the table."
+
+    def continue_(self, *, animate: bool = True) -> bool:
+        """Go on from what the table holds (a finished trick is gathered by its winner first,
+        for a moment, unless ``animate`` is false or the bots play at once)."""
+        pause = self.paused
+        if pause is None:
+            self._refuse("There is nothing to continue from: the game goes on.")
+            return False
+        self._cancel_pending()
+        if pause.kind == "trick" and animate and self.pace > 0 and not self._gathering:
+            self._gathering = True
+            self._render()
+            self._schedule(self._gathered, GATHER)
+            return True
+        self._gathered()
+        return True
+
+    def _gathered(self) -> None:
+        self._pending = None
+        self._gathering = False
+        if self._pauses:
+            self._pauses.pop(0)
+        self._message = ""
+        self._hold_timer()
+        self._run_bots()
 
     def undo(self) -> bool:
         """Take back the learner's last decision (and the bot moves after it)."""
@@ -129,8 +232,9 @@ class PlayTable(w.VBox):  # type: ignore[misc]
             self.match.undo()
             if seat == self.seat:
                 break
-        self._seen = len(self.match.timeline(self.seat))
-        self._recent = []
+        self._scanned = len(self.match.timeline(self.seat))
+        self._pauses = []
+        self._gathering = False
         self._message = "Your last move was taken back."
         self._hint = ""
         self._picked = []
@@ -140,49 +244,124 @@ class PlayTable(w.VBox):  # type: ignore[misc]
 
     def hint(self) -> Action | None:
         """Show (and return) what the heuristic bot would do in the learner's place."""
-        if not self.my_turn:
+        if not (self.my_turn and self.live):
+            self._refuse("A hint is for your own turn." if not self.my_turn else self._continue_first())
             return None
         action = self._adviser.choose(self.match.view(self.seat), self.match.legal_actions())
         self._hint = f"The heuristic bot would: {action}"
         self._render()
         return action
 
-    # --- bots ---------------------------------------------------------------------------------------------
+    def new_deal(self) -> None:
+        """A new match with the next seed (the same game, players, seat and variants)."""
+        self._cancel_pending()
+        seed = self.match.seed + 1
+        self._start(get_rules(self.rules.name, players=self.rules.players), seed)
+        self._message = f"A new deal: seed {seed}."
+        self._render()
+
+    def replay_link(self) -> str:
+        """The replay app's address (relative to this app's) that reopens this match: its
+        settings and the compact, checked code of its moves (:mod:`tricklab.links`)."""
+        from urllib.parse import urlencode
+
+        query: dict[str, str] = {"game": self.rules.name, "players": str(self.rules.players)}
+        query["seed"] = str(self.match.seed)
+        for name in self.rules.capabilities.variants:
+            if getattr(self.rules.options, name, False):
+                query[name] = "yes"
+        if "first_dealer" in self.match.match_options:
+            query["first_dealer"] = str(self.match.match_options["first_dealer"] + 1)
+        query["moves"] = moves_code(self.match)
+        return "replay.ipynb?" + urlencode(query)
+
+    # --- bots and pauses -------------------------------------------------------------------------------
+
+    @property
+    def live(self) -> bool:
+        """Whether the table shows the match as it is now, so the learner may decide: nothing
+        is held, or only a finished trick of the state the match is in (the learner's decision
+        then continues the game)."""
+        pause = self.paused
+        if pause is None:
+            return True
+        return pause.kind == "trick" and self._is_current(pause)
+
+    def _is_current(self, pause: Pause) -> bool:
+        """Whether nothing that changes the table (a score, a deal) came after the paused step."""
+        later = self.match.timeline(self.seat)[pause.step.index + 1 :]
+        return not any(s.event.kind in (*ROUND_END, EventKind.DEAL, EventKind.END) for s in later)
+
+    def _after_moves(self) -> None:
+        """Look at the steps since the last look: a finished trick, a round's end."""
+        steps = self.match.timeline(self.seat)
+        new = steps[self._scanned :]
+        self._scanned = len(steps)
+        if self.hold == 0:
+            return
+        had = bool(self._pauses)
+        for step in new:
+            kind = step.event.kind
+            if kind == EventKind.TRICK:
+                self._pauses.append(Pause("trick", step))
+            elif kind == EventKind.DEAL and step.index > 0:
+                self._pauses.append(Pause("round", steps[step.index - 1], self._sheet(steps, step.index)))
+        if not had:
+            self._hold_timer()
+
+    @staticmethod
+    def _sheet(steps: list[Step], deal: int) -> tuple[Step, ...]:
+        """The steps that scored the round before the deal at ``deal``: from its first score (or
+        Jewel Vault's round end) after the last trick."""
+        start = deal
+        while start > 0 and steps[start - 1].event.kind not in (EventKind.TRICK, EventKind.PLAY):
+            start -= 1
+        closing = [s for s in steps[start:deal] if s.event.kind in ROUND_END]
+        first = closing[0].index if closing else start
+        return tuple(steps[first:deal])
+
+    def _hold_timer(self) -> None:
+        """With a timed hold, the finished trick goes on by itself after that many seconds."""
+        pause = self.paused
+        if pause is not None and pause.kind == "trick" and self.hold and self.hold > 0:
+            self._schedule(lambda: self.continue_(animate=True), self.hold)
 
     def _run_bots(self) -> None:
-        """Let the bots move until it is the learner's turn, one move per ``pace`` seconds."""
-        if self.match.is_over or self.my_turn:
+        """Let the bots move until it is the learner's turn, one move per ``pace`` seconds;
+        they wait while the table holds something for the learner, or while paused."""
+        if self.match.is_over or self.my_turn or self._pauses or self._bots_paused:
             self._render()
             return
         if self.pace <= 0:
-            while not (self.match.is_over or self.my_turn):
+            while not (self.match.is_over or self.my_turn or self._pauses):
                 self._bot_move()
             self._render()
             return
         self._render()
-        self._schedule(self._bot_step)
+        self._schedule(self._bot_step, self.pace)
 
     def _bot_step(self) -> None:
         self._pending = None
-        if self.match.is_over or self.my_turn:
+        if self.match.is_over or self.my_turn or self._pauses or self._bots_paused:
             return
         self._bot_move()
         self._render()
-        if not (self.match.is_over or self.my_turn):
-            self._schedule(self._bot_step)
+        if not (self.match.is_over or self.my_turn or self._pauses):
+            self._schedule(self._bot_step, self.pace)
 
     def _bot_move(self) -> None:
         seat = self.match.to_play
         assert seat is not None
         self.match.apply(self.bots[seat].choose(self.match.view(seat), self.match.legal_actions()))
-        self._show_new_steps()
+        self._after_moves()
 
-    def _schedule(self, fn: Callable[[], None]) -> None:
+    def _schedule(self, fn: Callable[[], object], delay: float) -> None:
         try:
             loop = asyncio.get_running_loop()
         except RuntimeError:
             loop = asyncio.get_event_loop()
-        self._pending = loop.call_later(self.pace, fn)
+        self._cancel_pending()
+        self._pending = loop.call_later(delay, fn)
 
     def _cancel_pending(self) -> None:
         if self._pending is not None:
@@ -190,17 +369,65 @@ class PlayTable(w.VBox):  # type: ignore[misc]
             self._pending = None
 
     def finish_bots(self) -> None:
-        """Play every pending bot move now (tests and impatient learners)."""
+        """Play every pending bot move now, continuing past every pause (tests and impatient
+        learners)."""
         self._cancel_pending()
-        while not (self.match.is_over or self.my_turn):
+        self._gathering = False
+        while not (self.match.is_over or (self.my_turn and not self._pauses)):
+            if self._pauses:
+                self._pauses.pop(0)
+                continue
             self._bot_move()
         self._render()
 
-    def _show_new_steps(self, reset: bool = False) -> None:
-        steps = self.match.timeline(self.seat)
-        new = steps[self._seen :]
-        self._seen = len(steps)
-        self._recent = (new if reset else self._recent + new)[-12:]
+    def next_bot_move(self) -> bool:
+        """One bot move now (the learner steps the bots one move at a time)."""
+        if self.match.is_over or self.my_turn:
+            self._refuse("It is not a bot's turn." if not self.match.is_over else self._wait())
+            return False
+        if self._pauses:
+            self._refuse(self._continue_first())
+            return False
+        self._cancel_pending()
+        self._bot_move()
+        self._render()
+        return True
+
+    def set_pace(self, what: str) -> bool:
+        """``slower``, ``faster``, ``pause`` or ``resume`` the bots (what the pace buttons send)."""
+        if what in ("slower", "faster"):
+            current = min(range(len(PACES)), key=lambda i: abs(PACES[i] - self.pace))
+            step = 1 if what == "slower" else -1
+            self.pace = PACES[max(0, min(len(PACES) - 1, current + step))]
+        elif what == "pause":
+            self._bots_paused = True
+            self._cancel_pending()
+        elif what == "resume":
+            self._bots_paused = False
+        else:
+            self._refuse(f"“{quote(what)}” is not a pace: use the Slower, Faster and Pause buttons.")
+            return False
+        self._message = ""
+        if what != "pause" and not self._pauses:
+            self._cancel_pending()
+            self._run_bots()
+        else:
+            self._render()
+        return True
+
+    def set_hold(self, what: str) -> bool:
+        """How a finished trick goes: ``wait`` for the learner, or go on by itself (``auto``)."""
+        if what not in ("wait", "auto"):
+            self._refuse(f"“{quote(what)}” is not a choice for finished tricks: wait, or go on by itself.")
+            return False
+        self.hold = None if what == "wait" else AUTO_HOLD
+        self._message = ""
+        if self.hold is None:
+            self._cancel_pending()
+        else:
+            self._hold_timer()
+        self._render()
+        return True
 
     # --- clicks ----------------------------------------------------------------------------------------------
 
@@ -227,6 +454,23 @@ class PlayTable(w.VBox):  # type: ignore[misc]
         elif intent == "clear":
             self._picked = []
             self._render()
+        elif intent == "continue":
+            self.continue_()
+        elif intent == "key":
+            if value == "ArrowRight" and self._pauses:  # → continues, as in the replay's stepper
+                self.continue_()
+        elif intent == "pace":
+            if value == "step":
+                self.next_bot_move()
+            else:
+                self.set_pace(short(value, 12) or "")
+        elif intent == "hold":
+            self.set_hold(short(value, 12) or "")
+        elif intent == "last-trick":
+            self._show_last = not self._show_last
+            self._render()
+        elif intent == "new-deal":
+            self.new_deal()
 
     def _refuse(self, message: str) -> None:
         self._message = message
@@ -338,86 +582,267 @@ class PlayTable(w.VBox):  # type: ignore[misc]
     # --- drawing -------------------------------------------------------------------------------------------------
 
     def _render(self) -> None:
-        view = self.match.view(self.seat)
-        legal = self.match.legal_actions() if self.my_turn else []
+        pause = self.paused
+        live = self.live
+        view = self.match.view(self.seat) if live or pause is None else pause.step.state
+        legal = self.match.legal_actions() if self.my_turn and live else []
         plays = [a.card for a in legal if isinstance(a, Play)]
-        parts = []
-        if self._recent:
-            items = "".join(f"<li>{esc(s.event.text)}</li>" for s in self._recent)
-            parts.append(f'<ol class="tl-log" aria-label="What just happened">{items}</ol>')
-        status = self._status()
-        parts.append(f'<p class="tl-caption" aria-live="polite">{esc(status)}</p>')
+        four = self.look.four_colour.value
+        parts = [self._controls_html()]
+        parts.append(f'<p class="tl-caption" aria-live="polite">{esc(self._status())}</p>')
         if self._message:
             parts.append(f'<p class="tl-message" role="alert">⚠ {esc(self._message)}</p>')
         if self._hint:
             parts.append(f'<p class="tl-hint">💡 {esc(self._hint)}</p>')
-        parts.append(self._decision_html(view, legal))
+        if pause is not None and pause.kind == "round":
+            parts.append(self._sheet_html(pause))
+        elif self.match.is_over:
+            parts.append(self._over_html())
+        centre = None
+        if pause is not None and pause.kind == "trick":
+            centre = finished_trick_html(
+                self.rules, pause.step.event, four_colour=four, viewer=self.seat, gathering=self._gathering
+            ) + self._continue_html(pause)
+        arriving = len(self.match.actions) != self._arrived and live and bool(getattr(view, "trick", ()))
+        self._arrived = len(self.match.actions)
+        closed = self._closed_chambers(legal)
         parts.append(
             view_html(
                 self.rules,
                 view,
-                four_colour=self.look.four_colour.value,
+                four_colour=four,
                 legal=plays,
                 hand_intent="play" if plays else None,
-                board_intent="chamber" if self._gem_mode and self.my_turn else None,
+                centre=centre,
+                arriving=arriving,
+                with_panels=False,
             )
         )
-        parts.append(self._explanations())
+        parts.append(self._decision_html(view, legal))
+        parts.append(
+            panel_html(
+                self.rules,
+                view,
+                four_colour=four,
+                board_intent="chamber" if self._gem_mode and legal else None,
+                closed=closed,
+            )
+        )
+        if self._show_last:
+            parts.append(self._last_trick_html())
+        parts.append(self._history_html())
         self.board.scene = {
             "html": "".join(parts),
             "label": f"{self.rules.title}: you are {self.rules.seat_name(self.seat)}",
             "large": self.look.large.value,
-            "step": len(self.match.actions),
-            "data": {"turn": self.my_turn, "over": self.match.is_over, "rounds": self._rounds_scored()},
+            "step": len(self.match.actions) * 4 + len(self._pauses) + (2 if self._gathering else 0),
+            "data": {
+                "turn": self.my_turn and live,
+                "over": self.match.is_over,
+                "rounds": self._rounds_scored(),
+                "paused": pause.kind if pause is not None else "",
+            },
         }
 
     def _rounds_scored(self) -> int:
         return sum(1 for step in self.match.timeline(self.seat) if step.event.kind in ROUND_END)
 
     def _status(self) -> str:
+        pause = self.paused
+        if pause is not None and pause.kind == "trick":
+            return pause.step.event.text
+        if pause is not None:
+            return "The round is over: here is how it was scored."
         if self.match.is_over:
             result = self.match.result
             return "The game is over. " + (result.reasons[0].text if result and result.reasons else "")
         if self.my_turn:
             return f"Your turn, {self.rules.seat_name(self.seat)}."
+        if self._bots_paused:
+            return f"{self.rules.seat_name(self.match.to_play or 0)} is to play: the bots are paused."
         return f"{self.rules.seat_name(self.match.to_play or 0)} is thinking…"
 
-    def _explanations(self) -> str:
-        """The last trick's reasons and the last score sheet among the recent steps."""
-        parts = []
-        sections = ((("trick",), "Why that trick went that way"), (ROUND_END, "The score sheet"), (("end",), "Final"))
-        for kinds, title in sections:
-            step = next((s for s in reversed(self._recent) if s.event.kind in kinds), None)
-            if step is not None:
-                parts.append(
-                    f'<section class="tl-panel"><h4>{esc(title)}</h4><p>{esc(step.event.text)}</p>'
-                    f"{reasons_html(step.event.reasons, title='Reasons')}</section>"
+    def _controls_html(self) -> str:
+        """The bots' pace, how a finished trick goes, and the last trick: one click each."""
+        paused = self._bots_paused
+        pace = (
+            "Bots: paused" if paused else "Bots: at once" if self.pace <= 0 else f"Bots: a move every {self.pace:g} s"
+        )
+        buttons = [
+            _button("pace", "slower", "Slower", label="bots slower"),
+            _button("pace", "faster", "Faster", label="bots faster"),
+            _button("pace", "resume" if paused else "pause", "Resume bots" if paused else "Pause bots"),
+        ]
+        if paused or self.pace > 0:
+            buttons.append(_button("pace", "step", "Next bot move"))
+        waits = self.hold is None
+        buttons.append(
+            _button(
+                "hold",
+                "auto" if waits else "wait",
+                "Tricks: wait for me" if waits else f"Tricks: go on after {AUTO_HOLD:g} s",
+                label="after a trick: "
+                + ("wait until I continue (press to go on by itself)" if waits else "go on by itself (press to wait)"),
+            )
+        )
+        if any(s.event.kind == EventKind.TRICK for s in self._round_steps()):
+            buttons.append(
+                _button(
+                    "last-trick", "", "Hide last trick" if self._show_last else "Last trick", pressed=self._show_last
                 )
-        return f'<div class="tl-panels">{"".join(parts)}</div>' if parts else ""
+            )
+        return (
+            f'<div class="tl-controls" role="group" aria-label="Pace and view">'
+            f'<span class="tl-pace">{esc(pace)}</span>{"".join(buttons)}</div>'
+        )
+
+    def _continue_label(self, pause: Pause) -> str:
+        if pause.kind == "trick":
+            return "Continue"
+        following = [s for s in self.match.timeline(self.seat)[pause.step.index + 1 :] if s.event.kind == "deal"]
+        return f"Start round {self._round_number(pause) + 1}" if following else "Continue"
+
+    def _round_number(self, pause: Pause) -> int:
+        """The number (1, 2, ...) of the round a pause closes."""
+        return sum(1 for s in self.match.timeline(self.seat)[: pause.step.index + 1] if s.event.kind == "deal")
+
+    def _continue_html(self, pause: Pause) -> str:
+        more = " (or play on: your move continues)" if self.live and self.my_turn else ""
+        hint = " It goes on by itself in a moment." if self.hold and pause.kind == "trick" else ""
+        return (
+            f'<div class="tl-continue">{_button("continue", "", self._continue_label(pause))}'
+            f'<span class="tl-pace">Press → or the button to go on{esc(more)}.{esc(hint)}</span></div>'
+        )
+
+    def _sheet_html(self, pause: Pause) -> str:
+        """A round's score sheet: each scoring step with its reasons; the table below shows the
+        board as it was scored."""
+        items = "".join(
+            f"<li><p>{esc(s.event.text)}</p>{reasons_html(s.event.reasons, title='How')}</li>" for s in pause.sheet
+        )
+        number = self._round_number(pause)
+        return (
+            f'<section class="tl-sheet" aria-label="Round {number} score sheet"><h3>Round {number} is over</h3>'
+            f'<ol class="tl-sheet-steps">{items}</ol>{self._continue_html(pause)}</section>'
+        )
+
+    def _over_html(self) -> str:
+        result = self.match.result
+        totals = ""
+        if result is not None:
+            rows = "".join(
+                f"<li>{esc(self.rules.seat_name(s))}{' (you)' if s == self.seat else ''}: "
+                f"{esc(plural(t, 'point'))}{' — wins' if s in result.winners else ''}</li>"
+                for s, t in enumerate(result.totals)
+            )
+            totals = f'<ol class="tl-totals">{rows}</ol>{reasons_html(result.reasons, title="How the game was won")}'
+        link = esc(self.replay_link())
+        actions = (
+            _button("new-deal", "", "New deal")
+            + f'<a class="tl-choice tl-link" href="{link}" target="_blank" rel="noopener">'
+            "Open this game in the replay app</a>"
+        )
+        return (
+            f'<section class="tl-sheet tl-final" aria-label="Final result"><h3>The game is over</h3>{totals}'
+            f"<p>Send the replay link to your teacher: it opens this exact game, every move.</p>"
+            f'<div class="tl-choices">{actions}</div></section>'
+        )
+
+    def _round_steps(self) -> list[Step]:
+        """The steps of the round the table shows (the one that ended, while its sheet is
+        shown), from its deal."""
+        steps = self.match.timeline(self.seat)
+        pause = self.paused
+        if pause is not None and not self.live:
+            steps = steps[: pause.step.index + 1]
+        start = max((s.index for s in steps if s.event.kind == EventKind.DEAL), default=0)
+        return steps[start:]
+
+    def _last_trick_html(self) -> str:
+        tricks = [s for s in self._round_steps() if s.event.kind == EventKind.TRICK]
+        if not tricks:
+            return ""
+        shown = finished_trick_html(
+            self.rules, tricks[-1].event, four_colour=self.look.four_colour.value, viewer=self.seat, title="Last trick"
+        )
+        return f'<section class="tl-sheet tl-last-trick" aria-label="Last trick">{shown}</section>'
+
+    def _history_html(self) -> str:
+        """Every step of this round so far, newest first: it never clears, not on an undo either
+        (an undo only takes back the steps it undid)."""
+        steps = self._round_steps()
+        items = "".join(f"<li>{esc(s.event.text)}</li>" for s in reversed(steps))
+        return (
+            f'<details class="tl-history" open><summary>This round, newest first ({len(steps)} steps)'
+            f'</summary><ol class="tl-log" reversed aria-label="What happened this round">{items}</ol></details>'
+        )
+
+    def _closed_chambers(self, legal: list[Action]) -> dict[int, str]:
+        """The chambers a Place may not go into now, each with the engine's reason (Tricks &
+        Stones: the own expedition chamber); empty when no Place is offered."""
+        places = [a for a in legal if isinstance(a, Place)]
+        if not places:
+            return {}
+        open_ = {c for a in places for c in a.chambers}
+        closed = {}
+        for chamber in range(6):
+            if chamber in open_:
+                continue
+            try:
+                self.rules.apply(self.match.state, Place((chamber,)))
+            except IllegalAction as exc:
+                closed[chamber] = exc.to_you if hasattr(exc, "to_you") else str(exc)
+            except TricklabError:
+                continue
+        return closed
 
     def _decision_html(self, view: SeatView, legal: list[Action]) -> str:
-        if not legal or all(isinstance(a, Play) for a in legal):
-            if legal:
-                return '<p class="tl-summary">Click one of your cards with a green border.</p>'
+        """The learner's decision, in words, just under the table and above the board it uses."""
+        if not legal:
             return ""
         kinds = {type(a) for a in legal}
+        if kinds == {Play}:
+            cards = [a.card for a in legal if isinstance(a, Play)]
+            which = (
+                "any of your cards"
+                if len(cards) == len(view.hand)
+                else "a card with a green border: " + ", ".join(c.pretty for c in cards)
+            )
+            return _decision(f"Your turn to play: click {which}.", "")
         if Predict in kinds:
-            buttons = "".join(_button("act", str(a), str(a.n)) for a in legal if isinstance(a, Predict))
-            return _decision("How many tricks will you win? Your token goes into that chamber.", buttons)
+            buttons = "".join(
+                _button("act", str(a), str(a.n), label=f"predict {plural(a.n, 'trick')}")
+                for a in legal
+                if isinstance(a, Predict)
+            )
+            return _decision(
+                "How many tricks will you win? Your expedition token goes into that chamber of the board below.",
+                buttons,
+            )
         if Bid in kinds:
             return self._bid_html()
         if Pass in kinds:
             return self._pass_html(view, legal)
         if kinds & {Place, Move, Skip} and kinds <= {Place, Move, Skip}:
-            return self._gems_html(legal)
+            return self._gems_html(view, legal)
         buttons = "".join(_button("act", str(a), self._describe(a, view)) for a in legal)
-        return _decision("Choose:", buttons)
+        return _decision(self._choice_prompt(legal), buttons)
+
+    def _choice_prompt(self, legal: list[Action]) -> str:
+        kinds = {type(a) for a in legal}
+        if AssignMetal in kinds:
+            return "You won this trick with Metal: choose the suit it counts for."
+        if Steal in kinds:
+            return "Choose whose showroom you take a jewel from."
+        if Announce in kinds:
+            return "You are the dealer: announce how many cards everyone passes."
+        return "Your decision: choose one."
 
     def _describe(self, action: Action, view: SeatView) -> str:
         if isinstance(action, AssignMetal) and isinstance(view, MetalChoiceView):
             for choice in view.metal_choices:
                 if choice.suit == action.suit:
-                    return f"Count it for {choice.suit.title()}: {choice.text}"
+                    return choice.text
         if isinstance(action, Steal):
             return f"Take a jewel from {self.rules.seat_name(action.target)}'s showroom"
         if isinstance(action, Announce):
@@ -428,10 +853,17 @@ class PlayTable(w.VBox):  # type: ignore[misc]
     def _bid_html(self) -> str:
         rows = bid_rows(self._bid)
         zero = _button("act", "bid zero", "Zero Success: I win no trick")
-        confirm = _button(
-            "confirm", "bid", f"Bid Rock {self._bid['rock']}, Soul {self._bid['soul']}, Pops {self._bid['pops']}"
+        if any(self._bid.values()):
+            confirm = _button(
+                "confirm", "bid", f"Bid Rock {self._bid['rock']}, Soul {self._bid['soul']}, Pops {self._bid['pops']}"
+            )
+            body = rows + confirm + zero
+        else:  # 0 0 0 is Zero Success: one button for the one bid
+            body = rows + zero
+        return _decision(
+            "Your bid: how many tricks you will win in each suit (\u2212 and +), or Zero Success: no trick at all.",
+            body,
         )
-        return _decision("Your bid: how many tricks you will win in each suit.", rows + confirm + zero)
 
     def _pass_html(self, view: SeatView, legal: list[Action]) -> str:
         count = len(next(a for a in legal if isinstance(a, Pass)).cards)
@@ -451,25 +883,39 @@ class PlayTable(w.VBox):  # type: ignore[misc]
             f'<div class="tl-cards">{cards}</div>' + confirm + _button("clear", "", "Clear"),
         )
 
-    def _gems_html(self, legal: list[Action]) -> str:
+    def _gems_html(self, view: SeatView, legal: list[Action]) -> str:
         can_place = any(isinstance(a, Place) for a in legal)
         can_move = any(isinstance(a, Move) for a in legal)
+        allowance = ""
+        if isinstance(view, PodiumView) and isinstance(self.rules, PlaceAllowances) and view.gem_queue:
+            seat, place = view.gem_queue[0]
+            if seat == self.seat:
+                allowance = f"You finished {PLACE_WORDS[place]} in the trick: {self.rules.describe_allowance(place)}. "
         modes = ""
         if can_place:
             modes += _button("gem-mode", "place", "Place gems", pressed=self._gem_mode == "place")
         if can_move:
             modes += _button("gem-mode", "move", "Move gems", pressed=self._gem_mode == "move")
         modes += _button("act", "skip", "Skip (use no points)")
+        closed = self._closed_chambers(legal)
+        shut = (
+            " Closed to Place: " + ", ".join(f"chamber {c} ({why})" for c, why in closed.items()) + "."
+            if closed
+            else ""
+        )
         chambers = ""
         if self._gem_mode:
             picked = " → ".join(self._picked) if self._gem_mode == "move" else ", ".join(self._picked)
             what = "where to place" if self._gem_mode == "place" else "a gem's chamber, then the chamber it goes to"
             chambers = (
-                f"<p>Click on the chamber board below {what}: {esc(picked) or 'nothing yet'}</p>"
+                f"<p>Click on the chamber board just below {what}: {esc(picked) or 'nothing yet'}</p>"
                 + _button("confirm", self._gem_mode, "Done")
                 + _button("clear", "", "Clear")
             )
-        return _decision("Your gem action:", modes + chambers)
+        return _decision(
+            f"Your gem action. {allowance}Choose Place or Move, then click chambers on the board below.{shut}",
+            modes + chambers,
+        )
 
     def __repr__(self) -> str:
         return (

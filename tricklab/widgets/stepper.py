@@ -7,8 +7,8 @@ from typing import Any
 import ipywidgets as w
 
 from .. import get_rules
-from ..display import esc, reasons_html, view_html
-from ..games.base import SeatView
+from ..display import esc, finished_trick_html, reasons_html, view_html
+from ..games.base import EventKind, SeatView
 from ..match import Match, Step
 from .board import Board, LookToggles
 
@@ -170,8 +170,14 @@ class TrickStepper(w.VBox):  # type: ignore[misc]
             f'<p class="tl-caption" aria-live="polite"><span class="tl-step-no">Step {self.step} of {total}:</span> '
             f"{esc(step.event.text)}</p>"
         )
-        body = caption + view_html(self.rules, view, four_colour=self.look.four_colour.value)
-        body += reasons_html(step.event.reasons, title="Which rules made it so")
+        four = self.look.four_colour.value
+        if step.event.kind == EventKind.TRICK:  # the whole trick, on the table, with why it went that way
+            centre = finished_trick_html(self.rules, step.event, four_colour=four, viewer=seat)
+            body = caption + view_html(self.rules, view, four_colour=four, centre=centre)
+        else:
+            played = step.event.kind == EventKind.PLAY
+            body = caption + view_html(self.rules, view, four_colour=four, arriving=played)
+            body += reasons_html(step.event.reasons, title="Which rules made it so")
         whose = "every hand" if self.seat is None else f"{self.rules.seat_name(self.seat)}'s view"
         self.board.scene = {
             "html": body,
