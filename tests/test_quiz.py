@@ -671,3 +671,73 @@ def test_a_summary_needs_answers_of_one_quiz() -> None:
     mixed = [*answer_quiz("jewel-vault", 1, 1, count=1), *answer_quiz("jewel-vault", 2, 1, count=1)]
     with pytest.raises(tricklab.InvalidOption, match="one quiz"):
         quiz.summary(mixed)
+
+
+# --- the widget: the end of a quiz -------------------------------------------------------------------
+
+
+def finish(widget: Quiz, right: int) -> None:
+    """Answer every question: the first ``right`` right, the others wrong."""
+    for i, q in enumerate(widget.questions):
+        assert widget.question is q
+        if q.kind == "podium":
+            widget.answer(q.answer if i < right else (q.answer[1], q.answer[0], *q.answer[2:]))
+        else:
+            widget.pick(q.answer[0] if i < right else wrong_card(q))
+        widget.next()
+
+
+def test_widget_end_reviews_each_miss_and_its_button_starts_the_suggested_level() -> None:
+    widget = Quiz("band-of-tricks", 4, seed=2, level=2, count=3)
+    assert widget.summary is None and "tl-quiz-end" not in widget.board.scene["html"]
+    finish(widget, right=1)
+    html = widget.board.scene["html"]
+    result = widget.summary
+    assert result is not None and result.suggested == 1 and result.move == "back"
+    assert "<h4>The end: 1 of 3 right</h4>" in html
+    assert re.findall(r'data-question="(\d+)"', html) == ["2", "3"], "the missed questions, not the right one"
+    for verdict in result.missed:
+        q = verdict.question
+        chose, answer = verdict.given[0].pretty, verdict.right[0].pretty
+        assert f"You chose {chose}; the answer is {answer}. {html_escape(verdict.deciding[0].text)}" in html
+        assert html_escape(" ".join(c.pretty for c in q.cards)) in html
+    assert html_escape(result.advice) in html
+    assert 'data-intent="level" data-value="1">◀ Start level 1</button>' in html
+    widget.board.intent("level", "1")
+    assert widget.level == 1 and widget.index == 0 and widget.score == (0, 0) and widget.level_picker.value == 1
+    assert widget.questions == quiz.questions("band-of-tricks", 4, seed=2, level=1, count=3)
+    assert "tl-quiz-end" not in widget.board.scene["html"]
+
+
+def test_widget_end_suggests_the_next_level_or_the_same_again() -> None:
+    widget = Quiz("tricks-and-stones", 4, seed=5, level=1, count=5)
+    finish(widget, right=5)
+    html = widget.board.scene["html"]
+    assert "Nothing to review: every answer was right." in html
+    assert 'data-value="2">Start level 2 ▶</button>' in html
+    assert widget.start_suggested() and widget.level == 2
+    finish(widget, right=3)  # 3 of 5: the same level again, the same questions from the first
+    assert 'data-value="2">Start level 2 again</button>' in widget.board.scene["html"]
+    questions = widget.questions
+    widget.board.intent("level", "2")
+    assert widget.level == 2 and widget.index == 0 and widget.score == (0, 0) and widget.questions == questions
+
+
+def test_widget_end_reviews_a_podium_miss_with_its_places() -> None:
+    widget = Quiz("tricks-and-stones", 4, seed=6, level=3, count=2)
+    finish(widget, right=1)
+    html = widget.board.scene["html"]
+    assert 'data-question="2"' in html and "(2 of 4 places right); the answer is" in html
+
+
+@pytest.mark.parametrize("value", ["2", "3", "1 ", "", None, "<b>3</b>", "²", "9" * 500])
+def test_widget_level_button_values_it_does_not_show_are_refused(value: str | None) -> None:
+    widget = Quiz("band-of-tricks", 4, seed=2, level=2, count=2)
+    widget.board.intent("level", "1")  # not finished: no button yet
+    assert widget.level == 2 and 'role="alert"' in widget.message.value
+    finish(widget, right=0)  # 0 of 2: the button offers level 1 only
+    before = (widget.level, widget.index, tuple(widget.verdicts), widget.board.scene)
+    widget.board.intent("level", value)
+    assert (widget.level, widget.index, tuple(widget.verdicts), widget.board.scene) == before
+    assert 'role="alert"' in widget.message.value and "<b>" not in widget.message.value
+    assert len(widget.message.value) < 300, "a long value is quoted short"
