@@ -322,8 +322,8 @@ def test_widget_right_answer_gives_feedback_reasons_and_score() -> None:
     assert scene["correct"] is True and scene["score"] == "1 of 1 right"
     verdict = widget.verdict
     assert verdict is not None
-    assert f"✓ {html_escape(verdict.feedback)}" in scene["html"]
-    assert scene["html"].index("✓ Right") < scene["html"].index("All the reasons"), "the deciding reason first"
+    assert f'<span class="tl-quiz-mark">✓</span> {html_escape(verdict.feedback)}' in scene["html"]
+    assert scene["html"].index("✓</span> Right") < scene["html"].index("All the reasons"), "the deciding reason first"
     assert "Score: <strong>1 of 1 right</strong>" in scene["html"]
     assert f'tl-winner" role="img" aria-label="{card_label(q.answer[0])}, wins"' in scene["html"]
     for reason in engine(q).reasons:
@@ -344,11 +344,11 @@ def test_widget_wrong_answer_shows_the_right_one_and_counts() -> None:
     html = widget.board.scene["html"]
     (why,) = verdict.deciding
     assert why.cards == (second.answer[0], picked), "the reason compares the winner with the pick"
-    expected = f"✗ You chose {picked.pretty}, but {second.answer[0].pretty} wins: {why.text}"
-    assert html_escape(expected) in html
+    expected = f"You chose {picked.pretty}, but {second.answer[0].pretty} wins: {why.text}"
+    assert f'<span class="tl-quiz-mark">✗</span> {html_escape(expected)}' in html
     assert f'aria-label="{card_label(second.answer[0])}, wins"' in html, "the right answer is highlighted"
     assert "✗ your pick" in html
-    feedback = html.split('<div class="tl-quiz-feedback" role="status" aria-live="polite">', 1)[1]
+    feedback = html.split('<div class="tl-quiz-feedback tl-quiz-wrong-box" role="status" aria-live="polite">', 1)[1]
     assert feedback.startswith('<p class="tl-feedback tl-wrong'), "the feedback is the live region"
     assert '<details class="tl-quiz-all"><summary>All the reasons</summary>' in html
     assert widget.score == (1, 2) and widget.board.scene["score"] == "1 of 2 right"
@@ -394,7 +394,7 @@ def test_widget_podium_clicks_first_to_last_with_take_back() -> None:
     widget.board.intent("answer", str(second))
     verdict = widget.pick(third)  # the last place goes to the card left over
     assert verdict is not None and verdict.correct and verdict.given == (first, second, third, last)
-    assert "✓ Right, all 4 places:" in widget.board.scene["html"]
+    assert "✓</span> Right, all 4 places:" in widget.board.scene["html"]
     assert widget.board.scene["score"] == "1 of 1 right"
     widget.next()
     q2 = widget.question

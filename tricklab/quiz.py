@@ -107,6 +107,11 @@ class Question:
     def rules(self) -> Rules[Any]:
         return _rules(self.game, self.players)
 
+    @property
+    def setting(self) -> str:
+        """The trick's context in words, as the prompt says it ("Trump is hearts ♥."), or ``""``."""
+        return _setting(self.context)
+
     def __repr__(self) -> str:
         cards = " ".join(str(c) for c in self.cards)
         context = "".join(f", {k}={v!r}" for k, v in self.context.items())
@@ -430,12 +435,18 @@ def _podium_games() -> list[tuple[type[Rules[Any]], str]]:
 
 def _prompt(context: Mapping[str, str | None], kind: Kind) -> str:
     ask = "Which card wins this trick?" if kind == "winner" else "Click the cards from first place to last."
+    setting = _setting(context)
+    return f"{setting} {ask}" if setting else ask
+
+
+def _setting(context: Mapping[str, str | None]) -> str:
+    """The trick's context in words (the trump), or ``""`` where a game has none."""
     if "trump" not in context:
-        return ask
+        return ""
     trump = context["trump"]
     if trump is None:
-        return f"No suit is trump. {ask}"
-    return f"Trump is {SUIT_NAME[trump].lower()} {SUIT_SYMBOL[trump]}. {ask}"
+        return "No suit is trump."
+    return f"Trump is {SUIT_NAME[trump].lower()} {SUIT_SYMBOL[trump]}."
 
 
 def _stream(rules: Rules[Any], step: Level, seed: int, kind: Kind) -> Iterator[Question]:

@@ -331,16 +331,19 @@ class Quiz(w.VBox):  # type: ignore[misc]
         trick = trick_html(
             self.rules, question.cards, ranking=ranking, complete=True, four_colour=four, place_notes=notes
         )
-        if verdict.correct:
-            head = f'<p class="tl-feedback tl-right tl-quiz-right">✓ {esc(verdict.feedback)}</p>'
-        else:
-            head = f'<p class="tl-feedback tl-wrong tl-message tl-quiz-wrong">✗ {esc(verdict.feedback)}</p>'
+        mark, kind = ("✓", "right") if verdict.correct else ("✗", "wrong")
+        head = (
+            f'<p class="tl-feedback tl-{kind} tl-quiz-{kind}"><span class="tl-quiz-mark">{mark}</span> '
+            f"{esc(verdict.feedback)}</p>"
+        )
         places = self._places_html(verdict) if question.kind == "podium" else ""
         folded = (
             '<details class="tl-quiz-all"><summary>All the reasons</summary>'
-            f"{reasons_html(verdict.reasons, title='All the reasons')}</details>"
+            f"{reasons_html(verdict.reasons, title='Why')}</details>"
         )
-        feedback = f'<div class="tl-quiz-feedback" role="status" aria-live="polite">{head}{places}</div>'
+        feedback = (
+            f'<div class="tl-quiz-feedback tl-quiz-{kind}-box" role="status" aria-live="polite">{head}{places}</div>'
+        )
         return trick + feedback + folded
 
     @staticmethod
@@ -366,8 +369,7 @@ class Quiz(w.VBox):  # type: ignore[misc]
             )
         return (
             f'<section class="tl-quiz-places" aria-label="your order, place by place">'
-            f'<p class="tl-summary">Your order, place by place ({verdict.places_right} of {len(verdict.right)} '
-            f"places right):</p><ol>{''.join(items)}</ol></section>"
+            f'<p class="tl-summary">Your order, place by place:</p><ol>{"".join(items)}</ol></section>'
         )
 
     def _end_html(self, result: QuizSummary) -> str:
@@ -382,8 +384,8 @@ class Quiz(w.VBox):  # type: ignore[misc]
                 marked = f" ({verdict.places_right} of {len(verdict.right)} places right)" if q.kind == "podium" else ""
                 rows.append(
                     f'<li class="tl-quiz-missed-item" data-question="{q.number}"><strong>Question {q.number}</strong>: '
-                    f"{esc(q.prompt)} Trick {esc(trick)}. You chose {esc(chose)}{marked}; the answer is "
-                    f"{esc(answer)}. {_reason_text(verdict.deciding)}</li>"
+                    f"{esc(trick)}{setting(q)}. You chose {esc(chose)}{marked}; the answer is {esc(answer)}. "
+                    f"{_reason_text(verdict.deciding)}</li>"
                 )
             review = (
                 f'<p class="tl-summary">The {len(result.missed)} missed, with the reason that decides each:</p>'
@@ -418,3 +420,8 @@ class Quiz(w.VBox):  # type: ignore[misc]
 def _reason_text(reasons: tuple[Reason, ...]) -> str:
     """The engine's reasons as one escaped sentence or a few."""
     return esc(" ".join(reason.text for reason in reasons))
+
+
+def setting(question: Question) -> str:
+    """The trick's context (the trump) in brackets, escaped, or nothing."""
+    return f" ({esc(question.setting.removesuffix('.'))})" if question.setting else ""
