@@ -364,8 +364,8 @@ class Quiz(w.VBox):  # type: ignore[misc]
             own = PLACE_WORDS[right_place[place.given]]
             items.append(
                 f'<li class="tl-quiz-place tl-quiz-miss" data-place="{place.place + 1}" data-correct="false">'
-                f'<span class="tl-quiz-mark" aria-hidden="true">✗</span> {where}: {esc(card)}, wrong: '
-                f"{esc(card)} is {own}. {_reason_text(place.reasons)}</li>"
+                f'<span class="tl-quiz-mark" aria-hidden="true">✗</span> <strong>{where}: {esc(card)}, wrong: '
+                f"{esc(card)} is {own}.</strong> {_reason_text(place.reasons)}</li>"
             )
         return (
             f'<section class="tl-quiz-places" aria-label="your order, place by place">'
