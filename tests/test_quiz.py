@@ -4,8 +4,10 @@ from __future__ import annotations
 
 import dataclasses
 import os
+import re
 import subprocess
 import sys
+from html import escape as html_escape
 from typing import Any
 
 import pytest
@@ -36,6 +38,10 @@ def engine(question: quiz.Question) -> tricklab.TrickOutcome:
 
 def wrong_card(question: quiz.Question) -> Card:
     return next(c for c in question.cards if c is not question.answer[0])
+
+
+def expected_reasons(question: quiz.Question) -> tuple[tricklab.Reason, ...]:
+    return tuple(engine(question).reasons)
 
 
 # --- the generator ------------------------------------------------------------------------------
@@ -201,7 +207,11 @@ def test_answers_are_marked_as_resolve_trick_says(game: str, players: int, level
         wrong = (right[1], right[0], *right[2:]) if q.kind == "podium" else wrong_card(q)
         verdict = quiz.check(q, wrong)
         assert not verdict.correct and verdict.right == right
-        assert verdict.feedback.startswith("Not quite")
+        if q.kind == "winner":
+            assert verdict.feedback.startswith(f"You chose {wrong.pretty}, but {right[0].pretty} wins: ")
+        else:
+            assert verdict.feedback.startswith(f"{len(right) - 2} of {len(right)} places right.")
+        assert verdict.deciding and set(verdict.deciding) <= set(expected_reasons(q)), "only the engine's reasons"
 
 
 def test_check_asks_the_engine_not_the_stored_outcome() -> None:
@@ -216,9 +226,13 @@ def test_winner_feedback() -> None:
     q = quiz.questions("tricks-and-stones", 4, seed=5, level=2)[0]
     best = q.answer[0]
     right = quiz.check(q, best)
-    assert right.correct and right.given == (best,) and right.feedback == f"Right! {best.pretty} wins the trick."
+    (why,) = right.deciding
+    assert right.correct and right.given == (best,) and right.feedback == f"Right, {best.pretty} wins: {why.text}"
+    assert why.cards == (best, q.outcome.ranked_cards[1]), "the winner against the card in second place"
     wrong = quiz.check(q, wrong_card(q).pretty)  # Q♥ notation works too
-    assert wrong.feedback == f"Not quite: {best.pretty} wins the trick, not {wrong_card(q).pretty}."
+    (why,) = wrong.deciding
+    assert why.cards == (best, wrong_card(q))
+    assert wrong.feedback == f"You chose {wrong_card(q).pretty}, but {best.pretty} wins: {why.text}"
     assert repr(right) == f"<Verdict right: gave [{best}], answer [{best}]>"
 
 
@@ -227,11 +241,11 @@ def test_podium_answers() -> None:
     order = [str(c) for c in q.answer]
     verdict = quiz.check(q, " ".join(order))
     assert verdict.correct and verdict.places_right == 4
-    assert verdict.feedback == "Right! The places are " + ", ".join(c.pretty for c in q.answer) + "."
+    assert verdict.feedback == "Right, all 4 places: " + ", ".join(c.pretty for c in q.answer) + "."
     swapped = [order[0], order[2], order[1], order[3]]
     verdict = quiz.check(q, swapped)
     assert not verdict.correct and verdict.places_right == 2
-    assert verdict.feedback.endswith("You had 2 of 4 cards in the right place.")
+    assert verdict.feedback == "2 of 4 places right. The places are " + ", ".join(c.pretty for c in q.answer) + "."
 
 
 @pytest.mark.parametrize(
@@ -306,7 +320,10 @@ def test_widget_right_answer_gives_feedback_reasons_and_score() -> None:
     widget.board.intent("answer", str(q.answer[0]))
     scene = widget.board.scene
     assert scene["correct"] is True and scene["score"] == "1 of 1 right"
-    assert f"✔ Right! {q.answer[0].pretty} wins the trick." in scene["html"]
+    verdict = widget.verdict
+    assert verdict is not None
+    assert f'<span class="tl-quiz-mark">✓</span> {html_escape(verdict.feedback)}' in scene["html"]
+    assert scene["html"].index("✓</span> Right") < scene["html"].index("All the reasons"), "the deciding reason first"
     assert "Score: <strong>1 of 1 right</strong>" in scene["html"]
     assert f'tl-winner" role="img" aria-label="{card_label(q.answer[0])}, wins"' in scene["html"]
     for reason in engine(q).reasons:
@@ -325,9 +342,15 @@ def test_widget_wrong_answer_shows_the_right_one_and_counts() -> None:
     verdict = widget.pick(picked)
     assert verdict is not None and not verdict.correct
     html = widget.board.scene["html"]
-    assert f"✘ Not quite: {second.answer[0].pretty} wins the trick, not {picked.pretty}." in html
+    (why,) = verdict.deciding
+    assert why.cards == (second.answer[0], picked), "the reason compares the winner with the pick"
+    expected = f"You chose {picked.pretty}, but {second.answer[0].pretty} wins: {why.text}"
+    assert f'<span class="tl-quiz-mark">✗</span> {html_escape(expected)}' in html
     assert f'aria-label="{card_label(second.answer[0])}, wins"' in html, "the right answer is highlighted"
-    assert "your pick" in html
+    assert "✗ your pick" in html
+    feedback = html.split('<div class="tl-quiz-feedback tl-quiz-wrong-box" role="status" aria-live="polite">', 1)[1]
+    assert feedback.startswith('<p class="tl-feedback tl-wrong'), "the feedback is the live region"
+    assert '<details class="tl-quiz-all"><summary>All the reasons</summary>' in html
     assert widget.score == (1, 2) and widget.board.scene["score"] == "1 of 2 right"
     assert repr(widget) == "Quiz(game='band-of-tricks', players=3, seed=8, level=3, question=2/10, score=1/2)"
 
@@ -371,7 +394,7 @@ def test_widget_podium_clicks_first_to_last_with_take_back() -> None:
     widget.board.intent("answer", str(second))
     verdict = widget.pick(third)  # the last place goes to the card left over
     assert verdict is not None and verdict.correct and verdict.given == (first, second, third, last)
-    assert "✔ Right! The places are" in widget.board.scene["html"]
+    assert "✓</span> Right, all 4 places:" in widget.board.scene["html"]
     assert widget.board.scene["score"] == "1 of 1 right"
     widget.next()
     q2 = widget.question
@@ -381,7 +404,10 @@ def test_widget_podium_clicks_first_to_last_with_take_back() -> None:
     verdict = widget.verdict
     assert verdict is not None and not verdict.correct and verdict.places_right == 2
     html = widget.board.scene["html"]
-    assert "you said 2nd" in html and "you said 1st" in html and "✔ your place" in html
+    assert "✗ you said 2nd" in html and "✗ you said 1st" in html and "✓ your place" in html
+    assert "2 of 4 places right" in html
+    marks = re.findall(r'data-place="(\d)" data-correct="(true|false)"', html)
+    assert marks == [("1", "false"), ("2", "false"), ("3", "true"), ("4", "true")]
     assert widget.board.scene["score"] == "1 of 2 right"
 
 
@@ -451,3 +477,267 @@ def test_quiz_app_reads_and_checks_the_link(
 def test_quiz_app_escapes_whatever_the_link_says() -> None:
     header = quiz_app("level=%3Cimg%20src=x%20onerror=alert(1)%3E").children[0].value
     assert "<img" not in header and "&lt;img" in header
+
+
+# --- feedback that answers the pick: hand-made tricks, the engine's own comparisons ------------------
+
+
+def hand_question(game: str, cards: str, kind: quiz.Kind = "winner", **context: str | None) -> quiz.Question:
+    """A question about a trick chosen by hand (the generator never made it)."""
+    rules = tricklab.get_rules(game, players=4)
+    trick = tuple(rules.card(c) for c in cards.split())
+    outcome = rules.resolve_trick(trick, **context)
+    return quiz.Question(rules.name, 4, 1, 1, trick, context, kind, "?", outcome)
+
+
+def pairs(reasons: tuple[tricklab.Reason, ...]) -> list[tuple[str, list[str]]]:
+    return [(r.rule_id, [str(c) for c in r.cards]) for r in reasons]
+
+
+@pytest.mark.parametrize(
+    ("game", "cards", "context", "picked", "winner", "deciding"),
+    [
+        # Tricks & Stones: a trump beats the led suit, whatever the rank
+        ("ts", "AH 8S KH 7H", {"trump": "S"}, "AH", "8S", [("ts.rank.trump", ["8S", "AH"])]),
+        # ... the led suit beats a card of another suit
+        ("ts", "7H AD 8H KC", {"trump": None}, "AD", "8H", [("ts.rank.led", ["8H", "AD"])]),
+        ("ts", "7H AD 8H KC", {"trump": None}, "7H", "8H", [("ts.rank.within", ["8H", "7H"])]),
+        # Band of Tricks: the number of suits decides. Two suits: Rock beats Soul, whatever the numbers
+        ("bt", "S12 R8 S13 R9", {}, "S13", "R9", [("bt.cycle", ["R9", "S13"])]),
+        # ... two suits with Metal: Metal loses
+        ("bt", "M15 P2 M16 P1", {}, "M16", "P2", [("bt.metal.loses", ["P2", "M16"])]),
+        # ... three suits: only the number counts
+        ("bt", "R8 S14 P7 M10", {}, "P7", "S14", [("bt.three-suits", ["S14", "P7"])]),
+        # Jewel Vault: only the led suit can win; a higher card of another suit cannot
+        ("jv", "5H KS 9H 2H", {}, "KS", "9H", [("jv.rank.offsuit", ["KS"])]),
+        ("jv", "5H KS 9H 2H", {}, "5H", "9H", [("jv.rank.within", ["9H", "5H"])]),
+        # ... no reason compares 9H with 2H directly: the chain down the led suit, each step the engine's
+        ("jv", "5H KS 9H 2H", {}, "2H", "9H", [("jv.rank.within", ["9H", "5H"]), ("jv.rank.within", ["5H", "2H"])]),
+    ],
+)
+def test_a_wrong_pick_is_answered_by_the_comparison_that_decides_it(
+    game: str, cards: str, context: dict[str, str | None], picked: str, winner: str, deciding: list[Any]
+) -> None:
+    q = hand_question(game, cards, **context)
+    assert str(q.answer[0]) == winner
+    verdict = quiz.check(q, picked)
+    assert not verdict.correct
+    assert pairs(verdict.deciding) == deciding
+    assert set(verdict.deciding) <= set(q.outcome.reasons)
+    chosen, best = q.rules.card(picked).pretty, q.rules.card(winner).pretty
+    assert verdict.feedback == f"You chose {chosen}, but {best} wins: " + " ".join(r.text for r in verdict.deciding)
+
+
+def test_the_example_feedback_reads_as_a_learner_reads_it() -> None:
+    verdict = quiz.check(hand_question("ts", "AH 8S KH 7H", trump="S"), "AH")
+    assert verdict.feedback == "You chose A♥, but 8♠ wins: 8♠ beats A♥ because 8♠ is a trump and A♥ is not."
+
+
+@pytest.mark.parametrize(
+    ("game", "cards", "context", "deciding"),
+    [
+        ("ts", "AH 8S KH 7H", {"trump": "S"}, [("ts.rank.trump", ["8S", "AH"])]),  # against the second place
+        ("bt", "S12 R8 S13 R9", {}, [("bt.two-suits", ["S12", "R8", "S13", "R9"])]),  # the suit count, whole
+        ("bt", "R10 S10 P2 P3", {}, [("bt.three-suits", ["R10", "S10", "P2", "P3"]), ("bt.tie.later", ["S10", "R10"])]),
+        ("jv", "5H KS 9H 2H", {}, [("jv.rank.within", ["9H", "5H"])]),
+    ],
+)
+def test_a_right_pick_is_answered_by_why_the_winner_wins(
+    game: str, cards: str, context: dict[str, str | None], deciding: list[Any]
+) -> None:
+    q = hand_question(game, cards, **context)
+    verdict = quiz.check(q, q.answer[0])
+    assert verdict.correct and pairs(verdict.deciding) == deciding
+    assert verdict.feedback.startswith(f"Right, {q.answer[0].pretty} wins: {verdict.deciding[0].text}")
+
+
+def test_every_wrong_pick_of_every_level_gets_a_reason_about_the_picked_card() -> None:
+    for game, players, level in SETUPS:
+        for q in quiz.questions(game, players, seed=11, level=level, count=5, podium=False):
+            for card in q.cards:
+                if card is q.answer[0]:
+                    continue
+                deciding = quiz.check(q, card).deciding
+                assert deciding, (q, card)
+                assert any(card in r.cards for r in deciding), f"{q}: the reasons for {card} do not name it"
+                assert deciding[0].cards[0] in (q.answer[0], card), "it starts from the winner or the card"
+
+
+def test_beating_reasons_refuse_a_pair_in_the_wrong_order() -> None:
+    q = hand_question("ts", "AH 8S KH 7H", trump="S")
+    with pytest.raises(ValueError, match="does not place above"):
+        quiz.beating_reasons(q.outcome, q.rules.card("AH"), q.rules.card("8S"))
+
+
+# --- podium questions: each place marked ---------------------------------------------------------------
+
+
+def test_a_podium_answer_marks_each_place_and_gives_the_reasons_for_the_misplaced_cards() -> None:
+    # trump ♦, hearts led: 8♦ (trump), 7♥ (led), K♠, K♣ (by suit)
+    q = hand_question("ts", "7H KS KC 8D", kind="podium", trump="D")
+    assert [str(c) for c in q.answer] == ["8D", "7H", "KS", "KC"]
+    verdict = quiz.check(q, "8D KS 7H KC")
+    assert not verdict.correct and verdict.places_right == 2
+    marks = [(str(p.given), str(p.right), p.correct) for p in verdict.places]
+    assert marks == [("8D", "8D", True), ("KS", "7H", False), ("7H", "KS", False), ("KC", "KC", True)]
+    first, second, third, last = verdict.places
+    assert first.reasons == () and last.reasons == ()
+    # K♠ is third: 7♥ beats it (led suit), it beats K♣ (spades before clubs)
+    assert pairs(second.reasons) == [("ts.rank.led", ["7H", "KS"]), ("ts.rank.offsuit", ["KS", "KC"])]
+    # 7♥ is second: 8♦ beats it (trump), it beats K♠ (led suit)
+    assert pairs(third.reasons) == [("ts.rank.trump", ["8D", "7H"]), ("ts.rank.led", ["7H", "KS"])]
+    assert verdict.deciding == second.reasons, "the first misplaced card is what the learner reads first"
+    assert verdict.feedback == "2 of 4 places right. The places are 8♦, 7♥, K♠, K♣."
+    right = quiz.check(q, q.answer)
+    assert right.correct and all(p.correct and p.reasons == () for p in right.places)
+
+
+# --- the end: the misses and the next level ------------------------------------------------------------
+
+
+def answer_quiz(game: str, level: int, right: int, count: int = 10, players: int = 4) -> list[quiz.Verdict]:
+    """The verdicts of a quiz answered right for the first ``right`` questions, wrong after."""
+    verdicts = []
+    for i, q in enumerate(quiz.questions(game, players, seed=4, level=level, count=count)):
+        if q.kind == "podium":
+            answer = q.answer if i < right else (q.answer[1], q.answer[0], *q.answer[2:])
+        else:
+            answer = q.answer if i < right else (wrong_card(q),)
+        verdicts.append(quiz.check(q, answer))
+    return verdicts
+
+
+@pytest.mark.parametrize(
+    ("game", "level", "right", "suggested", "move"),
+    [
+        ("band-of-tricks", 2, 10, 3, "up"),
+        ("band-of-tricks", 2, 8, 3, "up"),
+        ("band-of-tricks", 2, 7, 2, "stay"),
+        ("band-of-tricks", 2, 5, 2, "stay"),
+        ("band-of-tricks", 2, 4, 1, "back"),
+        ("band-of-tricks", 1, 0, 1, "stay"),  # no level below the first
+        ("jewel-vault", 2, 9, 2, "stay"),  # no level above the top one
+        ("tricks-and-stones", 3, 8, 3, "stay"),
+        ("tricks-and-stones", 3, 3, 2, "back"),
+    ],
+)
+def test_the_summary_reviews_the_misses_and_suggests_a_level(
+    game: str, level: int, right: int, suggested: int, move: str
+) -> None:
+    verdicts = answer_quiz(game, level, right)
+    result = quiz.summary(verdicts)
+    assert (result.right, result.asked, result.answered) == (right, 10, 10)
+    assert result.missed == tuple(verdicts[right:]), "every missed question, in order"
+    assert all(not v.correct for v in result.missed)
+    assert result.suggested == suggested == quiz.suggested_level(game, level, right, 10)
+    assert result.move == move
+    assert result.advice.startswith(f"{right} of 10 right: ")
+    assert f"level {suggested}" in result.advice
+
+
+def test_a_podium_question_counts_only_when_every_place_is_right() -> None:
+    q = hand_question("ts", "7H KS KC 8D", kind="podium", trump="D")
+    three_of_four = quiz.check(q, "8D 7H KC KS")
+    assert three_of_four.places_right == 2 and not three_of_four.correct
+    result = quiz.summary([quiz.check(q, q.answer), three_of_four])
+    assert result.right == 1 and result.missed == (three_of_four,)
+
+
+def test_questions_left_open_count_as_not_right() -> None:
+    verdicts: list[quiz.Verdict | None] = [*answer_quiz("jewel-vault", 1, 3, count=3), None, None]
+    result = quiz.summary(verdicts)
+    assert (result.right, result.answered, result.asked, result.suggested) == (3, 3, 5, 1)
+    assert result.advice == "3 of 5 right: try level 1 again; 4 of 5 right moves you up."
+
+
+@pytest.mark.parametrize(
+    ("args", "words"),
+    [
+        (("band-of-tricks", 4, 1, 10), "quiz levels 1 to 3"),
+        (("band-of-tricks", 1, 11, 10), "right must be 0 to asked"),
+        (("band-of-tricks", 1, -1, 10), "right must be 0 to asked"),
+        (("band-of-tricks", 1, 0, 0), "asked at least 1"),
+        (("band-of-tricks", 1, True, 10), "whole numbers"),
+    ],
+)
+def test_suggested_level_refuses_bad_values(args: tuple[Any, ...], words: str) -> None:
+    with pytest.raises(tricklab.InvalidOption, match=words):
+        quiz.suggested_level(*args)
+
+
+def test_a_summary_needs_answers_of_one_quiz() -> None:
+    with pytest.raises(tricklab.InvalidOption, match="at least one answered"):
+        quiz.summary([None, None])
+    mixed = [*answer_quiz("jewel-vault", 1, 1, count=1), *answer_quiz("jewel-vault", 2, 1, count=1)]
+    with pytest.raises(tricklab.InvalidOption, match="one quiz"):
+        quiz.summary(mixed)
+
+
+# --- the widget: the end of a quiz -------------------------------------------------------------------
+
+
+def finish(widget: Quiz, right: int) -> None:
+    """Answer every question: the first ``right`` right, the others wrong."""
+    for i, q in enumerate(widget.questions):
+        assert widget.question is q
+        if q.kind == "podium":
+            widget.answer(q.answer if i < right else (q.answer[1], q.answer[0], *q.answer[2:]))
+        else:
+            widget.pick(q.answer[0] if i < right else wrong_card(q))
+        widget.next()
+
+
+def test_widget_end_reviews_each_miss_and_its_button_starts_the_suggested_level() -> None:
+    widget = Quiz("band-of-tricks", 4, seed=2, level=2, count=3)
+    assert widget.summary is None and "tl-quiz-end" not in widget.board.scene["html"]
+    finish(widget, right=1)
+    html = widget.board.scene["html"]
+    result = widget.summary
+    assert result is not None and result.suggested == 1 and result.move == "back"
+    assert "<h4>The end: 1 of 3 right</h4>" in html
+    assert re.findall(r'data-question="(\d+)"', html) == ["2", "3"], "the missed questions, not the right one"
+    for verdict in result.missed:
+        q = verdict.question
+        chose, answer = verdict.given[0].pretty, verdict.right[0].pretty
+        assert f"You chose {chose}; the answer is {answer}. {html_escape(verdict.deciding[0].text)}" in html
+        assert html_escape(" ".join(c.pretty for c in q.cards)) in html
+    assert html_escape(result.advice) in html
+    assert 'data-intent="level" data-value="1">◀ Start level 1</button>' in html
+    widget.board.intent("level", "1")
+    assert widget.level == 1 and widget.index == 0 and widget.score == (0, 0) and widget.level_picker.value == 1
+    assert widget.questions == quiz.questions("band-of-tricks", 4, seed=2, level=1, count=3)
+    assert "tl-quiz-end" not in widget.board.scene["html"]
+
+
+def test_widget_end_suggests_the_next_level_or_the_same_again() -> None:
+    widget = Quiz("tricks-and-stones", 4, seed=5, level=1, count=5)
+    finish(widget, right=5)
+    html = widget.board.scene["html"]
+    assert "Nothing to review: every answer was right." in html
+    assert 'data-value="2">Start level 2 ▶</button>' in html
+    assert widget.start_suggested() and widget.level == 2
+    finish(widget, right=3)  # 3 of 5: the same level again, the same questions from the first
+    assert 'data-value="2">Start level 2 again</button>' in widget.board.scene["html"]
+    questions = widget.questions
+    widget.board.intent("level", "2")
+    assert widget.level == 2 and widget.index == 0 and widget.score == (0, 0) and widget.questions == questions
+
+
+def test_widget_end_reviews_a_podium_miss_with_its_places() -> None:
+    widget = Quiz("tricks-and-stones", 4, seed=6, level=3, count=2)
+    finish(widget, right=1)
+    html = widget.board.scene["html"]
+    assert 'data-question="2"' in html and "(2 of 4 places right); the answer is" in html
+
+
+@pytest.mark.parametrize("value", ["2", "3", "1 ", "", None, "<b>3</b>", "²", "9" * 500])
+def test_widget_level_button_values_it_does_not_show_are_refused(value: str | None) -> None:
+    widget = Quiz("band-of-tricks", 4, seed=2, level=2, count=2)
+    widget.board.intent("level", "1")  # not finished: no button yet
+    assert widget.level == 2 and 'role="alert"' in widget.message.value
+    finish(widget, right=0)  # 0 of 2: the button offers level 1 only
+    before = (widget.level, widget.index, tuple(widget.verdicts), widget.board.scene)
+    widget.board.intent("level", value)
+    assert (widget.level, widget.index, tuple(widget.verdicts), widget.board.scene) == before
+    assert 'role="alert"' in widget.message.value and "<b>" not in widget.message.value
+    assert len(widget.message.value) < 300, "a long value is quoted short"

@@ -17,15 +17,23 @@ Each level is a small test on the engine's :class:`~tricklab.games.base.TrickOut
 (how many suits, is there a trump, ...); it never decides who wins. Who wins, and why,
 always comes from the game's ``resolve_trick``, both when a question is made and when
 an answer is marked.
+
+Feedback answers the learner's pick: :attr:`Verdict.deciding` is the engine's reason that
+compares the winner with the card picked (for a podium, :attr:`Verdict.places` marks each
+place and gives the reasons that place each misplaced card). A podium question counts as
+right in the score only when every place is right; the places right are shown beside it.
+At the end, :func:`summary` reviews the missed questions and :func:`suggested_level` says
+which level to take next.
 """
 
 from __future__ import annotations
 
+import math
 import random
 from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from functools import lru_cache
-from itertools import islice
+from itertools import islice, pairwise
 from types import MappingProxyType
 from typing import Any, Literal
 
@@ -38,6 +46,10 @@ from .games.capabilities import ContextItems, Level
 
 DEFAULT_COUNT = 10
 MAX_COUNT = 100
+# The next level is suggested at this share of right answers or more; below BACK_SHARE, the
+# level before. In between, the same level again.
+UP_SHARE = 0.8
+BACK_SHARE = 0.5
 # Dealing tricks until one fits a level: every level fits a good share of the tricks the
 # sampler deals, so this many tries without a fit would mean a mistake in a level.
 MAX_TRIES = 20_000
@@ -95,15 +107,44 @@ class Question:
     def rules(self) -> Rules[Any]:
         return _rules(self.game, self.players)
 
+    @property
+    def setting(self) -> str:
+        """The trick's context in words, as the prompt says it ("Trump is hearts ♥."), or ``""``."""
+        return _setting(self.context)
+
     def __repr__(self) -> str:
         cards = " ".join(str(c) for c in self.cards)
         context = "".join(f", {k}={v!r}" for k, v in self.context.items())
         return f"<Question {self.game} level {self.level} #{self.number}: {self.kind} of [{cards}]{context}>"
 
 
+@dataclass(frozen=True, slots=True)
+class Place:
+    """One place of an answer: the card the learner put there and the card the engine does.
+
+    ``reasons`` are, for a misplaced card, the engine's reasons that put it in its own
+    place (the card just above it beats it, it beats the card just below); empty when the
+    place is right.
+    """
+
+    place: int
+    given: Card
+    right: Card
+    reasons: tuple[Reason, ...] = ()
+
+    @property
+    def correct(self) -> bool:
+        return self.given is self.right
+
+
 @dataclass(frozen=True, slots=True, repr=False)
 class Verdict:
-    """How an answer fared: ``correct``, the ``right`` answer and the engine's ``reasons``."""
+    """How an answer fared: ``correct``, the ``right`` answer and the engine's ``reasons``.
+
+    ``deciding`` is the part of ``reasons`` that answers the learner's pick, ``places``
+    marks each place of the answer. A podium answer is ``correct`` only when every place
+    is; :attr:`places_right` counts the places that are.
+    """
 
     question: Question
     given: tuple[Card, ...]
@@ -118,25 +159,101 @@ class Verdict:
         return sum(a is b for a, b in zip(self.given, self.right, strict=True))
 
     @property
-    def feedback(self) -> str:
-        """One sentence for the learner."""
+    def places(self) -> tuple[Place, ...]:
+        """Each place of the learner's answer, marked, with the reasons for a misplaced card."""
+        return tuple(
+            Place(i, given, right, () if given is right else placing_reasons(self.outcome, given))
+            for i, (given, right) in enumerate(zip(self.given, self.right, strict=True))
+        )
+
+    @property
+    def deciding(self) -> tuple[Reason, ...]:
+        """The engine's reasons that decide the learner's answer: why the winner beats the card
+        picked (or, when right, why it wins); for a podium, the reasons that place the first
+        misplaced card."""
+        if self.correct:
+            return winning_reasons(self.outcome)
         if self.question.kind == "winner":
-            best, picked = self.right[0].pretty, self.given[0].pretty
+            return beating_reasons(self.outcome, self.right[0], self.given[0])
+        return next(place.reasons for place in self.places if not place.correct)
+
+    @property
+    def feedback(self) -> str:
+        """What the learner reads first: the answer and the reason that decides it."""
+        why = " ".join(reason.text for reason in self.deciding)
+        why = f": {why}" if why else "."
+        best = self.right[0].pretty
+        if self.question.kind == "winner":
             if self.correct:
-                return f"Right! {best} wins the trick."
-            return f"Not quite: {best} wins the trick, not {picked}."
+                return f"Right, {best} wins{why}"
+            return f"You chose {self.given[0].pretty}, but {best} wins{why}"
         order = ", ".join(card.pretty for card in self.right)
         if self.correct:
-            return f"Right! The places are {order}."
-        return (
-            f"Not quite: the places are {order}. You had {self.places_right} of {len(self.right)} "
-            "cards in the right place."
-        )
+            return f"Right, all {len(self.right)} places: {order}."
+        return f"{self.places_right} of {len(self.right)} places right. The places are {order}."
 
     def __repr__(self) -> str:
         given = " ".join(str(c) for c in self.given)
         right = " ".join(str(c) for c in self.right)
         return f"<Verdict {'right' if self.correct else 'wrong'}: gave [{given}], answer [{right}]>"
+
+
+# --- the reasons that answer a pick: always the engine's own --------------------------------------
+#
+# A trick's reasons compare pairs of its cards (the winner with each card in most games, each
+# card with the next one down) or say why one card is where it is (Jewel Vault: a card off the
+# led suit cannot win). The quiz only chooses among them. It never ranks a smaller trick made
+# of some of the cards: a smaller trick can change the rule that applies (Band of Tricks counts
+# the suits in the trick, and without the led card the led suit changes), so its reasons could
+# be wrong for the trick asked.
+
+
+def beating_reasons(outcome: TrickOutcome, above: Card, below: Card) -> tuple[Reason, ...]:
+    """The engine's reasons why ``above`` places above ``below`` in ``outcome``.
+
+    The reason comparing the two cards if there is one; else the chain of reasons comparing
+    each card with the next from ``above`` down to ``below``; else the reasons about
+    ``below`` alone; else the trick's general reasons (those citing no card).
+    """
+    ranked = outcome.ranked_cards
+    if above not in ranked or below not in ranked or ranked.index(above) >= ranked.index(below):
+        raise ValueError(f"{above} does not place above {below} in {outcome!r}")
+    pairs = {r.cards: r for r in outcome.reasons if len(r.cards) == 2}
+    if (above, below) in pairs:
+        return (pairs[above, below],)
+    steps = ranked[ranked.index(above) : ranked.index(below) + 1]
+    chain = [pairs.get((a, b)) for a, b in pairwise(steps)]
+    if all(chain):
+        return tuple(r for r in chain if r is not None)
+    alone = tuple(r for r in outcome.reasons if r.cards == (below,))
+    return alone or tuple(r for r in outcome.reasons if not r.cards)
+
+
+def winning_reasons(outcome: TrickOutcome) -> tuple[Reason, ...]:
+    """Why the winner wins: the engine's reason about the whole trick if it names every card
+    (Band of Tricks' suit count), with why it beats the card in second place where that is
+    another rule; else why it beats the card in second place."""
+    if len(outcome.cards) < 2:
+        return tuple(outcome.reasons)
+    second = beating_reasons(outcome, outcome.ranked_cards[0], outcome.ranked_cards[1])
+    whole = next((r for r in outcome.reasons if set(r.cards) == set(outcome.cards)), None)
+    if whole is None:
+        return second
+    # the second place's reason too where it cites another rule (equal numbers: the later card)
+    return (whole, *(r for r in second if r.rule_id != whole.rule_id))
+
+
+def placing_reasons(outcome: TrickOutcome, card: Card) -> tuple[Reason, ...]:
+    """Why ``card`` is in its own place: the card just above beats it, it beats the card just
+    below (the engine's reasons, each once)."""
+    ranked = outcome.ranked_cards
+    place = ranked.index(card)
+    found: list[Reason] = []
+    if place > 0:
+        found += beating_reasons(outcome, ranked[place - 1], card)
+    if place + 1 < len(ranked):
+        found += beating_reasons(outcome, card, ranked[place + 1])
+    return tuple(dict.fromkeys(found))
 
 
 def questions(
@@ -180,6 +297,106 @@ def check(question: Question, answer: CardLike | Iterable[CardLike]) -> Verdict:
     return Verdict(question, given, correct, right, tuple(outcome.reasons), outcome)
 
 
+# --- the end of a quiz: the misses reviewed, the next level suggested -----------------------------
+
+
+@dataclass(frozen=True, slots=True, repr=False)
+class QuizSummary:
+    """The end of a quiz: the score, the ``missed`` questions to review and the level to take next.
+
+    ``asked`` counts every question of the quiz, answered or not; a question left open
+    counts as not right, and a podium question counts as right only when every place is.
+    """
+
+    game: str
+    players: int
+    level: int
+    asked: int
+    answered: int
+    right: int
+    missed: tuple[Verdict, ...]
+    suggested: int
+
+    @property
+    def score_text(self) -> str:
+        return f"{self.right} of {self.asked} right"
+
+    @property
+    def move(self) -> Literal["up", "stay", "back"]:
+        """Whether the suggested level is the next one, the same or the one before."""
+        return "up" if self.suggested > self.level else "back" if self.suggested < self.level else "stay"
+
+    @property
+    def advice(self) -> str:
+        """The suggestion in words, with the rule it follows."""
+        top = len(levels(self.game))
+        step = levels(self.game)[self.suggested - 1]
+        need = _needed(UP_SHARE, self.asked)
+        if self.move == "up":
+            return f"{self.score_text}: ready for level {step.number}, {step.title.lower()}."
+        if self.move == "back":
+            return (
+                f"{self.score_text}: go back to level {step.number}, {step.title.lower()}, then try level "
+                f"{self.level} again."
+            )
+        if self.level == top and self.right >= need:
+            return f"{self.score_text}: level {self.level} is the top level. Well done; another seed deals new tricks."
+        return f"{self.score_text}: try level {self.level} again; {need} of {self.asked} right moves you up."
+
+    def __repr__(self) -> str:
+        return (
+            f"<QuizSummary {self.game} level {self.level}: {self.right}/{self.asked} right, "
+            f"{len(self.missed)} missed, next level {self.suggested}>"
+        )
+
+
+def suggested_level(game: str, level: int, right: int, asked: int) -> int:
+    """The level to take next after ``right`` of ``asked`` right at ``level``: the next level
+    at ``UP_SHARE`` (8 of 10) or more, the level before below ``BACK_SHARE`` (5 of 10), else
+    the same level; never past the first or the last level."""
+    top = len(_levels_checked(game, level))
+    if isinstance(right, bool) or isinstance(asked, bool) or not isinstance(right, int) or not isinstance(asked, int):
+        raise InvalidOption(f"right and asked are whole numbers, not {right!r} and {asked!r}")
+    if not 0 <= right <= asked or asked < 1:
+        raise InvalidOption(f"right must be 0 to asked and asked at least 1, not {right} of {asked}")
+    if right >= _needed(UP_SHARE, asked):
+        return min(level + 1, top)
+    if right < _needed(BACK_SHARE, asked):
+        return max(level - 1, 1)
+    return level
+
+
+def summary(results: Iterable[Verdict | None]) -> QuizSummary:
+    """The end of a quiz from each question's verdict, in order (``None``: left open): the
+    score, the missed questions and :func:`suggested_level`."""
+    results = tuple(results)
+    answered = [v for v in results if v is not None]
+    if not answered:
+        raise InvalidOption("a quiz summary needs at least one answered question")
+    first = answered[0].question
+    for verdict in answered:
+        if (verdict.question.game, verdict.question.players, verdict.question.level) != (
+            first.game,
+            first.players,
+            first.level,
+        ):
+            raise InvalidOption("a quiz summary is of one quiz: one game, player count and level")
+    right = sum(v.correct for v in answered)
+    missed = tuple(v for v in answered if not v.correct)
+    suggested = suggested_level(first.game, first.level, right, len(results))
+    return QuizSummary(first.game, first.players, first.level, len(results), len(answered), right, missed, suggested)
+
+
+def _needed(share: float, asked: int) -> int:
+    """The fewest right answers that reach ``share`` of ``asked`` (8 of 10 for 0.8)."""
+    return math.ceil(share * asked - 1e-9)
+
+
+def _levels_checked(game: str, level: object) -> tuple[Level, ...]:
+    _level(game, level)
+    return levels(game)
+
+
 # --- internals ----------------------------------------------------------------------------------
 
 
@@ -218,12 +435,18 @@ def _podium_games() -> list[tuple[type[Rules[Any]], str]]:
 
 def _prompt(context: Mapping[str, str | None], kind: Kind) -> str:
     ask = "Which card wins this trick?" if kind == "winner" else "Click the cards from first place to last."
+    setting = _setting(context)
+    return f"{setting} {ask}" if setting else ask
+
+
+def _setting(context: Mapping[str, str | None]) -> str:
+    """The trick's context in words (the trump), or ``""`` where a game has none."""
     if "trump" not in context:
-        return ask
+        return ""
     trump = context["trump"]
     if trump is None:
-        return f"No suit is trump. {ask}"
-    return f"Trump is {SUIT_NAME[trump].lower()} {SUIT_SYMBOL[trump]}. {ask}"
+        return "No suit is trump."
+    return f"Trump is {SUIT_NAME[trump].lower()} {SUIT_SYMBOL[trump]}."
 
 
 def _stream(rules: Rules[Any], step: Level, seed: int, kind: Kind) -> Iterator[Question]:

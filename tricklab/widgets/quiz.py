@@ -10,17 +10,21 @@ import ipywidgets as w
 from ..cards import Card
 from ..display import PLACE_WORDS, card_html, esc, reasons_html, trick_html
 from ..errors import InvalidCard, TricklabError
+from ..explain import Reason
 from ..games import DEFAULT_GAME
 from ..games.base import CardLike
-from ..quiz import DEFAULT_COUNT, Question, Verdict, check, levels, questions
+from ..quiz import DEFAULT_COUNT, Question, QuizSummary, Verdict, check, levels, questions, summary
 from .board import Board, LookToggles
-from .inputs import clicked_card
+from .inputs import clicked_card, number, quote
 
 
 class Quiz(w.VBox):  # type: ignore[misc]
     """A quiz of ``count`` tricks: click the card that wins (or, for a podium question,
     every card from first place to last) and see at once whether it was right, the
-    right answer and the engine's reasons, with a running score.
+    right answer and the engine's reason that decides the pick (every reason folded
+    below it), with a running score. A podium answer has each place marked; it counts
+    in the score only when every place is right. After the last question the quiz
+    reviews the missed ones and offers the level to take next (:func:`tricklab.quiz.summary`).
 
     The same ``game``, ``players``, ``seed`` and ``level`` always give the same questions,
     so a class can share one quiz. ``podium=None`` asks for every place only where the
@@ -98,6 +102,28 @@ class Quiz(w.VBox):  # type: ignore[misc]
     def score_text(self) -> str:
         right, answered = self.score
         return f"{right} of {answered} right"
+
+    @property
+    def finished(self) -> bool:
+        """Whether every question is answered."""
+        return all(v is not None for v in self.verdicts)
+
+    @property
+    def summary(self) -> QuizSummary | None:
+        """The end of the quiz (missed questions, next level) once every question is answered."""
+        return summary(self.verdicts) if self.finished else None
+
+    def start_suggested(self) -> bool:
+        """Start the level the summary suggests (the same level starts again from the first
+        question); ``False`` while the quiz is not finished."""
+        result = self.summary
+        if result is None:
+            return False
+        if result.suggested == self.level:
+            self.restart()
+        else:
+            self.set_level(result.suggested)
+        return True
 
     # --- what the learner does -----------------------------------------------------------------------
 
@@ -187,8 +213,18 @@ class Quiz(w.VBox):  # type: ignore[misc]
     def _intent(self, intent: str, value: str | None) -> None:
         if intent == "answer":
             self._clicked(value)
+        elif intent == "level":
+            self._level_clicked(value)
         elif intent == "key" and value == "ArrowRight":
             self.next()
+
+    def _level_clicked(self, value: str | None) -> None:
+        """The summary's button: it sends the suggested level, and only the finished quiz shows it."""
+        result = self.summary
+        if result is None or number(value) != result.suggested:
+            self._say(f"There is no button for level “{quote(value)}” here: finish the quiz to see the next level.")
+            return
+        self.start_suggested()
 
     def _clicked(self, value: str | None) -> None:
         """A click on a card of the trick: its value must be a card as the button writes it."""
@@ -229,7 +265,9 @@ class Quiz(w.VBox):  # type: ignore[misc]
             body += self._marked_trick(question, verdict, four) + score
             if self.index == total - 1:
                 body += f'<p class="tl-summary tl-done">That was the last question: {self.score_text}.</p>'
-            body += reasons_html(verdict.reasons, title="Why")
+            result = self.summary
+            if result is not None:
+                body += self._end_html(result)
         self.board.scene = {
             "html": body,
             "label": f"{self.rules.title} quiz: question {question.number} of {total}",
@@ -276,28 +314,99 @@ class Quiz(w.VBox):  # type: ignore[misc]
         return trick + hint
 
     def _marked_trick(self, question: Question, verdict: Verdict, four: bool) -> str:
-        """The trick with the engine's places, the right answer marked, the learner's answer
-        and the feedback."""
+        """The trick with the engine's places and the learner's answer marked, then the feedback:
+        the deciding reason first, each place of a podium marked, every reason folded."""
         ranking = verdict.outcome.ranking
         ranked = verdict.outcome.ranked_cards
         if question.kind == "winner":
-            notes = ["your pick" if card is verdict.given[0] else "" for card in ranked]
+            mark = "✓ your pick" if verdict.correct else "✗ your pick"
+            notes = [mark if card is verdict.given[0] else "" for card in ranked]
         else:
             notes = [
-                "✔ your place" if verdict.given[place] is card else f"you said {PLACE_WORDS[verdict.given.index(card)]}"
+                "✓ your place"
+                if verdict.given[place] is card
+                else f"✗ you said {PLACE_WORDS[verdict.given.index(card)]}"
                 for place, card in enumerate(ranked)
             ]
         trick = trick_html(
             self.rules, question.cards, ranking=ranking, complete=True, four_colour=four, place_notes=notes
         )
-        if verdict.correct:
-            feedback = (
-                '<p class="tl-feedback tl-right" role="status" style="color: var(--tl-win); font-weight: 600">'
-                f"✔ {esc(verdict.feedback)}</p>"
+        mark, kind = ("✓", "right") if verdict.correct else ("✗", "wrong")
+        head = (
+            f'<p class="tl-feedback tl-{kind} tl-quiz-{kind}"><span class="tl-quiz-mark">{mark}</span> '
+            f"{esc(verdict.feedback)}</p>"
+        )
+        places = self._places_html(verdict) if question.kind == "podium" else ""
+        folded = (
+            '<details class="tl-quiz-all"><summary>All the reasons</summary>'
+            f"{reasons_html(verdict.reasons, title='Why')}</details>"
+        )
+        feedback = (
+            f'<div class="tl-quiz-feedback tl-quiz-{kind}-box" role="status" aria-live="polite">{head}{places}</div>'
+        )
+        return trick + feedback + folded
+
+    @staticmethod
+    def _places_html(verdict: Verdict) -> str:
+        """Each place of the learner's order: right or wrong in words and a mark, and for a
+        misplaced card the reasons that put it in its own place."""
+        items = []
+        right_place = {card: i for i, card in enumerate(verdict.right)}
+        for place in verdict.places:
+            where = PLACE_WORDS[place.place]
+            card = place.given.pretty
+            if place.correct:
+                items.append(
+                    f'<li class="tl-quiz-place tl-quiz-ok" data-place="{place.place + 1}" data-correct="true">'
+                    f'<span class="tl-quiz-mark" aria-hidden="true">✓</span> {where}: {esc(card)}, right</li>'
+                )
+                continue
+            own = PLACE_WORDS[right_place[place.given]]
+            items.append(
+                f'<li class="tl-quiz-place tl-quiz-miss" data-place="{place.place + 1}" data-correct="false">'
+                f'<span class="tl-quiz-mark" aria-hidden="true">✗</span> <strong>{where}: {esc(card)}, wrong: '
+                f"{esc(card)} is {own}.</strong> {_reason_text(place.reasons)}</li>"
+            )
+        return (
+            f'<section class="tl-quiz-places" aria-label="your order, place by place">'
+            f'<p class="tl-summary">Your order, place by place:</p><ol>{"".join(items)}</ol></section>'
+        )
+
+    def _end_html(self, result: QuizSummary) -> str:
+        """The end of the quiz: the score, each missed question reviewed, the suggested level."""
+        if result.missed:
+            rows = []
+            for verdict in result.missed:
+                q = verdict.question
+                trick = " ".join(card.pretty for card in q.cards)
+                chose = ", ".join(card.pretty for card in verdict.given)
+                answer = ", ".join(card.pretty for card in verdict.right)
+                marked = f" ({verdict.places_right} of {len(verdict.right)} places right)" if q.kind == "podium" else ""
+                rows.append(
+                    f'<li class="tl-quiz-missed-item" data-question="{q.number}"><strong>Question {q.number}</strong>: '
+                    f"{esc(trick)}{setting(q)}. You chose {esc(chose)}{marked}; the answer is {esc(answer)}. "
+                    f"{_reason_text(verdict.deciding)}</li>"
+                )
+            review = (
+                f'<p class="tl-summary">The {len(result.missed)} missed, with the reason that decides each:</p>'
+                f'<ol class="tl-quiz-missed">{"".join(rows)}</ol>'
             )
         else:
-            feedback = f'<p class="tl-feedback tl-wrong tl-message" role="status">✘ {esc(verdict.feedback)}</p>'
-        return trick + feedback
+            review = '<p class="tl-summary">Nothing to review: every answer was right.</p>'
+        label = {
+            "up": f"Start level {result.suggested} ▶",
+            "stay": f"Start level {result.suggested} again",
+            "back": f"◀ Start level {result.suggested}",
+        }[result.move]
+        button = (
+            f'<button type="button" class="tl-quiz-level jupyter-button mod-primary" data-intent="level" '
+            f'data-value="{result.suggested}">{esc(label)}</button>'
+        )
+        return (
+            '<section class="tl-quiz-end" aria-label="the end of the quiz">'
+            f"<h4>The end: {esc(result.score_text)}</h4>{review}"
+            f'<p class="tl-summary tl-quiz-advice">{esc(result.advice)}</p>{button}</section>'
+        )
 
     def __repr__(self) -> str:
         right, answered = self.score
@@ -306,3 +415,13 @@ class Quiz(w.VBox):  # type: ignore[misc]
             f"Quiz(game={self.rules.name!r}, players={self.rules.players}, seed={self.seed}, level={self.level}"
             f"{podium}, question={self.question.number}/{len(self.questions)}, score={right}/{answered})"
         )
+
+
+def _reason_text(reasons: tuple[Reason, ...]) -> str:
+    """The engine's reasons as one escaped sentence or a few."""
+    return esc(" ".join(reason.text for reason in reasons))
+
+
+def setting(question: Question) -> str:
+    """The trick's context (the trump) in brackets, escaped, or nothing."""
+    return f" ({esc(question.setting.removesuffix('.'))})" if question.setting else ""
