@@ -109,3 +109,16 @@ def plural(count: int, noun: str, many: str | None = None) -> str:
     Only a count of one (or minus one) takes the singular.
     """
     return f"{count} {noun if abs(count) == 1 else many or noun + 's'}"
+
+
+def and_list(items: Iterable[str]) -> str:
+    """Words joined as a learner reads a list: ``"7♥"``, ``"7♥ and J♥"``, ``"7♥, 9♥ and J♥"``."""
+    words = list(items)
+    if len(words) <= 1:
+        return "".join(words)
+    return ", ".join(words[:-1]) + " and " + words[-1]
+
+
+def signed(points: int) -> str:
+    """Points with their sign as a learner reads them: ``+3``, ``0``, ``−1`` (a real minus sign)."""
+    return f"+{points}" if points > 0 else f"−{-points}" if points < 0 else "0"

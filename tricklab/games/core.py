@@ -359,7 +359,7 @@ class CoreRules(Rules[S]):
     def facts(self, state: S, action: Action) -> Facts:
         """The facts of applying ``action`` to ``state`` (checked), each with the state after it."""
         facts: Facts = []
-        self.core_step(state, self.listed_id(state, action), facts)
+        self.core_step(state, self.listed_action_id(state, action), facts)
         return facts
 
 
