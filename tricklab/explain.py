@@ -120,5 +120,6 @@ def and_list(items: Iterable[str]) -> str:
 
 
 def signed(points: int) -> str:
-    """Points with their sign as a learner reads them: ``+3``, ``0``, ``−1`` (a real minus sign)."""
-    return f"+{points}" if points > 0 else f"−{-points}" if points < 0 else "0"
+    """Points with their sign as a learner reads them: ``+3``, ``0``, ``\u22121`` (with a real
+    minus sign, U+2212, as printed score sheets write it)."""
+    return f"+{points}" if points > 0 else f"\u2212{-points}" if points < 0 else "0"

@@ -36,8 +36,8 @@ from .base import (
     MatchResult,
     Options,
     Score,
-    SeatView,
     ScoreLine,
+    SeatView,
     TieBreak,
     Trick,
     TrickOutcome,
@@ -1275,7 +1275,9 @@ class TricksAndStones(CoreRules[TricksAndStonesState]):
         seat = state.to_play
         if seat is None:
             return illegal(
-                "ts.over", "the game is over: no more actions can be taken", "The game is over: you cannot move any more."
+                "ts.over",
+                "the game is over: no more actions can be taken",
+                "The game is over: you cannot move any more.",
             )
         name = self.seat_name(seat)
         quoted = quote_action(action)
