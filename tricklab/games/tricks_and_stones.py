@@ -1375,10 +1375,10 @@ class TricksAndStones(CoreRules[TricksAndStonesState]):
         if v.phase is GEMS and v.gem_queue:
             place = v.gem_queue[0][1]
             supply = v.supply[seat]
+            stock = f" (you have {plural(supply, 'gem')} in your supply)" if self.gem_allowance(place)[0] else ""
             return Reason(
                 "ts.gems.places",
-                f"You finished {PLACE_NAMES[place]}: {self.describe_allowance(place)}, or fewer points "
-                f"(you have {plural(supply, 'gem')} in your supply).",
+                f"You finished {PLACE_NAMES[place]}: {self.describe_allowance(place)}, or fewer points{stock}.",
             )
         return super().explain_choice(view, seat)
 
