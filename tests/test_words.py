@@ -271,15 +271,6 @@ def test_every_listed_action_of_bot_matches_reads_as_words(game: str, players: i
                 kinds.add(type(action))
                 text = rules.describe_action(action, view)
                 assert text and text[0].isupper() and text != str(action), (action, text)
-                assert text.split()[0].lower() not in (
-                    "steal",
-                    "place",
-                    "move",
-                    "count",
-                    "announce",
-                    "pass",
-                    "bid",
-                ) or (text != str(action))
                 for number in _PLAYER.findall(text):
                     assert 1 <= int(number) <= players, text
             match.apply(bots[seat].choose(view, legal))
@@ -461,7 +452,8 @@ def test_ts_decision_of_the_brief_example() -> None:
     )
     assert decision.reasons[1].rule_id == "bot.ts.duck"
     assert decision.reasons[1].text == (
-        "You predicted 1 and have won 1 trick: play your highest card that does not win, so as not to win another trick."
+        "You predicted 1 and have won 1 trick: play your highest card that does not win, "
+        "so as not to win another trick."
     )
     advice = hint(rules, view, rules.legal_actions(state), heuristic_bot(rules, 1))
     assert advice == Hint(Play("7H"), "Play 7♥", decision.reasons)
