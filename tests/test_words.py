@@ -539,3 +539,17 @@ def test_a_hint_from_a_bot_without_decide_has_no_reasons() -> None:
     match = rules.new_match(seed=1)
     advice = hint(rules, match.view(match.to_play), match.legal_actions(), FirstBot())
     assert advice == Hint(bt.ZERO, "Zero Success: win no trick", ())
+
+
+@pytest.mark.parametrize(("game", "players"), GAMES)
+def test_explain_choice_needs_a_view_that_shows_the_seats_hand(game: str, players: int) -> None:
+    rules = tricklab.get_rules(game, players=players)
+    match = rules.new_match(seed=1)
+    while match.phase != "play":
+        match.apply(match.legal_actions()[0])
+    seat = match.to_play
+    assert seat is not None
+    other = (seat + 1) % players
+    with pytest.raises(tricklab.InvalidOption, match=rules.seat_name(seat)):
+        rules.explain_choice(match.view(other), seat)
+    assert rules.explain_choice(match.view(None), seat) == rules.explain_choice(match.view(seat))

@@ -1351,6 +1351,10 @@ class TricksAndStones(CoreRules[TricksAndStonesState]):
                 "that chamber.",
             )
         if v.phase is PLAY:
+            if seat >= len(v.hands) or v.hands[seat] is None:
+                raise InvalidOption(
+                    f"this view does not show {self.seat_name(seat)}'s hand: ask with that seat's own view"
+                )
             hand = v.hands[seat] or ()
             mask = IDS.mask(hand)
             played = tuple(IDS.id[c] for c in v.trick)

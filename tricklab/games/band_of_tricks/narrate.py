@@ -417,6 +417,10 @@ def explain_choice(rules: BandOfTricks, view: SeatView, seat: int | None) -> Rea
         return Reason("bt.metal.assign", "You won this trick with Metal: count it for Rock, Soul or Pops.")
     if view.phase is PLAY:
         hand = view.held[acting] if acting < len(view.held) else None
+        if hand is None:
+            raise InvalidOption(
+                f"this view does not show {rules.seat_name(acting)}'s hand: ask with that seat's own view"
+            )
         mask = hand or 0
         follow = -1 if view.to_follow is None else BAND_SUITS.index(view.to_follow)
         allowed, rule = _plays(mask, follow)

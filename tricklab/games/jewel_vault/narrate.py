@@ -535,6 +535,8 @@ def explain_choice(rules: JewelVault, view: SeatView, seat: int | None) -> Reaso
             f"Your ♣ action takes a jewel from another player's showroom into yours: choose whose, {rooms}.",
         )
     hand = view.hands[acting] if acting < len(view.hands) else None
+    if hand is None:
+        raise InvalidOption(f"this view does not show {rules.seat_name(acting)}'s hand: ask with that seat's own view")
     mask = CARD_IDS.mask(hand or ())
     trick = tuple(CARD_IDS.id[c] for c in view.trick)
     allowed = rules.playable(mask, trick)
