@@ -435,6 +435,11 @@ def test_rules_apply_with_text_refuses_by_the_right_rule() -> None:
     first = match.state
     match.apply("predict 2")
     assert rules.apply(first, "predict 2") == match.state
+    assert rules.facts(state, "play JH") == rules.facts(state, Play("JH"))
+    assert refusal(rules, state, "play 7S").rule_id == "ts.follow"
+    with pytest.raises(IllegalAction) as caught:
+        rules.facts(state, "play 7S")
+    assert caught.value.rule_id == "ts.follow"
 
 
 # --- the rule that frames a decision, the bots' reasons, hints ---------------------------------------
