@@ -114,7 +114,17 @@ class InvalidScoreInput(TricklabError):
 
 
 class IllegalAction(TricklabError):
-    """An action that the rules forbid right now; ``rule_id`` names the rule."""
+    """An action that the rules forbid right now; ``rule_id`` names the rule.
+
+    ``str(exc)`` states the reason about the table (``"must follow suit: hearts ♥ were led and
+    Player 2 holds 7♥"``); ``to_you`` is the same reason spoken to the seat whose move was
+    refused (``"You must follow hearts: you hold 7♥"``), what a learner playing that seat reads.
+    Where a game gives no second-person text, ``to_you`` is ``str(exc)``.
+    """
+
+    def __init__(self, message: str, *, rule_id: str | None = None, to_you: str | None = None) -> None:
+        super().__init__(message, rule_id=rule_id)
+        self.to_you = message if to_you is None else to_you
 
 
 class InvalidAction(TricklabError):

@@ -126,3 +126,17 @@ def deciding(reasons: Iterable[Reason], winner: Card, other: Card | None = None)
         if pair is not None and pair not in picked:
             picked.append(pair)
     return tuple(picked)
+
+
+def and_list(items: Iterable[str]) -> str:
+    """Words joined as a learner reads a list: ``"7♥"``, ``"7♥ and J♥"``, ``"7♥, 9♥ and J♥"``."""
+    words = list(items)
+    if len(words) <= 1:
+        return "".join(words)
+    return ", ".join(words[:-1]) + " and " + words[-1]
+
+
+def signed(points: int) -> str:
+    """Points with their sign as a learner reads them: ``+3``, ``0``, ``\u22121`` (with a real
+    minus sign, U+2212, as printed score sheets write it)."""
+    return f"+{points}" if points > 0 else f"\u2212{-points}" if points < 0 else "0"

@@ -3,16 +3,25 @@
 A bot implements ``choose(view, legal_actions) -> action``. It never sees a state,
 only its seat's view. Each game provides a heuristic bot; :class:`RandomBot` works
 for every game.
+
+The bots of tricklab also say why: ``decide(view, legal_actions) -> Decision`` gives the
+same action as ``choose`` (the same code decides both) with its reasons, for a learner's
+hint (:func:`tricklab.hints.hint`). The first reason is the rule that limits the choice, as
+the game's rules give it (``rules.explain_choice``: a clause id of ``rules.rulebook`` such as
+``ts.follow``); the last is the bot's own rule of thumb that picked the action, with an id
+that starts with ``bot.`` (``bot.ts.duck``, ``bot.random``).
 """
 
 from __future__ import annotations
 
 import random
 from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
 from typing import Any, Protocol, runtime_checkable
 
 from ..actions import Action
 from ..errors import InvalidOption, describe
+from ..explain import Reason, plural
 from ..games.base import Rules, SeatView
 
 
@@ -24,6 +33,39 @@ class Bot(Protocol):
     def choose(self, view: SeatView, legal_actions: Sequence[Action]) -> Action: ...
 
 
+@dataclass(frozen=True, slots=True)
+class Decision:
+    """A bot's choice and why it made it.
+
+    ``action`` is one of the legal actions the bot was given (what its ``choose`` returns for
+    the same view and actions). ``reasons`` explain it, in order: first the rule that limits
+    the choice (a clause id of the game's rulebook, spoken to the seat: ``"You must follow
+    hearts: you hold 7♥ and J♥"``), then the bot's rule of thumb that picked this action (an id
+    starting with ``bot.``, such as ``bot.ts.duck``).
+    """
+
+    action: Action
+    reasons: tuple[Reason, ...]
+
+
+@runtime_checkable
+class Decider(Protocol):
+    """A bot that can say why: ``decide`` gives the action ``choose`` would, with its reasons."""
+
+    def choose(self, view: SeatView, legal_actions: Sequence[Action]) -> Action: ...
+
+    def decide(self, view: SeatView, legal_actions: Sequence[Action]) -> Decision: ...
+
+
+#: The reason of a bot that had nothing to decide by (actions that are not its game's own): it
+#: took the first action listed.
+FIRST_LISTED = "bot.first-listed"
+
+
+def first_listed() -> Reason:
+    return Reason(FIRST_LISTED, "The bot has no rule for these actions: it takes the first one listed.")
+
+
 class RandomBot:
     """Chooses uniformly among the legal actions; seeded, so matches repeat."""
 
@@ -31,6 +73,16 @@ class RandomBot:
         self._rng = random.Random(seed)
 
     def choose(self, view: SeatView, legal_actions: Sequence[Action]) -> Action:
+        return self._pick(legal_actions)
+
+    def decide(self, view: SeatView, legal_actions: Sequence[Action]) -> Decision:
+        """The action :meth:`choose` would take (the same draw of the same random source), and
+        the one reason there is: it was chosen at random (``bot.random``)."""
+        action = self._pick(legal_actions)
+        listed = plural(len(legal_actions), "action")
+        return Decision(action, (Reason("bot.random", f"Chosen at random among the {listed} allowed now."),))
+
+    def _pick(self, legal_actions: Sequence[Action]) -> Action:
         return legal_actions[self._rng.randrange(len(legal_actions))]
 
     def __repr__(self) -> str:

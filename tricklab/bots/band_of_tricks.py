@@ -21,8 +21,9 @@ import random
 from collections.abc import Sequence
 from typing import Protocol
 
-from ..actions import Action
+from ..actions import BID_SUITS, Action, AssignMetal
 from ..cards import Card
+from ..explain import Reason, and_list, plural, signed
 from ..games.band_of_tricks import (
     ASSIGN,
     ASSIGN0,
@@ -33,6 +34,7 @@ from ..games.band_of_tricks import (
     BID_INDEX,
     BID_VALUES,
     IDS,
+    LABEL,
     MAX_BID,
     METAL_SUIT,
     PLAY,
@@ -41,11 +43,13 @@ from ..games.band_of_tricks import (
     SUIT_POINTS,
     ZERO_BID,
     BandOfTricks,
+    BandOfTricksView,
     Phase,
     Wins,
     _next_best,
 )
 from ..games.core import bits
+from . import FIRST_LISTED, Decision, first_listed
 
 # The number from which a card starts to win tricks, per suit (a suit's top cards are
 # strong because they win the one- and two-suit tricks of that suit too).
@@ -98,7 +102,21 @@ def metal_suit(bid: Sequence[int], won: Sequence[int]) -> int:
     )
 
 
+# the rules of thumb (each decision names the one that chose)
+BID_WORTH = "bot.bt.bid"  # bid the rounded chances per suit
+BID_ZERO = "bot.bt.zero"  # too few chances: Zero Success
+WIN_CHEAP = "bot.bt.win-cheap"  # a suit needs wins, last to play: the cheapest sure winner
+WIN_HIGH = "bot.bt.win-high"  # a suit needs wins: the strongest winner (later cards may beat it)
+SHED = "bot.bt.shed"  # the highest losing card of a suit that needs no more wins
+KEEP = "bot.bt.keep"  # only cards of suits that need wins lose: the lowest of them
+FORCED = "bot.bt.forced"  # every card wins: the least useful
+COUNT = "bot.bt.count"  # a Metal win counts where it helps the score most
+
+
 class HeuristicBot:
+    """The Band of Tricks heuristic bot of one seat: :meth:`choose` plays, :meth:`decide` says why
+    (the same decision), :meth:`choose_id` is the same on the core's ids (the advisor's play-outs)."""
+
     def __init__(self, rules: BandOfTricks, seat: int, seed: int | str = 0) -> None:
         self.rules = rules
         self.seat = seat
@@ -110,22 +128,41 @@ class HeuristicBot:
         return f"{self.rules.name} HeuristicBot(seat={self.seat})"
 
     def choose(self, view: CoreView, legal_actions: Sequence[Action]) -> Action:
+        return self._decision(view, legal_actions)[0]
+
+    def decide(self, view: CoreView, legal_actions: Sequence[Action]) -> Decision:
+        """The action :meth:`choose` takes (the same code decides) and why: the rule that limits
+        the choice (``rules.explain_choice``, given the game's own view), then the bot's rule of
+        thumb (``bot.bt.*``)."""
+        action, tag = self._decision(view, legal_actions)
+        why = self._why(tag, view, action)
+        if isinstance(view, BandOfTricksView):
+            return Decision(action, (self.rules.explain_choice(view, self.seat), why))
+        return Decision(action, (why,))
+
+    def _decision(self, view: CoreView, legal_actions: Sequence[Action]) -> tuple[Action, str]:
         if not legal_actions:
             raise IndexError("no legal action to choose from")
         rules = self.rules
         phase = view.phase
         if phase is BID or phase is ASSIGN:
             # every bid (every suit) is offered: decide on all of them, then keep to those listed
-            action = rules.actions[self.choose_id(view, BID_IDS if phase is BID else ASSIGN_IDS)]
-            return action if action in legal_actions else legal_actions[0]
+            chosen, tag = self._choice(view, BID_IDS if phase is BID else ASSIGN_IDS)
+            action = rules.actions[chosen]
+            return (action, tag) if action in legal_actions else (legal_actions[0], FIRST_LISTED)
         ids = [rules.action_id(a) for a in legal_actions]
         listed = [i for i in ids if i is not None]
         if phase is not PLAY or len(listed) < len(ids):  # nothing to decide on
-            return legal_actions[0]
-        return legal_actions[listed.index(self.choose_id(view, listed))]
+            return legal_actions[0], FIRST_LISTED
+        chosen, tag = self._choice(view, listed)
+        return legal_actions[listed.index(chosen)], tag
 
     def choose_id(self, view: CoreView, legal_ids: Sequence[int]) -> int:
         """The bot's decision as an action id, from ``legal_ids`` (as ``core_legal`` lists them)."""
+        return self._choice(view, legal_ids)[0]
+
+    def _choice(self, view: CoreView, legal_ids: Sequence[int]) -> tuple[int, str]:
+        """The decision as an action id and the rule of thumb that made it."""
         phase = view.phase
         if phase is PLAY:
             return self._play(view, legal_ids)
@@ -133,7 +170,7 @@ class HeuristicBot:
             return self._bid(view, legal_ids)
         if phase is ASSIGN:
             return self._assign(view, legal_ids)
-        return legal_ids[0]
+        return legal_ids[0], FIRST_LISTED
 
     # bidding ----------------------------------------------------------------------------------
 
@@ -148,15 +185,24 @@ class HeuristicBot:
             expected[card.suit] += self.chance(card)
         return expected
 
-    def bid_of(self, hand: int) -> int:
-        """The bid for the hand mask ``hand``, as an index into ``ALL_BIDS`` (0: Zero Success)."""
+    def expected_wins(self, hand: int) -> list[float]:
+        """Expected wins per suit (Rock, Soul, Pops, Metal) of the hand mask ``hand``."""
         expected = [0.0, 0.0, 0.0, 0.0]
         chances = self._chances
         for c in bits(hand):
             expected[SUIT[c]] += chances[c]
+        return expected
+
+    def bid_of(self, hand: int) -> int:
+        """The bid for the hand mask ``hand``, as an index into ``ALL_BIDS`` (0: Zero Success)."""
+        return self.bid_choice(hand)[0]
+
+    def bid_choice(self, hand: int) -> tuple[int, str]:
+        """:meth:`bid_of` and the rule of thumb that chose it (``BID_WORTH`` or ``BID_ZERO``)."""
+        expected = self.expected_wins(hand)
         metal = expected[METAL_SUIT]
         if expected[0] + expected[1] + expected[2] + metal < _ZERO_BELOW:
-            return ZERO_BID
+            return ZERO_BID, BID_ZERO
         # Metal wins are counted where the bidder plans: add them to the strongest suit.
         strongest = max(range(3), key=expected.__getitem__)
         expected[strongest] += metal
@@ -165,25 +211,28 @@ class HeuristicBot:
             max(0, min(MAX_BID, round(expected[1]))),
             max(0, min(MAX_BID, round(expected[2]))),
         )
-        return BID_INDEX.get(values, ZERO_BID)
+        return BID_INDEX.get(values, ZERO_BID), BID_WORTH
 
-    def _bid(self, view: CoreView, legal: Sequence[int]) -> int:
+    def _bid(self, view: CoreView, legal: Sequence[int]) -> tuple[int, str]:
         seat = view.seat
         own = view.held[seat] if seat is not None else None
-        bid = BID0 + self.bid_of(own or 0)
-        return bid if bid in legal else legal[0]
+        bid, tag = self.bid_choice(own or 0)
+        return (BID0 + bid, tag) if BID0 + bid in legal else (legal[0], FIRST_LISTED)
 
     # playing ----------------------------------------------------------------------------------
 
-    def _play(self, view: CoreView, legal: Sequence[int]) -> int:
-        plays = [a for a in legal if a < BID0]
+    def _needs(self, view: CoreView) -> tuple[int, int, int]:
+        """The wins still wanted in Rock, Soul and Pops (none under Zero Success)."""
         bid = view.bid_ids[self.seat]
         if bid < 0 or bid == ZERO_BID:  # wins still wanted per suit; none under Zero Success
-            need0 = need1 = need2 = 0
-        else:
-            won = view.won[self.seat]
-            r, s, p = BID_VALUES[bid]
-            need0, need1, need2 = r - won[0], s - won[1], p - won[2]
+            return 0, 0, 0
+        won = view.won[self.seat]
+        r, s, p = BID_VALUES[bid]
+        return r - won[0], s - won[1], p - won[2]
+
+    def _play(self, view: CoreView, legal: Sequence[int]) -> tuple[int, str]:
+        plays = [a for a in legal if a < BID0]
+        need0, need1, need2 = self._needs(view)
         needs = (need0 > 0, need1 > 0, need2 > 0, need0 > 0 or need1 > 0 or need2 > 0)
         trick = view.trick_ids
         i = len(trick)
@@ -203,19 +252,79 @@ class HeuristicBot:
             # last to play: the cheapest sure winner (keeping Metal, which can count for any
             # suit, for later); otherwise the strongest, as later cards may beat it
             if i == self._players - 1:
-                return min(good, key=lambda c: (SUIT[c] == METAL_SUIT, RANK[c]))
-            return max(good, key=lambda c: (SUIT[c] != METAL_SUIT, RANK[c]))
+                return min(good, key=lambda c: (SUIT[c] == METAL_SUIT, RANK[c])), WIN_CHEAP
+            return max(good, key=lambda c: (SUIT[c] != METAL_SUIT, RANK[c])), WIN_HIGH
         if losers:
             # shed the most dangerous card: a high card of a suit that needs no more wins
-            return max(losers, key=lambda cu: (not cu[1], -RANK[cu[0]] if cu[1] else RANK[cu[0]]))[0]
+            card, needed = max(losers, key=lambda cu: (not cu[1], -RANK[cu[0]] if cu[1] else RANK[cu[0]]))
+            return card, KEEP if needed else SHED
         # every card wins: give up the least valuable one
-        return min(plays, key=lambda c: (needs[SUIT[c]], RANK[c]))
+        return min(plays, key=lambda c: (needs[SUIT[c]], RANK[c])), FORCED
 
     # counting Metal wins ------------------------------------------------------------------------
 
-    def _assign(self, view: CoreView, legal: Sequence[int]) -> int:
+    def _assign(self, view: CoreView, legal: Sequence[int]) -> tuple[int, str]:
         bid = view.bid_ids[self.seat]
         if bid < 0 or bid == ZERO_BID:
-            return legal[0]
+            return legal[0], FIRST_LISTED
         action = ASSIGN0 + metal_suit(BID_VALUES[bid], view.won[self.seat])
-        return action if action in legal else legal[0]
+        return (action, COUNT) if action in legal else (legal[0], FIRST_LISTED)
+
+    # the reasons ---------------------------------------------------------------------------------
+
+    def _why(self, tag: str, view: CoreView, action: Action) -> Reason:
+        """The rule of thumb ``tag`` in words, for the seat's position ``view``."""
+        if tag == FIRST_LISTED:
+            return first_listed()
+        seat = self.seat
+        if tag in (BID_WORTH, BID_ZERO):
+            hand = view.held[seat] if seat < len(view.held) else None
+            r, s, p, m = self.expected_wins(hand or 0)
+            if tag == BID_ZERO:
+                return Reason(
+                    tag,
+                    f"Your cards are worth only about {r + s + p + m:.1f} wins in all (less than {_ZERO_BELOW}): "
+                    "bid Zero Success.",
+                )
+            strongest = LABEL[BID_SUITS[max(range(3), key=(r, s, p).__getitem__)]]
+            return Reason(
+                tag,
+                f"Your cards are worth about Rock {r:.1f}, Soul {s:.1f}, Pops {p:.1f} and Metal {m:.1f} wins; "
+                f"the Metal wins go to {strongest}, your strongest suit, and each suit is rounded.",
+            )
+        bid = view.bid_ids[seat]
+        if tag == COUNT and isinstance(action, AssignMetal):
+            j = BID_SUITS.index(action.suit)
+            b, w = BID_VALUES[bid][j], view.won[seat][j]
+            before, after = SUIT_POINTS[b][w], SUIT_POINTS[b][w + 1]
+            label = LABEL[action.suit]
+            return Reason(
+                tag,
+                f"One more {label} win helps your score most there ({label} goes from {signed(before)} to "
+                f"{signed(after)}): count it for {label}.",
+            )
+        if bid < 0 or bid == ZERO_BID:
+            wanting = "You bid Zero Success and want no trick"
+        else:
+            r, s, p = BID_VALUES[bid]
+            wanted = [plural(n, f"{LABEL[k]} win") for k, n in zip(BID_SUITS, self._needs(view), strict=True) if n > 0]
+            still = f"you still need {and_list(wanted)}" if wanted else "you need no more wins"
+            wanting = f"You bid Rock {r}, Soul {s}, Pops {p}: {still}"
+        lead = not view.trick_ids
+        texts = {
+            WIN_CHEAP: f"{wanting}. You play last: win this trick with your cheapest card that wins it in a suit that "
+            "needs wins (keeping Metal for later).",
+            WIN_HIGH: f"{wanting}. "
+            + (
+                "Lead your strongest card of a suit that needs wins, likely to win the trick."
+                if lead
+                else "Play your strongest card that wins now in a suit that needs wins, as later players may still "
+                "beat a weaker one."
+            ),
+            SHED: f"{wanting}. Play your highest card of a suit that needs no more wins, as it "
+            + ("is unlikely to win." if lead else "does not win this trick."),
+            KEEP: f"{wanting}. No card you may play wins in a suit that needs wins, so play your lowest "
+            + ("card." if lead else "losing card."),
+            FORCED: f"{wanting}. Every card you may play would win this trick: give up the least useful one.",
+        }
+        return Reason(tag, texts[tag])

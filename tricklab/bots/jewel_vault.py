@@ -23,7 +23,9 @@ import random
 from collections.abc import Sequence
 from typing import Protocol
 
-from ..actions import Action
+from ..actions import Action, Announce, Play
+from ..cards import SUIT_SYMBOL
+from ..explain import Reason, plural
 from ..games.core import bits, mask_of
 from ..games.jewel_vault import (
     ANNOUNCE,
@@ -35,16 +37,18 @@ from ..games.jewel_vault import (
     STEAL,
     STEAL_BASE,
     SUIT_INDEX,
+    SUITS,
     JewelVault,
     JewelVaultView,
     Phase,
     action_table,
 )
+from . import FIRST_LISTED, Decision, first_listed
 
 _HIGH = 11  # Jack or better counts as a likely trick
 _HIGH_MASK = mask_of(i for i, rank in enumerate(CARD_IDS.rank) if rank >= _HIGH)
 _SUIT, _RANK, _SUIT_MASKS = CARD_IDS.suit, CARD_IDS.rank, CARD_IDS.suit_mask
-_SPADE, _HEART, _DIAMOND = SUIT_INDEX["S"], SUIT_INDEX["H"], SUIT_INDEX["D"]
+_SPADE, _HEART, _DIAMOND, _CLUB = SUIT_INDEX["S"], SUIT_INDEX["H"], SUIT_INDEX["D"], SUIT_INDEX["C"]
 _PLAYS = len(CARD_IDS)  # action ids below this play the card of that id
 
 
@@ -71,7 +75,33 @@ class SeatView(Protocol):
     def sides(self) -> tuple[int, ...]: ...
 
 
+# the rules of thumb (each decision names the one that chose)
+ANNOUNCE_SHORT = "bot.jv.announce"  # the length of the shortest suit of 1 to 3 cards
+ANNOUNCE_ONE = "bot.jv.announce.one"  # no such suit: 1
+PASS_WEAK = "bot.jv.pass"  # the cards of the shortest, weakest suits
+STEAL_BIG = "bot.jv.steal"  # the largest showroom, then the side with more tricks
+ONLY = "bot.jv.only"  # one card may be played
+LEAD_LOW = "bot.jv.lead-low"  # aiming at no trick: the lowest card
+LEAD = "bot.jv.lead"  # a high card of a suit whose action is worth having
+DISCARD = "bot.jv.discard"  # off suit: the card whose action is worth most now
+DUCK = "bot.jv.duck"  # the trick is not wanted: the highest card that does not win
+DUCK_FAILS = "bot.jv.duck-fails"  # not wanted, but every card beats the winner: the lowest
+WIN_CHEAP = "bot.jv.win-cheap"  # wanted, last to play: the cheapest winner
+WIN_HIGH = "bot.jv.win-high"  # wanted: the strongest winner
+NO_WINNER = "bot.jv.no-winner"  # wanted but nothing wins: the lowest
+
+_WORTH_WORDS = {  # suit index -> what its action is worth to the bot, as _value counts it
+    _SPADE: "♠ (a showroom jewel into the vault: 1 point, and out of reach)",
+    _HEART: "♥ (a jewel from the supply into the showroom: 1 point)",
+    _DIAMOND: "♦ (a jewel from the supply into the vault: 2 points)",
+    _CLUB: "♣ (a jewel from a rival's showroom: 1 point for you, 1 less for them)",
+}
+
+
 class HeuristicBot:
+    """The Jewel Vault heuristic bot of one seat: :meth:`choose` plays, :meth:`decide` says why
+    (the same decision), :meth:`choose_id` is the same on the core's ids (the advisor's play-outs)."""
+
     def __init__(self, rules: JewelVault, seat: int, seed: int | str = 0) -> None:
         self.rules = rules
         self.seat = seat
@@ -84,15 +114,30 @@ class HeuristicBot:
         return f"{self.rules.name} HeuristicBot(seat={self.seat})"
 
     def choose(self, view: JewelVaultView, legal_actions: Sequence[Action]) -> Action:
+        return self._decision(view, legal_actions)[0]
+
+    def decide(self, view: JewelVaultView, legal_actions: Sequence[Action]) -> Decision:
+        """The action :meth:`choose` takes (the same code decides) and why: the rule that limits
+        the choice (``rules.explain_choice``), then the bot's rule of thumb (``bot.jv.*``)."""
+        action, tag = self._decision(view, legal_actions)
+        limit = self.rules.explain_choice(view, self.seat)
+        return Decision(action, (limit, self._why(tag, view, action)))
+
+    def _decision(self, view: JewelVaultView, legal_actions: Sequence[Action]) -> tuple[Action, str]:
         ids = [self.rules.action_id(a) for a in legal_actions]
         known = [i for i in ids if i is not None]
         if not known:
-            return legal_actions[0]
-        return legal_actions[ids.index(self.choose_id(view, known))]
+            return legal_actions[0], FIRST_LISTED
+        chosen, tag = self._choice(view, known)
+        return legal_actions[ids.index(chosen)], tag
 
     def choose_id(self, view: SeatView, legal_ids: Sequence[int]) -> int:
         """The decision as an action id, from a view of the seat (the checked API's or the
         core's, ``rules.core_view``) and the ids the core lists."""
+        return self._choice(view, legal_ids)[0]
+
+    def _choice(self, view: SeatView, legal_ids: Sequence[int]) -> tuple[int, str]:
+        """The decision as an action id and the rule of thumb that made it."""
         phase = view.phase
         if phase == PLAY:
             return self._play(view, legal_ids)
@@ -102,7 +147,7 @@ class HeuristicBot:
             return self._pass(view, legal_ids)
         if phase == ANNOUNCE:
             return self._announce(view, legal_ids)
-        return legal_ids[0]
+        return legal_ids[0], FIRST_LISTED
 
     # --- values -----------------------------------------------------------------------------
 
@@ -139,15 +184,15 @@ class HeuristicBot:
 
     # --- decisions --------------------------------------------------------------------------
 
-    def _announce(self, view: SeatView, legal: Sequence[int]) -> int:
+    def _announce(self, view: SeatView, legal: Sequence[int]) -> tuple[int, str]:
         hand = view.hand_mask
         lengths = sorted((hand & m).bit_count() for m in _SUIT_MASKS)
         short = [n for n in lengths if 1 <= n <= 3]
         n = short[0] if short else 1
         choice = ANNOUNCE_BASE + n - 1
-        return choice if choice in legal else legal[0]
+        return (choice, ANNOUNCE_SHORT if short else ANNOUNCE_ONE) if choice in legal else (legal[0], FIRST_LISTED)
 
-    def _pass(self, view: SeatView, legal: Sequence[int]) -> int:
+    def _pass(self, view: SeatView, legal: Sequence[int]) -> tuple[int, str]:
         hand = view.hand_mask
         k = view.announced or 1
         ids = bits(hand)
@@ -161,12 +206,12 @@ class HeuristicBot:
             return (count[suit], total[suit], _RANK[c])
 
         choice = self._pass_ids.get(mask_of(sorted(ids, key=weakness)[:k]))
-        return choice if choice is not None and choice in legal else legal[0]
+        return (choice, PASS_WEAK) if choice is not None and choice in legal else (legal[0], FIRST_LISTED)
 
-    def _steal(self, view: SeatView, legal: Sequence[int]) -> int:
+    def _steal(self, view: SeatView, legal: Sequence[int]) -> tuple[int, str]:
         steals = [a for a in legal if STEAL_BASE <= a < PASS_BASE]
         if not steals:
-            return legal[0]
+            return legal[0], FIRST_LISTED
         sides = view.sides
 
         def tricks(side: int) -> int:
@@ -177,21 +222,21 @@ class HeuristicBot:
             side = sides[target]
             return (view.showrooms[side], tricks(side), -target)
 
-        return max(steals, key=appeal)
+        return max(steals, key=appeal), STEAL_BIG
 
-    def _play(self, view: SeatView, legal: Sequence[int]) -> int:
+    def _play(self, view: SeatView, legal: Sequence[int]) -> tuple[int, str]:
         plays = [a for a in legal if a < _PLAYS]
         if len(plays) == 1:
-            return plays[0]
+            return plays[0], ONLY
         trick = view.trick_ids
         ducking = self._ducking(view)
         values = [self._value(view, suit) for suit in range(4)]
         if not trick:
-            return self._lead(plays, values, ducking)
+            return self._lead(plays, values, ducking), LEAD_LOW if ducking else LEAD
         led = _SUIT[trick[0]]
         follows = [a for a in plays if _SUIT[a] == led]
         if not follows:
-            return self._discard(view, plays, values, ducking)
+            return self._discard(view, plays, values, ducking), DISCARD
         best = max(_RANK[c] for c in trick if _SUIT[c] == led)
         winners = [a for a in follows if _RANK[a] > best]
         losers = [a for a in follows if _RANK[a] < best]
@@ -200,11 +245,11 @@ class HeuristicBot:
         rank = _RANK.__getitem__
         if ducking or not wanted:
             if losers:
-                return max(losers, key=rank)
-            return min(follows, key=rank)
+                return max(losers, key=rank), DUCK
+            return min(follows, key=rank), DUCK_FAILS
         if winners:
-            return min(winners, key=rank) if last else max(winners, key=rank)
-        return min(follows, key=rank)
+            return (min(winners, key=rank), WIN_CHEAP) if last else (max(winners, key=rank), WIN_HIGH)
+        return min(follows, key=rank), NO_WINNER
 
     @staticmethod
     def _lead(plays: list[int], values: list[float], ducking: bool) -> int:
@@ -223,3 +268,71 @@ class HeuristicBot:
             return (values[suit], -counts[suit], rank if ducking else -rank)
 
         return max(plays, key=score)
+
+    # --- the reasons ---------------------------------------------------------------------------
+
+    def _why(self, tag: str, view: JewelVaultView, action: Action) -> Reason:
+        """The rule of thumb ``tag`` in words, for the seat's position ``view``."""
+        if tag == FIRST_LISTED:
+            return first_listed()
+        if tag == ANNOUNCE_SHORT:
+            n = action.n if isinstance(action, Announce) else 1
+            return Reason(
+                tag,
+                f"Your shortest suit has {plural(n, 'card')}: ask for {n}, so you can pass that whole suit away; "
+                "with no card of a suit, you take a suit action whenever it is led.",
+            )
+        if tag == ANNOUNCE_ONE:
+            return Reason(tag, "No suit of yours is short (1 to 3 cards): ask for 1.")
+        if tag == PASS_WEAK:
+            return Reason(
+                tag,
+                "Pass the cards of your shortest and weakest suits (fewest cards first, then the lowest ranks): "
+                "with no card of a suit, you take a suit action whenever it is led.",
+            )
+        if tag == STEAL_BIG:
+            return Reason(
+                tag,
+                "Take from the largest showroom you can (on equal showrooms, from the side that has won more "
+                "tricks this round, the more likely leader).",
+            )
+        if tag == ONLY:
+            return Reason(tag, "It is the only card you may play.")
+        ducking = self._ducking(view)
+        aim = (
+            "You have won no trick yet and hold few high cards: aim to win none this round, for the two ♦ "
+            "actions at its end"
+        )
+        if tag == LEAD_LOW:
+            return Reason(tag, f"{aim}. Lead your lowest card.")
+        if tag == LEAD:
+            return Reason(
+                tag,
+                "Lead the card that best combines a high rank with a suit whose action is worth having: the "
+                "trick's winner takes the led suit's action.",
+            )
+        card = action.card if isinstance(action, Play) else None
+        suit = SUIT_INDEX[card.suit] if card is not None else _DIAMOND
+        if tag == DISCARD:
+            which = "highest" if ducking else "lowest"
+            return Reason(
+                tag,
+                f"You cannot follow suit, so the card you play earns its suit's action at once: {_WORTH_WORDS[suit]} "
+                f"is worth the most to you now (in your shortest such suit); give up your {which} one.",
+            )
+        led = _SUIT[view.trick_ids[0]] if view.trick_ids else suit
+        sym = SUITS[led]
+        if ducking:
+            why = aim
+        elif tag in (DUCK, DUCK_FAILS):
+            why = f"The {SUIT_SYMBOL[sym]} action this trick's winner takes would do nothing for you now"
+        else:
+            why = f"This trick's winner takes the {SUIT_SYMBOL[sym]} action, worth having now"
+        texts = {
+            DUCK: f"{why}: play your highest card that does not win.",
+            DUCK_FAILS: f"{why}, but every card you may play beats the winning card: play your lowest.",
+            WIN_CHEAP: f"{why}: you play last, so win it with your cheapest winning card.",
+            WIN_HIGH: f"{why}: win it with your highest card, as later players may still beat a lower one.",
+            NO_WINNER: f"{why}, but no card you may play beats the winning card: play your lowest.",
+        }
+        return Reason(tag, texts[tag])

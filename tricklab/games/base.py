@@ -17,7 +17,7 @@ from dataclasses import dataclass, field, fields, replace
 from enum import StrEnum
 from typing import TYPE_CHECKING, Any, ClassVar, Generic, Protocol, Self, TypeVar
 
-from ..actions import Action, parse_action
+from ..actions import Action, Play, parse_action
 from ..cards import Card, Deck
 from ..errors import IllegalAction, InvalidAction, InvalidCard, InvalidOption, InvalidTrick, describe
 from ..explain import Reason, Rulebook
@@ -489,13 +489,17 @@ class Rules(ABC, Generic[S]):
     @abstractmethod
     def legal_actions(self, state: S) -> list[Action]: ...
 
-    def apply(self, state: S, action: Action, log: Log = None) -> S:
+    def apply(self, state: S, action: Action | str, log: Log = None) -> S:
         """Check ``action`` against the rules and return the next state.
 
+        ``action`` is an :class:`Action` or its text (``"play 7S"``), read by :meth:`parse_action`
+        (:class:`InvalidAction` if it is not an action of this game).
         Raises :class:`IllegalAction` naming the rule; the given state is never changed.
         With ``log``, append ``(event, state_after)`` for every step, automatic ones too;
         the last step's state is the state returned.
         """
+        if not isinstance(action, Action):
+            action = self.parse_action(action)
         if log is None:
             return self._apply(state, action, None)
         start = len(log)
@@ -555,7 +559,35 @@ class Rules(ABC, Generic[S]):
         return dict(options)
 
     def seat_name(self, seat: int) -> str:
+        """A seat as learners read it, counted from 1: seat 0 is ``"Player 1"``."""
         return f"Player {seat + 1}"
+
+    # --- words for the learner ----------------------------------------------------------------
+
+    def describe_action(self, action: Action, view: SeatView | None = None) -> str:
+        """``action`` in words, for the seat that would take it: ``"Play 7♥"``, ``"Predict 2
+        tricks"``, ``"Bid Rock 1, Soul 0, Pops 2"``... Seats are named by :meth:`seat_name`
+        (from 1). ``view`` (that seat's view) lets a game add what the choice would do (a Metal
+        win's score, the jewels in a showroom); without it the words say only the action.
+
+        Each game overrides this; the default reads a card play as ``"Play 7♥"`` and any other
+        action as its text form."""
+        if isinstance(action, Play):
+            return f"Play {action.card.pretty}"
+        text = str(action)
+        return text[:1].upper() + text[1:]
+
+    def explain_choice(self, view: SeatView, seat: int | None = None) -> Reason:
+        """The rule that frames the decision ``seat`` makes now (by default the view's seat, else
+        the seat to play), spoken to that seat: which cards it may play and why (``"You must
+        follow hearts: you hold 7♥ and J♥"``, ``"Any card may be played: you lead this trick"``),
+        or what the decision is (a prediction, a bid, a pass). The rule id is a clause of
+        :attr:`rulebook`; the limits come from the game's own legality, not from a copy of it.
+
+        Each game overrides this; the default cites the game's turn (or trick) clause."""
+        prefix = self.rulebook_prefix()
+        rule = next((r for r in (f"{prefix}.turn", f"{prefix}.trick") if r in self.rulebook), next(iter(self.rulebook)))
+        return Reason(rule, "It is your turn.")
 
     def new_match(self, seed: int = 0, **options: Any) -> Match:
         """A new match. Keywords are match options (e.g. ``first_dealer``) or rules options."""
@@ -617,8 +649,10 @@ def settle(log: list[tuple[Event, Any]], start: int, state: object) -> None:
         log[-1] = (event, state)
 
 
-def illegal(rule_id: str, message: str) -> IllegalAction:
-    return IllegalAction(message, rule_id=rule_id)
+def illegal(rule_id: str, message: str, to_you: str | None = None) -> IllegalAction:
+    """The refusal of an action by the rule ``rule_id``: ``message`` about the table, ``to_you``
+    the same reason spoken to the acting seat (``None``: the message)."""
+    return IllegalAction(message, rule_id=rule_id, to_you=to_you)
 
 
 def with_changes(state: S, **changes: Any) -> S:

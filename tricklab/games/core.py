@@ -356,10 +356,11 @@ class CoreRules(Rules[S]):
         log.extend((self.narrate(fact, after), after) for fact, after in facts)
         return new  # Rules.apply ends the logged steps at the state returned
 
-    def facts(self, state: S, action: Action) -> Facts:
-        """The facts of applying ``action`` to ``state`` (checked), each with the state after it."""
+    def facts(self, state: S, action: Action | str) -> Facts:
+        """The facts of applying ``action`` (an Action or its text) to ``state`` (checked), each with
+        the state after it."""
         facts: Facts = []
-        self.core_step(state, self.listed_id(state, action), facts)
+        self.core_step(state, self.listed_action_id(state, action), facts)
         return facts
 
 

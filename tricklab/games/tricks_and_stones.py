@@ -28,7 +28,7 @@ from typing import Any, ClassVar, NamedTuple, cast
 from ..actions import Action, Move, Place, Play, Predict, Skip
 from ..cards import FRENCH_SUITS, SUIT_NAME, SUIT_SYMBOL, Card, Deck, FrenchCard
 from ..errors import IllegalAction, InvalidOption, InvalidScoreInput, describe
-from ..explain import Clause, Reason, Rulebook, plural
+from ..explain import Clause, Reason, Rulebook, and_list, plural
 from .base import (
     CardLike,
     Event,
@@ -37,6 +37,7 @@ from .base import (
     Options,
     Score,
     ScoreLine,
+    SeatView,
     TieBreak,
     Trick,
     TrickOutcome,
@@ -1273,21 +1274,36 @@ class TricksAndStones(CoreRules[TricksAndStonesState]):
     def explain_illegal(self, state: TricksAndStonesState, action: Action) -> IllegalAction:
         seat = state.to_play
         if seat is None:
-            return illegal("ts.over", "the game is over: no more actions can be taken")
+            return illegal(
+                "ts.over",
+                "the game is over: no more actions can be taken",
+                "The game is over: you cannot move any more.",
+            )
         name = self.seat_name(seat)
+        quoted = quote_action(action)
         if state.phase is PREDICT:
             if not isinstance(action, Predict):
-                return illegal("ts.predict", f"{name} must make a prediction now (0 to 5), not {quote_action(action)}")
-            return illegal("ts.predict", f"a prediction is a number of tricks from 0 to 5, not {describe(action.n)}")
+                return illegal(
+                    "ts.predict",
+                    f"{name} must make a prediction now (0 to 5), not {quoted}",
+                    f"You must predict your tricks now (0 to 5), not {quoted}.",
+                )
+            return illegal(
+                "ts.predict",
+                f"a prediction is a number of tricks from 0 to 5, not {describe(action.n)}",
+                f"Your prediction is a number of tricks from 0 to 5, not {describe(action.n)}.",
+            )
         if state.phase is PLAY:
             if not isinstance(action, Play):
-                return illegal("ts.trick", f"{name} must play a card now, not {quote_action(action)}")
+                return illegal(
+                    "ts.trick", f"{name} must play a card now, not {quoted}", f"You must play a card now, not {quoted}."
+                )
             card = action.card
             hand = state.held[seat]
             c = IDS.id.get(card)
             if c is None or not hand >> c & 1:
-                return illegal("ts.hand", f"{name} does not hold {card.pretty}")
-            _, rule = _playable(hand, state.played, SUIT_INDEX[state.trump], state.trump_broken)
+                return illegal("ts.hand", f"{name} does not hold {card.pretty}", f"You do not hold {card.pretty}.")
+            allowed, rule = _playable(hand, state.played, SUIT_INDEX[state.trump], state.trump_broken)
             if rule == "ts.follow":
                 led = IDS.suits[state.played[0] >> 3]
                 holding = IDS.card(lowest(hand & IDS.suit_mask[state.played[0] >> 3]))
@@ -1295,22 +1311,100 @@ class TricksAndStones(CoreRules[TricksAndStonesState]):
                     "ts.follow",
                     f"must follow suit: {SUIT_NAME[led].lower()} {SUIT_SYMBOL[led]} were led and "
                     f"{name} holds {holding.pretty}",
+                    _follow_to_you(led, allowed) + ".",
                 )
             return illegal(
                 "ts.trump.lead",
                 f"{card.pretty} is a trump and trumps are not broken yet; lead another suit "
                 f"until trumps are broken or your hand holds only trumps",
+                _trump_lead_to_you(state.trump, allowed) + ".",
             )
         if not isinstance(action, (Place, Move, Skip)):
             return illegal(
                 "ts.gems.order",
-                f"{name} takes a gem action now (place, move or skip), not {quote_action(action)}",
+                f"{name} takes a gem action now (place, move or skip), not {quoted}",
+                f"You take a gem action now (place, move or skip), not {quoted}.",
             )
         try:
             self._check_gem_action(state, action)
         except IllegalAction as refusal:
             return refusal
-        return illegal("ts.gems.order", f"{quote_action(action)} is not one of the gem actions listed now")
+        return illegal(
+            "ts.gems.order",
+            f"{quoted} is not one of the gem actions listed now",
+            f"{quoted} is not one of your gem actions now.",
+        )
+
+    # --- words for the learner: the decision's rule, and actions in words ----------------------------------
+
+    def explain_choice(self, view: SeatView, seat: int | None = None) -> Reason:
+        """The rule that frames the decision ``seat`` makes now, spoken to that seat (by default
+        the view's own seat, else the seat to play): the prediction's range, the rule that limits
+        the cards it may play (``ts.follow``, ``ts.trump.lead``, or why any card may be played) as
+        :func:`_playable` decides it, or its place's gem allowance."""
+        v = _ts_view(view)
+        seat = _acting(v, seat)
+        if v.phase is PREDICT:
+            return Reason(
+                "ts.predict",
+                "Predict how many tricks you will win this round, 0 to 5: your expedition token goes into "
+                "that chamber.",
+            )
+        if v.phase is PLAY:
+            if seat >= len(v.hands) or v.hands[seat] is None:
+                raise InvalidOption(
+                    f"this view does not show {self.seat_name(seat)}'s hand: ask with that seat's own view"
+                )
+            hand = v.hands[seat] or ()
+            mask = IDS.mask(hand)
+            played = tuple(IDS.id[c] for c in v.trick)
+            allowed, rule = _playable(mask, played, SUIT_INDEX[v.trump], v.trump_broken)
+            cards = IDS.hand(allowed)
+            if rule == "ts.follow":
+                return Reason("ts.follow", _follow_to_you(IDS.suits[played[0] >> 3], allowed) + ".", cards)
+            if rule == "ts.trump.lead":
+                return Reason("ts.trump.lead", _trump_lead_to_you(v.trump, allowed) + ".", cards)
+            if not played:
+                if not v.trump_broken and mask and not mask & ~_TRUMP_MASK[SUIT_INDEX[v.trump]]:
+                    return Reason(
+                        "ts.trump.lead", "Any card may be played: you lead this trick and hold only trumps.", cards
+                    )
+                return Reason("ts.trick", "Any card may be played: you lead this trick.", cards)
+            led = IDS.suits[played[0] >> 3]
+            if mask & IDS.suit_mask[played[0] >> 3]:
+                return Reason("ts.follow", _follow_to_you(led, allowed) + ".", cards)
+            return Reason(
+                "ts.follow.void", f"Any card may be played: you hold no {SUIT_NAME[led].lower()}, the led suit.", cards
+            )
+        if v.phase is GEMS and v.gem_queue:
+            place = v.gem_queue[0][1]
+            supply = v.supply[seat]
+            stock = f" (you have {plural(supply, 'gem')} in your supply)" if self.gem_allowance(place)[0] else ""
+            return Reason(
+                "ts.gems.places",
+                f"You finished {PLACE_NAMES[place]}: {self.describe_allowance(place)}, or fewer points{stock}.",
+            )
+        return super().explain_choice(view, seat)
+
+    def describe_action(self, action: Action, view: SeatView | None = None) -> str:
+        """``action`` in words: ``"Play 7♥"``, ``"Predict 2 tricks"``, ``"Place a gem in chamber 3"``,
+        ``"Place gems in chambers 2 and 5"``, ``"Move a gem from chamber 1 to chamber 2"``,
+        ``"Skip: use no gem points"``. Chambers keep the game's own numbers 0 to 5 (chamber ``t``
+        is the chamber of ``t`` tricks, as the board shows them)."""
+        if isinstance(action, Play):
+            return f"Play {action.card.pretty}"
+        if isinstance(action, Predict):
+            return f"Predict {plural(action.n, 'trick')}"
+        if isinstance(action, Skip):
+            return "Skip: use no gem points"
+        if isinstance(action, Place):
+            chambers = action.chambers
+            if len(chambers) == 1:
+                return f"Place a gem in chamber {chambers[0]}"
+            return f"Place gems in chambers {and_list(str(c) for c in chambers)}"
+        if isinstance(action, Move):
+            return "Move " + _steps_in_words(action.steps)
+        return super().describe_action(action, view)
 
     def _check_gem_action(self, state: TricksAndStonesState, action: Action) -> tuple[int, ...]:
         """The player's gems after ``action``, checked clause by clause, or the
@@ -1322,51 +1416,88 @@ class TricksAndStones(CoreRules[TricksAndStonesState]):
         p, m = ALLOWANCES[self.players][place]
         name = self.seat_name(seat)
         allowance = f"{PLACE_NAMES[place]} place allows {self.describe_allowance(place)}"
+        yours = f"you finished {PLACE_NAMES[place]}, which allows {self.describe_allowance(place)}"
         own = list(board)
         if isinstance(action, Skip):
             return board
         if isinstance(action, Place):
             chambers = action.chambers
             if p == 0:
-                raise illegal("ts.gems.places", f"{name} cannot Place: {allowance}")
+                raise illegal("ts.gems.places", f"{name} cannot Place: {allowance}", f"You cannot Place: {yours}.")
             if not chambers:
-                raise illegal("ts.gems.fewer", "name at least one chamber to place into, or skip")
+                raise illegal(
+                    "ts.gems.fewer",
+                    "name at least one chamber to place into, or skip",
+                    "Name at least one chamber to place into, or skip.",
+                )
             if len(chambers) > p:
-                raise illegal("ts.gems.places", f"{name} may place at most {plural(p, 'gem')}: {allowance}")
+                raise illegal(
+                    "ts.gems.places",
+                    f"{name} may place at most {plural(p, 'gem')}: {allowance}",
+                    f"You may place at most {plural(p, 'gem')}: {yours}.",
+                )
             for c in chambers:
                 if isinstance(c, bool) or not isinstance(c, int) or not 0 <= c < CHAMBERS:
-                    raise illegal("ts.board", f"there is no chamber {describe(c)}: the chambers are 0 to 5")
+                    raise illegal(
+                        "ts.board",
+                        f"there is no chamber {describe(c)}: the chambers are 0 to 5",
+                        f"There is no chamber {describe(c)}: the chambers are 0 to 5.",
+                    )
                 if c == prediction:
                     raise illegal(
                         "ts.place.expedition",
                         f"{name} cannot place into chamber {c}: it holds {name}'s own expedition token",
+                        f"You cannot place into chamber {c}: your own expedition token is there.",
                     )
             if len(set(chambers)) != len(chambers):
-                raise illegal("ts.place.distinct", "two placed gems must go into two different chambers")
+                raise illegal(
+                    "ts.place.distinct",
+                    "two placed gems must go into two different chambers",
+                    "Your two gems must go into two different chambers.",
+                )
             if len(chambers) > supply:
-                raise illegal("ts.place", f"{name} has only {plural(supply, 'gem')} left in the supply")
+                raise illegal(
+                    "ts.place",
+                    f"{name} has only {plural(supply, 'gem')} left in the supply",
+                    f"You have only {plural(supply, 'gem')} left in your supply.",
+                )
             for c in chambers:
                 own[c] += 1
             return tuple(own)
         assert isinstance(action, Move)
         steps = action.steps
         if m == 0:
-            raise illegal("ts.gems.places", f"{name} cannot Move: {allowance}")
+            raise illegal("ts.gems.places", f"{name} cannot Move: {allowance}", f"You cannot Move: {yours}.")
         if not steps:
-            raise illegal("ts.gems.fewer", "give at least one move step, or skip")
+            raise illegal(
+                "ts.gems.fewer", "give at least one move step, or skip", "Give at least one move step, or skip."
+            )
         if len(steps) > m:
-            raise illegal("ts.gems.places", f"{name} may make at most {plural(m, 'move step')}: {allowance}")
+            raise illegal(
+                "ts.gems.places",
+                f"{name} may make at most {plural(m, 'move step')}: {allowance}",
+                f"You may make at most {plural(m, 'move step')}: {yours}.",
+            )
         for a, b in steps:
             for c in (a, b):
                 if isinstance(c, bool) or not isinstance(c, int) or not 0 <= c < CHAMBERS:
-                    raise illegal("ts.board", f"there is no chamber {describe(c)}: gems stay on chambers 0 to 5")
+                    raise illegal(
+                        "ts.board",
+                        f"there is no chamber {describe(c)}: gems stay on chambers 0 to 5",
+                        f"There is no chamber {describe(c)}: gems stay on chambers 0 to 5.",
+                    )
             if not _adjacent(a, b, self._ring):
                 raise illegal(
                     "ts.board" if {a, b} == {0, CHAMBERS - 1} else "ts.move",
                     f"a move step goes to a neighbouring chamber; {a} and {b} are not neighbours",
+                    f"A gem moves one step to a neighbouring chamber; chambers {a} and {b} are not neighbours.",
                 )
             if own[a] == 0:
-                raise illegal("ts.move", f"{name} has no gem in chamber {a} to move")
+                raise illegal(
+                    "ts.move",
+                    f"{name} has no gem in chamber {a} to move",
+                    f"You have no gem in chamber {a} to move.",
+                )
             own[a] -= 1
             own[b] += 1
         return tuple(own)
@@ -1608,6 +1739,43 @@ class TricksAndStones(CoreRules[TricksAndStonesState]):
 
 
 # --- pure rule functions ------------------------------------------------------------------------
+
+
+def _ts_view(view: SeatView) -> TricksAndStonesView:
+    if not isinstance(view, TricksAndStonesView):
+        raise InvalidOption(f"a view of Tricks & Stones is needed (rules.view(state, seat)), not {describe(view)}")
+    return view
+
+
+def _acting(view: TricksAndStonesView, seat: int | None) -> int:
+    """The seat a decision is for: ``seat``, else the view's own seat, else the seat to play."""
+    for s in (seat, view.seat, view.to_play):
+        if s is not None:
+            return s
+    raise InvalidOption("the game is over: there is no decision to explain")
+
+
+def _follow_to_you(led: str, held: int) -> str:
+    """``ts.follow`` spoken to the seat: the led suit and the cards of it the seat holds (a mask)."""
+    return f"You must follow {SUIT_NAME[led].lower()}: you hold {and_list(c.pretty for c in IDS.hand(held))}"
+
+
+def _trump_lead_to_you(trump: str, allowed: int) -> str:
+    """``ts.trump.lead`` spoken to the seat: ``allowed`` are the cards it may lead (a mask)."""
+    suits = and_list(SUIT_NAME[s].lower() for s in FRENCH_SUITS if allowed & IDS.suit_mask[SUIT_INDEX[s]])
+    return f"You may not lead a trump ({SUIT_NAME[trump].lower()}) yet: trumps are not broken and you hold {suits}"
+
+
+def _steps_in_words(steps: tuple[tuple[int, int], ...]) -> str:
+    """A move's steps as words: ``"a gem from chamber 1 to chamber 2"``; two steps in a row by one
+    gem read ``"a gem from chamber 1 through chamber 2 to chamber 3"``."""
+    if len(steps) == 2 and steps[0][1] == steps[1][0] and steps[1][1] != steps[0][0]:
+        (a, b), (_, c) = steps
+        return f"a gem from chamber {a} through chamber {b} to chamber {c}"
+    if len(steps) == 2 and steps[0] == steps[1]:
+        (a, b) = steps[0]
+        return f"two gems from chamber {a} to chamber {b}"
+    return and_list(f"a gem from chamber {a} to chamber {b}" for a, b in steps) or "no gem"
 
 
 def _sort_hand(cards: Iterable[Card]) -> tuple[Card, ...]:

@@ -17,6 +17,7 @@ from ..base import (
     MatchResult,
     Options,
     Score,
+    SeatView,
     TieBreak,
     TrickOutcome,
     illegal,
@@ -45,7 +46,7 @@ from ..core import (
     lowest,
     shuffled_ids,
 )
-from .narrate import _explain_trick, narrate
+from .narrate import _explain_trick, describe_action, explain_choice, follow_to_you, narrate
 from .rulebook import RULEBOOK
 from .rules import (
     ACTIONS,
@@ -584,25 +585,36 @@ class BandOfTricks(CoreRules[BandOfTricksState]):
     def explain_illegal(self, state: BandOfTricksState, action: Action) -> IllegalAction:
         seat = state.to_play
         if seat is None:
-            return illegal("bt.over", "the game is over: no more actions can be taken")
+            return illegal(
+                "bt.over",
+                "the game is over: no more actions can be taken",
+                "The game is over: you cannot move any more.",
+            )
         name = self.seat_name(seat)
+        quoted = quote_action(action)
         phase = state.phase
         if phase is BID:
             if not isinstance(action, Bid):
                 return illegal(
                     "bt.bid",
                     f"{name} must bid now: a number from 0 to 6 for Rock, Soul and Pops "
-                    f"(like 'bid 1 3 0') or Zero Success ('bid zero'), not {quote_action(action)}",
+                    f"(like 'bid 1 3 0') or Zero Success ('bid zero'), not {quoted}",
+                    "You must bid now: a number from 0 to 6 for each of Rock, Soul and Pops, or Zero Success; "
+                    f"not {quoted}.",
                 )
             refusal = _bid_refusal(action)
-            return refusal or illegal("bt.bid", f"{quote_action(action)} is not a bid of {TITLE}")
+            return refusal or illegal(
+                "bt.bid", f"{quoted} is not a bid of {TITLE}", f"{quoted} is not a bid you can make in {TITLE}."
+            )
         if phase is PLAY:
             if not isinstance(action, Play):
-                return illegal("bt.trick", f"{name} must play a card now, not {quote_action(action)}")
+                return illegal(
+                    "bt.trick", f"{name} must play a card now, not {quoted}", f"You must play a card now, not {quoted}."
+                )
             card = IDS.id.get(action.card)
             hand = state.held[seat]
             if card is None or not hand >> card & 1:
-                return illegal("bt.hand", f"{name} does not hold {action.card}")
+                return illegal("bt.hand", f"{name} does not hold {action.card}", f"You do not hold {action.card.name}.")
             allowed, rule = _plays(hand, state.follow)
             if rule is not None and not allowed >> card & 1:
                 follow = state.follow
@@ -612,13 +624,33 @@ class BandOfTricks(CoreRules[BandOfTricksState]):
                     rule,
                     f"must follow {suit}: {suit} is the suit to follow in this trick and {name} holds "
                     f"{holding}, so {name} must play a {suit} card or a Metal card",
+                    follow_to_you(hand, follow) + ".",
                 )
-            return illegal("bt.trick", f"{name} cannot play {action.card} now")
+            return illegal(
+                "bt.trick", f"{name} cannot play {action.card} now", f"You cannot play {action.card.name} now."
+            )
         return illegal(
             "bt.metal.assign",
             f"{name} won the last trick with Metal and first chooses the suit it counts for "
-            f"('count rock', 'count soul' or 'count pops'), not {quote_action(action)}",
+            f"('count rock', 'count soul' or 'count pops'), not {quoted}",
+            f"You won the last trick with Metal: first choose whether it counts for Rock, Soul or Pops, not {quoted}.",
         )
+
+    # --- words for the learner (see .narrate) ---------------------------------------------------------
+
+    def explain_choice(self, view: SeatView, seat: int | None = None) -> Reason:
+        """The rule that frames the decision ``seat`` makes now, spoken to that seat (by default
+        the view's own seat, else the seat to play): what a bid is, which cards may be played
+        and why (from :func:`~.rules._plays`, the one copy of the follow rule), or the Metal
+        win to count."""
+        return explain_choice(self, view, seat)
+
+    def describe_action(self, action: Action, view: SeatView | None = None) -> str:
+        """``action`` in words: ``"Play Rock 13"``, ``"Bid Rock 1, Soul 0, Pops 2"``, ``"Zero Success:
+        win no trick"`` (also for a bid of 0 in every suit, which is Zero Success), ``"Count this
+        trick for Rock (then 2 of 1 bid: \u22121)"`` (with the view's Metal choices: the suit's wins,
+        its bid and what it would score)."""
+        return describe_action(self, action, view)
 
     # --- the result and views --------------------------------------------------------------------------
 

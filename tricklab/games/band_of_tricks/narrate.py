@@ -11,22 +11,27 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Protocol
 
-from ...actions import BID_SUITS
+from ...actions import BID_SUITS, Action, AssignMetal, Bid, Play
 from ...cards import BAND_SUIT_NAME, BAND_SUITS, Card
-from ...explain import Reason, plural
-from ..base import Event, EventKind, TrickOutcome
+from ...errors import InvalidOption, describe
+from ...explain import Reason, and_list, plural, signed
+from ..base import Event, EventKind, SeatView, TrickOutcome
 from ..core import Fact, event
 from .rulebook import RULEBOOK
 from .rules import (
     ALL_BIDS,
+    ASSIGN,
+    BID,
     DECK,
     IDS,
     LABEL,
     METAL,
     NAME,
+    PLAY,
     SUIT,
     TITLE,
     WIN_KEYS,
+    BandOfTricksView,
     BidMade,
     Counted,
     DealScored,
@@ -41,6 +46,7 @@ from .rules import (
     _follow_of,
     _join,
     _metal_choices,
+    _plays,
     _rank_ids,
     _score,
 )
@@ -351,3 +357,88 @@ def _compare(cards: tuple[Card, ...], i: int, j: int, suit_count: int, beats: bo
         f"{above} because {a.suit_name} beats {b.suit_name}; the number does not matter across suits here.",
         pair,
     )
+
+
+# --- words for the learner: the decision's rule, actions in words -------------------------------------
+
+
+def _cards_in_words(mask: int) -> str:
+    return and_list(c.name for c in IDS.hand(mask))
+
+
+def follow_to_you(hand: int, follow: int) -> str:
+    """``bt.follow`` spoken to the seat holding ``hand`` (a mask) when ``follow`` (a suit index)
+    is the suit to follow: ``"You must follow Rock: you hold Rock 7 and Rock 9, so play a Rock
+    card or a Metal card"``."""
+    suit = BAND_SUIT_NAME[BAND_SUITS[follow]]
+    held = _cards_in_words(hand & IDS.suit_mask[follow])
+    return f"You must follow {suit}: you hold {held}, so play a {suit} card or a Metal card"
+
+
+def bid_in_words(bid: Bid) -> str:
+    """A bid as a learner reads it: ``"Bid Rock 1, Soul 0, Pops 2"``, or ``"Zero Success: win no
+    trick"`` (a bid of 0 in every suit is Zero Success, BT-3)."""
+    if bid.zero or (bid.rock, bid.soul, bid.pops) == (0, 0, 0):
+        return "Zero Success: win no trick"
+    return f"Bid Rock {bid.rock}, Soul {bid.soul}, Pops {bid.pops}"
+
+
+def describe_action(rules: BandOfTricks, action: Action, view: SeatView | None) -> str:
+    """:meth:`BandOfTricks.describe_action`."""
+    if isinstance(action, Play):
+        return f"Play {action.card.name}"
+    if isinstance(action, Bid):
+        return bid_in_words(action)
+    if isinstance(action, AssignMetal):
+        label = LABEL[action.suit]
+        choices: tuple[MetalChoice, ...] = getattr(view, "metal_choices", ())
+        for choice in choices:
+            if choice.suit == action.suit:
+                return f"Count this trick for {label} (then {choice.won} of {choice.bid} bid: {signed(choice.points)})"
+        return f"Count this trick for {label}"
+    text = str(action)
+    return text[:1].upper() + text[1:]
+
+
+def explain_choice(rules: BandOfTricks, view: SeatView, seat: int | None) -> Reason:
+    """:meth:`BandOfTricks.explain_choice`."""
+    if not isinstance(view, BandOfTricksView):
+        raise InvalidOption(f"a view of {TITLE} is needed (rules.view(state, seat)), not {describe(view)}")
+    acting = next((s for s in (seat, view.seat, view.to_play) if s is not None), None)
+    if acting is None:
+        raise InvalidOption("the game is over: there is no decision to explain")
+    if view.phase is BID:
+        return Reason(
+            "bt.bid",
+            "Bid how many tricks you will win in each of Rock, Soul and Pops (0 to 6 each; count the Metal "
+            "wins you expect in one of them), or Zero Success: no trick at all.",
+        )
+    if view.phase is ASSIGN:
+        return Reason("bt.metal.assign", "You won this trick with Metal: count it for Rock, Soul or Pops.")
+    if view.phase is PLAY:
+        hand = view.held[acting] if acting < len(view.held) else None
+        if hand is None:
+            raise InvalidOption(
+                f"this view does not show {rules.seat_name(acting)}'s hand: ask with that seat's own view"
+            )
+        mask = hand or 0
+        follow = -1 if view.to_follow is None else BAND_SUITS.index(view.to_follow)
+        allowed, rule = _plays(mask, follow)
+        cards = IDS.hand(allowed)
+        if rule is not None:
+            return Reason(rule, follow_to_you(mask, follow) + ".", cards)
+        if not view.trick_ids:
+            return Reason("bt.trick", "Any card may be played: you lead this trick.", cards)
+        if follow < 0:
+            return Reason(
+                "bt.follow.open",
+                "Any card may be played: only Metal has been played, so there is no suit to follow yet.",
+                cards,
+            )
+        suit = BAND_SUIT_NAME[BAND_SUITS[follow]]
+        if mask & IDS.suit_mask[follow]:
+            return Reason(
+                "bt.follow", f"You must follow {suit} or play Metal: every card you hold is one of those.", cards
+            )
+        return Reason("bt.follow.void", f"Any card may be played: you hold no {suit}, the suit to follow.", cards)
+    return Reason("bt.trick", "It is your turn.")

@@ -581,11 +581,16 @@ def _check_bid_action(bid: Bid) -> Bid:
             raise illegal(
                 "bt.bid.zero",
                 "Zero Success means winning no trick at all, so it has no numbers: bid 'bid zero' alone",
+                "Zero Success means you win no trick at all, so it has no numbers: bid Zero Success alone.",
             )
         return ZERO
     for key, value in zip(BID_SUITS, values, strict=True):
         if not 0 <= value <= MAX_BID:
-            raise illegal("bt.bid", f"a bid for {LABEL[key]} is a whole number from 0 to {MAX_BID}, not {value}")
+            raise illegal(
+                "bt.bid",
+                f"a bid for {LABEL[key]} is a whole number from 0 to {MAX_BID}, not {value}",
+                f"Your bid for {LABEL[key]} is a whole number from 0 to {MAX_BID}, not {value}.",
+            )
     return ZERO if values == (0, 0, 0) else bid
 
 

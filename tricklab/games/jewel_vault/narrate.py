@@ -11,17 +11,21 @@ from __future__ import annotations
 from itertools import pairwise
 from typing import TYPE_CHECKING
 
+from ...actions import Action, Announce, Pass, Play, Steal
 from ...cards import SUIT_NAME, SUIT_SINGULAR, SUIT_SYMBOL, Card
-from ...explain import Reason, plural
-from ..base import Event, TieBreak, Trick, TrickOutcome
+from ...errors import InvalidOption, describe
+from ...explain import Reason, and_list, plural
+from ..base import Event, SeatView, TieBreak, Trick, TrickOutcome
 from ..core import Decided, Fact, event
 from .facts import (
     CARD_IDS,
+    SUIT_MASKS,
     SUIT_OF,
     Acted,
     ActionResult,
     Announced,
     Dealt,
+    DueAction,
     Ended,
     Exchanged,
     Jewels,
@@ -34,12 +38,16 @@ from .facts import (
 from .rulebook import (
     ACTION_PATH,
     ACTION_RULE,
+    ANNOUNCE,
     MOST,
     NO_TARGET,
+    NO_TRICK,
+    PASS,
     ROUND_END_ORDER,
     RULEBOOK,
     SHOWROOM_EMPTY,
     START_SHOWROOM,
+    STEAL,
     SUIT_INDEX,
     SUITS,
     SUPPLY_EMPTY,
@@ -435,3 +443,112 @@ def result_reasons(rules: JewelVault, jewels: Jewels, decided: Decided) -> tuple
             )
         )
     return tuple(reasons)
+
+
+# --- words for the learner: the decision's rule, actions in words -------------------------------------------
+
+_ACTION_WORDS = {  # suit -> what its action does, said of the player who takes it
+    "D": "a jewel from the supply to their vault",
+    "H": "a jewel from the supply to their showroom",
+    "S": "a jewel from their showroom to their vault",
+    "C": "a jewel from another player's showroom to their own",
+}
+_CAUSE_WORDS = {
+    VOID: "for not following suit",
+    TRICK: "for winning the trick",
+    MOST: "for the most cards of that suit this round",
+    NO_TRICK: "for winning no trick this round",
+}
+
+
+def follow_to_you(led: str, allowed: int) -> str:
+    """``jv.follow`` spoken to the seat: the led suit and the cards of it the seat holds (a mask)."""
+    return f"You must follow {SUIT_NAME[led].lower()}: you hold {and_list(c.pretty for c in CARD_IDS.hand(allowed))}"
+
+
+def describe_due(rules: JewelVault, due: DueAction) -> str:
+    """:meth:`JewelVault.describe_due`."""
+    sym = SUIT_SYMBOL[due.suit]
+    return f"{rules.seat_name(due.seat)}: {sym} action ({_ACTION_WORDS[due.suit]}), {_CAUSE_WORDS[due.cause]}"
+
+
+def _acting(view: SeatView | None, seat: int | None = None) -> int | None:
+    if view is None:
+        return seat
+    return next((s for s in (seat, view.seat, view.to_play) if s is not None), None)
+
+
+def describe_action(rules: JewelVault, action: Action, view: SeatView | None) -> str:
+    """:meth:`JewelVault.describe_action`."""
+    if isinstance(action, Play):
+        return f"Play {action.card.pretty}"
+    if isinstance(action, Announce):
+        return f"Everyone passes {plural(action.n, 'card')}"
+    if isinstance(action, Pass):
+        cards = and_list(c.pretty for c in action.cards)
+        seat = _acting(view)
+        if seat is None or not 0 <= seat < rules.players:
+            return f"Pass {cards}"
+        to = rules.receiver(seat)
+        partner = ", your partner" if rules.partner(seat) == to else ""
+        return f"Pass {cards} to {rules.seat_name(to)}{partner}"
+    if isinstance(action, Steal):
+        if not 0 <= action.target < rules.players:
+            return f"Take a jewel from seat {action.target}'s showroom"
+        side = rules.side_of(action.target)
+        where = f"Take a jewel from {rules.owner(side)} showroom"
+        rooms: tuple[int, ...] | None = getattr(view, "showrooms", None)
+        if rooms is not None and side < len(rooms):
+            return f"{where} ({plural(rooms[side], 'jewel')} there)"
+        return where
+    text = str(action)
+    return text[:1].upper() + text[1:]
+
+
+def explain_choice(rules: JewelVault, view: SeatView, seat: int | None) -> Reason:
+    """:meth:`JewelVault.explain_choice`."""
+    from .rules import JewelVaultView
+
+    if not isinstance(view, JewelVaultView):
+        raise InvalidOption(f"a view of Jewel Vault is needed (rules.view(state, seat)), not {describe(view)}")
+    acting = _acting(view, seat)
+    if acting is None:
+        raise InvalidOption("the game is over: there is no decision to explain")
+    if view.phase is ANNOUNCE:
+        return Reason("jv.announce", "You deal: say how many cards everyone passes, 1, 2 or 3.")
+    if view.phase is PASS:
+        to = rules.receiver(acting)
+        k = view.announced or 0
+        if rules.partner(acting) == to:
+            return Reason(
+                "jv.partnerships.pass",
+                f"Choose {plural(k, 'card')} to pass to your partner, {rules.seat_name(to)}; everyone passes at once.",
+            )
+        return Reason(
+            "jv.pass", f"Choose {plural(k, 'card')} to pass to {rules.seat_name(to)}; everyone passes at once."
+        )
+    if view.phase is STEAL:
+        sides = rules.steal_sides(view.showrooms, rules.side_of(acting))
+        rooms = and_list(f"{rules.owner(s)} ({plural(view.showrooms[s], 'jewel')})" for s in sides)
+        return Reason(
+            "jv.action.club",
+            f"Your ♣ action takes a jewel from another player's showroom into yours: choose whose, {rooms}.",
+        )
+    hand = view.hands[acting] if acting < len(view.hands) else None
+    if hand is None:
+        raise InvalidOption(f"this view does not show {rules.seat_name(acting)}'s hand: ask with that seat's own view")
+    mask = CARD_IDS.mask(hand or ())
+    trick = tuple(CARD_IDS.id[c] for c in view.trick)
+    allowed = rules.playable(mask, trick)
+    cards = CARD_IDS.hand(allowed)
+    if not trick:
+        return Reason("jv.trick", "Any card may be played: you lead this trick.", cards)
+    led = SUITS[SUIT_OF[trick[0]]]
+    if mask & SUIT_MASKS[SUIT_OF[trick[0]]]:
+        return Reason("jv.follow", follow_to_you(led, allowed) + ".", cards)
+    return Reason(
+        "jv.follow.void",
+        f"Any card may be played: you hold no {SUIT_NAME[led].lower()}, the led suit, and the card you play earns "
+        "its suit's action at once.",
+        cards,
+    )

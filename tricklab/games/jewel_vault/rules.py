@@ -36,6 +36,7 @@ from ..base import (
     Options,
     Score,
     ScoreLine,
+    SeatView,
     TieBreak,
     Trick,
     TrickOutcome,
@@ -83,7 +84,17 @@ from .facts import (
     due_action,
     owe,
 )
-from .narrate import action_result, explain_trick, narrate, result_reasons, round_end_reasons
+from .narrate import (
+    action_result,
+    describe_action,
+    describe_due,
+    explain_choice,
+    explain_trick,
+    follow_to_you,
+    narrate,
+    result_reasons,
+    round_end_reasons,
+)
 from .rulebook import (
     AFTER_TRICK,
     ANNOUNCE,
@@ -1217,58 +1228,93 @@ class JewelVault(CoreRules[JewelVaultState]):
     def explain_illegal(self, state: JewelVaultState, action: Action) -> IllegalAction:
         seat = state.to_play
         if seat is None:
-            return illegal("jv.over", "the game is over: no more actions can be taken")
+            return illegal(
+                "jv.over",
+                "the game is over: no more actions can be taken",
+                "The game is over: you cannot move any more.",
+            )
         name = self.seat_name(seat)
+        quoted = quote_action(action)
         phase = state.phase
         hand = state.hand_masks[seat]
         if phase is PLAY:
             if not isinstance(action, Play):
-                return illegal("jv.trick", f"{name} must play a card now, not {quote_action(action)}")
+                return illegal(
+                    "jv.trick", f"{name} must play a card now, not {quoted}", f"You must play a card now, not {quoted}."
+                )
             card = action.card
             i = CARD_IDS.id.get(card)
             if i is None or not hand >> i & 1:
-                return illegal("jv.hand", f"{name} does not hold {card.pretty}")
+                return illegal("jv.hand", f"{name} does not hold {card.pretty}", f"You do not hold {card.pretty}.")
             allowed = self.playable(hand, state.trick_ids)
             led = SUITS[SUIT_OF[state.trick_ids[0]]] if state.trick_ids else card.suit
             held = CARD_IDS.card(lowest(allowed))
-            return illegal("jv.follow", f"must follow suit: {SUIT_SYMBOL[led]} was led and {name} holds {held.pretty}")
+            return illegal(
+                "jv.follow",
+                f"must follow suit: {SUIT_SYMBOL[led]} was led and {name} holds {held.pretty}",
+                follow_to_you(led, allowed) + ".",
+            )
         if phase is STEAL:
             if not isinstance(action, Steal):
                 return illegal(
                     "jv.action.club",
                     f"{name} must first choose whose showroom to take a jewel from "
-                    f"({self._steal_choices(state.showrooms, seat)}), not {quote_action(action)}",
+                    f"({self._steal_choices(state.showrooms, seat)}), not {quoted}",
+                    f"You must first choose whose showroom to take a jewel from with your ♣ action, not {quoted}.",
                 )
             refusal = self._steal_refusal(state.showrooms, seat, action.target)
-            return refusal or illegal("jv.action.club", f"{quote_action(action)} is not a ♣ target now")
+            return refusal or illegal(
+                "jv.action.club",
+                f"{quoted} is not a ♣ target now",
+                f"{quoted} is not a showroom you can take from now.",
+            )
         k = state.announced
         if phase is PASS:
             assert k is not None
             if not isinstance(action, Pass):
                 return illegal(
-                    "jv.pass", f"{name} must choose {plural(k, 'card')} to pass now, not {quote_action(action)}"
+                    "jv.pass",
+                    f"{name} must choose {plural(k, 'card')} to pass now, not {quoted}",
+                    f"You must choose {plural(k, 'card')} to pass now, not {quoted}.",
                 )
             cards = action.cards
             if len(cards) != k:
                 return illegal(
                     "jv.pass",
                     f"{name} must pass exactly {plural(k, 'card')} (the dealer announced {k}), not {len(cards)}",
+                    f"You must pass exactly {plural(k, 'card')} (the dealer announced {k}), not {len(cards)}.",
                 )
             if len(set(cards)) != len(cards):
                 twice = next(c for c in cards if cards.count(c) > 1)
-                return illegal("jv.pass", f"{twice.pretty} is named twice: pass {k} different cards")
+                return illegal(
+                    "jv.pass",
+                    f"{twice.pretty} is named twice: pass {k} different cards",
+                    f"You named {twice.pretty} twice: pass {k} different cards.",
+                )
             for card in cards:
                 i = CARD_IDS.id.get(card)
                 if i is None or not hand >> i & 1:
-                    return illegal("jv.hand", f"{name} cannot pass {card.pretty}: it is not in {name}'s hand")
-            return illegal("jv.pass", f"{quote_action(action)} is not a pass {name} can make now")
+                    return illegal(
+                        "jv.hand",
+                        f"{name} cannot pass {card.pretty}: it is not in {name}'s hand",
+                        f"You cannot pass {card.pretty}: it is not in your hand.",
+                    )
+            return illegal(
+                "jv.pass",
+                f"{quoted} is not a pass {name} can make now",
+                f"{quoted} is not a pass you can make now.",
+            )
         if not isinstance(action, Announce):
             return illegal(
                 "jv.announce",
-                f"{name} is the dealer and must first say how many cards everyone passes "
-                f"(1, 2 or 3), not {quote_action(action)}",
+                f"{name} is the dealer and must first say how many cards everyone passes (1, 2 or 3), not {quoted}",
+                f"You are the dealer and must first say how many cards everyone passes (1, 2 or 3), not {quoted}.",
             )
-        return illegal("jv.announce", f"the dealer names 1, 2 or 3 cards to pass, not {describe(action.n)}")
+        return illegal(
+            "jv.announce",
+            f"the dealer names 1, 2 or 3 cards to pass, not {describe(action.n)}",
+            f"As the dealer you name 1, 2 or 3 cards to pass, not {describe(action.n)}.",
+        )
 
     def _steal_refusal(self, showrooms: tuple[int, ...], seat: int, target: object) -> IllegalAction | None:
         """Why ``seat`` may not rob ``target`` with ♣ (``None``: it may)."""
@@ -1279,22 +1325,50 @@ class JewelVault(CoreRules[JewelVaultState]):
                 "jv.action.club",
                 f"there is no seat {describe(target)} to take a jewel from: a ♣ target is a seat number from "
                 f"0 ({self.seat_name(0)}) to {n - 1} ({self.seat_name(n - 1)})",
+                f"There is no seat {describe(target)} to take a jewel from: the players are "
+                f"{self.seat_name(0)} to {self.seat_name(n - 1)}.",
             )
         if target == seat:
-            return illegal("jv.action.club", f"{name} cannot take a jewel from their own showroom with ♣")
+            return illegal(
+                "jv.action.club",
+                f"{name} cannot take a jewel from their own showroom with ♣",
+                "You cannot take a jewel from your own showroom with ♣.",
+            )
         side = self._sides[target]
         if side == self._sides[seat]:
             return illegal(
                 "jv.partnerships.club",
                 f"{self.seat_name(target)} is {name}'s partner and shares the same showroom: "
                 "take a jewel from the other side",
+                f"{self.seat_name(target)} is your partner and shares your showroom: take a jewel from the other side.",
             )
         if side not in self.steal_sides(showrooms, self._sides[seat]):
             return illegal(
                 "jv.action.club",
                 f"{self.owner(side)} showroom is empty: there is nothing to take; choose a showroom with jewels",
+                f"{self.owner(side)} showroom is empty: there is nothing to take; choose a showroom with jewels.",
             )
         return None
+
+    # --- words for the learner (see .narrate) -----------------------------------------------------------
+
+    def explain_choice(self, view: SeatView, seat: int | None = None) -> Reason:
+        """The rule that frames the decision ``seat`` makes now, spoken to that seat (by default
+        the view's own seat, else the seat to play): the number of cards to announce, the pass,
+        which cards may be played and why (from :meth:`playable`), or whose showroom a ♣ action
+        may take from (from :meth:`steal_sides`)."""
+        return explain_choice(self, view, seat)
+
+    def describe_action(self, action: Action, view: SeatView | None = None) -> str:
+        """``action`` in words: ``"Play 7♥"``, ``"Everyone passes 2 cards"``, ``"Pass 7♥ and Q♠ to
+        Player 3"`` (with the view, which says whose cards they are), ``"Take a jewel from Player 4's
+        showroom (3 jewels there)"`` (``Steal(3)``: targets count seats from 0)."""
+        return describe_action(self, action, view)
+
+    def describe_due(self, due: DueAction) -> str:
+        """An owed suit action in words, for the panel of actions still to come: ``"Player 2: ♣
+        action, a jewel from another player's showroom to their own, for not following suit"``."""
+        return describe_due(self, due)
 
     def _steal_choices(self, showrooms: tuple[int, ...], seat: int) -> str:
         """The ♣ targets open to ``seat`` as a learner reads them: ``"Player 2's showroom: 'steal 1'; ..."``.

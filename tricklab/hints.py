@@ -1,0 +1,68 @@
+"""Hints for a learner: what a bot would do in the learner's place, in words, and why.
+
+A pure part of the engine (no widgets): a play table asks for a :class:`Hint` and shows its
+``text`` and ``reasons`` as they are; every reason comes from the rules and the bot, never
+from the table itself::
+
+    from tricklab.bots import heuristic_bot
+    from tricklab.hints import hint
+
+    seat = match.to_play
+    advice = hint(rules, match.view(seat), match.legal_actions(), heuristic_bot(rules, seat))
+    advice.text      # "Play 7♥": the action in words (rules.describe_action)
+    advice.reasons   # (Reason("ts.follow", "You must follow hearts: you hold 7♥ and J♥."),
+                     #  Reason("bot.ts.duck", "You predicted 1 and have won 1 trick: ..."))
+    advice.action    # Play(7♥), to apply if the learner takes the hint
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from .actions import Action
+from .bots import Bot, Decider
+from .errors import InvalidOption
+from .explain import Reason
+from .games.base import Rules, SeatView
+
+__all__ = ["Hint", "hint"]
+
+
+@dataclass(frozen=True, slots=True)
+class Hint:
+    """What a bot would do now, for the learner.
+
+    ``action`` is one of the legal actions; ``text`` is that action in words
+    (``rules.describe_action(action, view)``: ``"Place gems in chambers 1 and 3"``, ``"Take a
+    jewel from Player 4's showroom (3 jewels there)"``); ``reasons`` are the bot's own (its
+    ``decide``): first the game's rule that limits the choice, with a rulebook clause id, then
+    the bot's rule of thumb, with an id starting ``bot.``. A bot that cannot say why (it has
+    only ``choose``) gives no reasons.
+    """
+
+    action: Action
+    text: str
+    reasons: tuple[Reason, ...]
+
+    def __str__(self) -> str:
+        return " ".join([self.text + ".", *(r.text for r in self.reasons)])
+
+
+def hint(rules: Rules[Any], view: SeatView, legal_actions: Sequence[Action], bot: Bot | Decider) -> Hint:
+    """The :class:`Hint` of ``bot`` for the seat of ``view`` (the seat to play, as the bot sees
+    it) among ``legal_actions`` (what ``match.legal_actions()`` lists now).
+
+    The bot decides as it would in play (``decide``, the same choice as ``choose``); a bot
+    without ``decide`` is asked ``choose`` and its hint has no reasons. Raises
+    :class:`~tricklab.errors.InvalidOption` when there is nothing to choose from.
+    """
+    if not legal_actions:
+        raise InvalidOption("there is no action to hint at: nothing may be done now")
+    if isinstance(bot, Decider):
+        decision = bot.decide(view, legal_actions)
+        action, reasons = decision.action, decision.reasons
+    else:
+        action, reasons = bot.choose(view, legal_actions), ()
+    return Hint(action, rules.describe_action(action, view), tuple(reasons))
