@@ -108,6 +108,8 @@ __all__ = [
     "RoundReview",
     "TrickHindsight",
     "review_round",
+    "sampled_deals",
+    "verdict_of",
 ]
 
 MAX_SAMPLES = 100_000
@@ -115,13 +117,13 @@ VERDICTS = ("best", "good", "inaccuracy", "mistake", "blunder")
 
 #: The losses, in points of the game's round score, from which a decision is an inaccuracy, a
 #: mistake or a blunder (below ``inaccuracy`` but above 0 it is "good"; 0 is "best").
-#: Tricks & Stones: a round scores 0 to 11 and a missed prediction costs the 3-point bonus
-#: and usually the gems, so 4 points is about one trick off the plan. Band of Tricks: one
+#: Tricks & Stones: a round scores 0 to 11 and one trick off the prediction costs the 3-point
+#: expedition bonus (and usually the gems in the planned chamber): that is a blunder. Band of Tricks: one
 #: trick off a suit's bid costs that suit's b + 1 points and one more; its rounds swing wider.
 #: Jewel Vault: a suit action moves one jewel (1 or 2 points), so a round's gains are small
 #: and one lost ♦ action (2 points) is already a mistake.
 THRESHOLDS: dict[str, dict[str, float]] = {
-    ts.NAME: {"inaccuracy": 1.0, "mistake": 2.0, "blunder": 4.0},
+    ts.NAME: {"inaccuracy": 1.0, "mistake": 2.0, "blunder": 3.0},
     bt.NAME: {"inaccuracy": 1.0, "mistake": 2.5, "blunder": 5.0},
     jv.NAME: {"inaccuracy": 0.75, "mistake": 1.5, "blunder": 3.0},
 }
@@ -439,19 +441,7 @@ def review_round(
     alternative of every decision; ``seed`` seeds them. ``progress(done, total)``: see the
     module's documentation; returning ``False`` cancels (:class:`ReviewCancelled`).
     """
-    if not isinstance(match, Match):
-        raise InvalidOption(f"review_round needs a Match (tricklab.Match or rules.new_match()), not {describe(match)}")
-    rules = match.rules
-    offers = rules.capabilities
-    if offers.review is None or not isinstance(rules, CoreRules):
-        known = " and ".join(cls.title for cls in games_with(lambda c: c.review is not None))
-        raise ReviewUnavailable(f"{rules.title} has no round review; the review knows {known}")
-    entry = offers.review.load()
-    n = rules.players
-    if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < n:
-        raise InvalidOption(f"seat must be a seat from 0 to {n - 1}, not {describe(seat)}")
-    if isinstance(samples, bool) or not isinstance(samples, int) or not 1 <= samples <= MAX_SAMPLES:
-        raise InvalidOption(f"samples must be a whole number from 1 to {MAX_SAMPLES:,}, not {describe(samples)}")
+    rules, entry = _checked(match, seat, samples, seed)
     seed = check_seed(seed)
     if progress is not None and not callable(progress):
         raise InvalidOption(f"progress must be a function progress(done, total), not {describe(progress)}")
@@ -464,6 +454,43 @@ def review_round(
     else:
         round_index = round
     return _Review(match, rules, entry, seat, round_index, samples, seed, progress).run()
+
+
+def sampled_deals(
+    match: Match, seat: int, index: int, *, samples: int = 24, seed: int = 0
+) -> tuple[int, tuple[tuple[tuple[int, ...], int], ...]]:
+    """The deals :func:`review_round` plays out for the decision ``match.actions[index]`` of
+    ``seat``: the index of the state the play-outs start from (``match.states[start]``: the
+    state before the decision, or the start of its phase of secret choices) and the
+    ``samples`` deals in the order drawn, each as the core holds it (a mask of card ids per
+    hand, in the game's ``ReviewEntry.ids``, and the mask of the cards aside)."""
+    rules, entry = _checked(match, seat, samples, seed)
+    decisions = len(match.actions)
+    if isinstance(index, bool) or not isinstance(index, int) or not 0 <= index < decisions:
+        raise InvalidOption(f"index must be a decision of the match, 0 to {decisions - 1}, not {describe(index)}")
+    if match.states[index].to_play != seat:
+        raise InvalidOption(f"decision {index} was not made by seat {seat}")
+    review = _Review(match, rules, entry, seat, entry.round_of(match.states[index]), samples, seed, None)
+    start = review._phase_start(index)
+    return start, tuple(review._draw(index, start))
+
+
+def _checked(match: object, seat: object, samples: object, seed: object) -> tuple[CoreRules[Any], ReviewEntry]:
+    """The match's rules and review entry, once the arguments are checked."""
+    if not isinstance(match, Match):
+        raise InvalidOption(f"the review needs a Match (tricklab.Match or rules.new_match()), not {describe(match)}")
+    rules = match.rules
+    offers = rules.capabilities
+    if offers.review is None or not isinstance(rules, CoreRules):
+        known = " and ".join(cls.title for cls in games_with(lambda c: c.review is not None))
+        raise ReviewUnavailable(f"{rules.title} has no round review; the review knows {known}")
+    n = rules.players
+    if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < n:
+        raise InvalidOption(f"seat must be a seat from 0 to {n - 1}, not {describe(seat)}")
+    if isinstance(samples, bool) or not isinstance(samples, int) or not 1 <= samples <= MAX_SAMPLES:
+        raise InvalidOption(f"samples must be a whole number from 1 to {MAX_SAMPLES:,}, not {describe(samples)}")
+    check_seed(seed)
+    return rules, offers.review.load()
 
 
 class _Review:
@@ -556,14 +583,18 @@ class _Review:
             j -= 1
         return j
 
-    def _deals(self, index: int, start: int) -> list[tuple[tuple[int, ...], int, int]]:
-        """The sampled deals of one decision, each distinct deal once with how often it was drawn."""
+    def _draw(self, index: int, start: int) -> list[tuple[tuple[int, ...], int]]:
+        """The sampled deals of one decision, in the order drawn: what the seat knew at the
+        play-outs' start, one random source per decision (``seed`` and the decision's index)."""
         knowledge = Knowledge.from_match(self.match, self.seat, at=start)
         sampler = DealSampler(self.rules, knowledge)
         rng = random.Random(f"tricklab:review:{self.rules.name}:{self.seed}:{index}")
+        return [sampler.sample_masks(rng) for _ in range(self.samples)]
+
+    def _deals(self, index: int, start: int) -> list[tuple[tuple[int, ...], int, int]]:
+        """The sampled deals of one decision, each distinct deal once with how often it was drawn."""
         counts: dict[tuple[tuple[int, ...], int], int] = {}
-        for _ in range(self.samples):
-            deal = sampler.sample_masks(rng)
+        for deal in self._draw(index, start):
             counts[deal] = counts.get(deal, 0) + 1
         return [(hands, aside, k) for (hands, aside), k in counts.items()]
 
