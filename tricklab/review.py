@@ -36,9 +36,11 @@ How the numbers are made
    Vault passes) is played out from the start of that phase: the seats that chose before
    the reviewed one choose again, as their bot would on their sampled hand, since their
    real choices are hidden from the seat and were made on their real hands. Public choices
-   (bids, announcements, earlier predictions once shown) stay as they were. Every step is the
-   rules' core (``core_legal``/``core_step``) and every other decision the bots'
-   ``choose_id``: nothing of the rules is written here.
+   (bids, announcements, earlier predictions once shown) stay as they were, and so do the
+   Jewel Vault vaults the seat cannot see: no rule and no bot decision reads another side's
+   vault, and the score is the seat's side's. Every step is the rules' core
+   (``core_legal``/``core_step``) and every other decision the bots' ``choose_id``: nothing
+   of the rules is written here.
 4. **Scoring** is the game's own: the seat's Tricks & Stones round score (gems in the
    chamber of its tricks plus the expedition bonus, TS-8), its Band of Tricks deal score
    (BT-7), or the points its side gained in the Jewel Vault round (vault jewels 2 points,
@@ -194,7 +196,7 @@ def _ts_score(rules: Rules[Any], start: GameState, end: GameState, seat: int, ro
 
 def _bt_deal(rules: Rules[Any], state: GameState, hands: tuple[int, ...], aside: int) -> GameState:
     assert isinstance(rules, bt.BandOfTricks) and isinstance(state, bt.BandOfTricksState)
-    return rules.with_hands(state, hands)
+    return rules.with_hands(state, hands)._replace(aside_mask=aside)  # the odd card of 3 players (BT-1)
 
 
 def _bt_view(rules: Rules[Any], state: GameState, seat: int) -> object:
