@@ -564,3 +564,29 @@ def test_bad_input_is_refused_naming_the_value() -> None:
         sampled_deals(match, 0, 999)
     with pytest.raises(TricklabError, match="seat 1"):
         sampled_deals(match, 1, decisions_of(match, 0, 0)[0])
+
+
+@pytest.mark.parametrize(("game", "players", "phase"), [(TS, 4, "predict"), (JV, 4, "pass")])
+def test_earlier_secret_choices_do_not_reach_the_review(game: str, players: int, phase: str) -> None:
+    """The seat cannot see the secret choices made before its own in the same phase (Tricks &
+    Stones predictions, Jewel Vault passes): whatever an earlier seat chose there, the review of
+    the seat's choice is the same."""
+    rules = tricklab.get_rules(game, players=players)
+    reviews = []
+    for pick in (0, -1):  # the earlier seat's first or last listed choice
+        match = rules.new_match(seed=17)
+        bots = make_bots(rules, "heuristic", 17)
+        while match.phase != phase:
+            seat = match.to_play
+            assert seat is not None
+            match.apply(bots[seat].choose(match.view(seat), match.legal_actions()))
+        match.apply(match.legal_actions()[pick])  # the first seat of the phase chooses
+        seat = match.to_play
+        assert seat is not None and match.phase == phase
+        index = len(match.actions)
+        match.apply(bots[seat].choose(match.view(seat), match.legal_actions()))
+        start, _ = sampled_deals(match, seat, index, samples=2)
+        assert start == index - 1  # the play-outs start where the phase began
+        rev = review_round(match, seat, round=0, samples=4, seed=2)
+        reviews.append(next(d for d in rev.decisions if d.index == index))
+    assert reviews[0] == reviews[1]
