@@ -36,6 +36,10 @@ NAMES = sorted(GAMES)
 # declaration; each narrows to its own game's types.
 ALLOWED_ISINSTANCE = {
     ("advisor.py", f"_{game}_{part}") for game in ("ts", "bt") for part in ("advise", "round", "hands", "with_hands")
+} | {  # the review's entries, one function per game and hook (tricklab.review.ReviewEntry)
+    ("review.py", f"_{game}_{part}")
+    for game in ("ts", "bt", "jv")
+    for part in ("round", "hands", "with_hands", "given", "deal", "view", "score")
 }
 
 

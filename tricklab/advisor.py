@@ -82,7 +82,7 @@ import math
 import random
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Protocol
 
 from .actions import Action, Bid, Play, Predict, parse_action
 from .bots.band_of_tricks import HeuristicBot as BandBot
@@ -105,11 +105,13 @@ __all__ = [
     "AdviceUnavailable",
     "AdvisorEntry",
     "BidEstimate",
+    "DealHooks",
     "DealSampler",
     "InconsistentKnowledge",
     "Knowledge",
     "SampledDeal",
     "advise",
+    "deal_hooks",
 ]
 
 BiddingView = ts.TricksAndStonesView | bt.BandOfTricksView
@@ -172,41 +174,56 @@ class Knowledge:
         return cls(seat, others, sizes, aside=len(rules.deck()) - sum(sizes))
 
     @classmethod
-    def from_match(cls, match: Match, seat: int) -> Knowledge:
-        """What ``seat`` knows in ``match`` now, play included: its own hand, every card
-        played this round, and the voids the play revealed.
+    def from_match(cls, match: Match, seat: int, at: int | None = None) -> Knowledge:
+        """What ``seat`` knows in ``match`` after the first ``at`` decisions (default: all of
+        them, now), play included: its own hand then, every card played in that round so far,
+        the voids the play revealed, and the cards it passed to a known receiver (Jewel Vault)
+        that have not been played since.
 
         Only public facts are read from the match's history (who played which card to
         which trick). A player who does not follow the suit to follow has none of it
         (Tricks & Stones ``ts.follow``; Band of Tricks ``bt.follow``, where playing Metal
-        reveals nothing); a Tricks & Stones player who leads a trump before trumps are
-        broken holds nothing but trumps (``ts.trump.lead``).
+        reveals nothing; Jewel Vault ``jv.follow``); a Tricks & Stones player who leads a
+        trump before trumps are broken holds nothing but trumps (``ts.trump.lead``).
+        Between the first and the last secret pass of a Jewel Vault round the cards already
+        chosen are in no hand: they count as unseen, aside (ask before or after the passes).
         """
         rules = match.rules
-        entry = _check_game(rules)
+        hooks = deal_hooks(rules)
         n = rules.players
         if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < n:
             raise InvalidOption(f"seat must be 0 to {n - 1}, not {seat!r}")
-        state = match.state
-        now = entry.round_of(state)
+        decisions = len(match.actions)
+        if at is None:
+            at = decisions
+        if isinstance(at, bool) or not isinstance(at, int) or not 0 <= at <= decisions:
+            raise InvalidOption(f"at must be a number of decisions from 0 to {decisions}, not {at!r}")
+        states = match.states
+        state = states[at]
+        now = hooks.round_of(state)
         played: list[Card] = []
         voids: list[set[str]] = [set() for _ in range(n)]
-        for before, action in zip(match.states, match.actions, strict=False):
+        for before, action in zip(states[:at], match.actions[:at], strict=True):
             if not isinstance(action, Play):
                 continue
-            if entry.round_of(before) != now:
+            if hooks.round_of(before) != now:
                 continue
             player = before.to_play
             assert player is not None, "a card is played by the seat to play"
             card = rules.card(action.card)
             played.append(card)
-            voids[player] |= _revealed_voids(rules, entry, before, card)
-        view = rules.view(state, seat)
-        assert isinstance(view, entry.view_type)
-        sizes = view.hand_sizes
-        hands = tuple(view.hand if s == seat else () for s in range(n))
+            voids[player] |= _revealed_voids(rules, hooks, before, card)
+        ids = hooks.ids
+        masks = hooks.hands(state)
+        sizes = tuple(m.bit_count() for m in masks)
+        known: list[tuple[Card, ...]] = [ids.hand(masks[seat]) if s == seat else () for s in range(n)]
+        given = hooks.given(rules, state, seat)
+        if given is not None:
+            receiver, cards = given
+            out = ids.mask(played)
+            known[receiver] = ids.hand(cards & ~out)
         aside = len(rules.deck()) - sum(sizes) - len(played)
-        return cls(seat, hands, sizes, aside, tuple(played), tuple(frozenset(v) for v in voids))
+        return cls(seat, tuple(known), sizes, aside, tuple(played), tuple(frozenset(v) for v in voids))
 
 
 @dataclass(frozen=True, slots=True)
@@ -227,12 +244,12 @@ class DealSampler:
     """
 
     def __init__(self, rules: Rules[Any], knowledge: Knowledge) -> None:
-        _check_game(rules)
+        hooks = deal_hooks(rules)
         self.rules = rules
         self.knowledge = knowledge
         self._order = _engine_order(rules)
         self._id = {card: i for i, card in enumerate(self._order)}
-        self._core_ids = tuple(_check_game(rules).ids.id[c] for c in self._order)
+        self._core_ids = tuple(hooks.ids.id[c] for c in self._order)
         self._check()
         k = knowledge
         n = rules.players
@@ -435,7 +452,7 @@ def _voids_of(k: Knowledge, seat: int) -> frozenset[str]:
 def _engine_order(rules: Rules[Any]) -> tuple[Card, ...]:
     """The deck in the order of the core's card ids: a sorted hand of ids is the engine's hand."""
     deck = set(rules.deck())
-    return tuple(c for c in _check_game(rules).ids.cards if c in deck)
+    return tuple(c for c in deal_hooks(rules).ids.cards if c in deck)
 
 
 # --- results ------------------------------------------------------------------------------------------
@@ -1091,9 +1108,40 @@ class AdvisorEntry:
     advise: Callable[
         [Rules[Any], BiddingView, int, Action | None, int, int, DealSampler, random.Random, _Ticker], Advice
     ]
+    given: Callable[[Rules[Any], GameState, int], tuple[int, int] | None] = lambda rules, state, seat: None
 
 
-def _revealed_voids(rules: Rules[Any], entry: AdvisorEntry, before: GameState, card: Card) -> set[str]:
+class DealHooks(Protocol):
+    """What :class:`Knowledge` and :class:`DealSampler` read of a game: its card ids, which round
+    a state is in, a state's hands (masks), the state with other hands (for the voids a play
+    reveals), and ``given(rules, state, seat)``: the seat that holds cards ``seat`` passed to
+    it, with their mask (``None``: nothing passed). :class:`AdvisorEntry` has them, and so has
+    the review's entry of a game without bids (:class:`tricklab.review.ReviewEntry`)."""
+
+    @property
+    def ids(self) -> CardIds: ...
+    @property
+    def round_of(self) -> Callable[[GameState], int]: ...
+    @property
+    def hands(self) -> Callable[[GameState], tuple[int, ...]]: ...
+    @property
+    def with_hands(self) -> Callable[[Rules[Any], GameState, tuple[int, ...]], GameState]: ...
+    @property
+    def given(self) -> Callable[[Rules[Any], GameState, int], tuple[int, int] | None]: ...
+
+
+def deal_hooks(rules: Rules[Any]) -> DealHooks:
+    """The game's :class:`DealHooks`: its advisor entry, or else its review entry, as the game
+    declares them (``Capabilities.advice``, ``Capabilities.review``)."""
+    offers = rules.capabilities
+    if offers.advice is not None:
+        return offers.advice.load()
+    if offers.review is not None:
+        return offers.review.load()
+    return _check_game(rules)  # raises AdviceUnavailable, naming the games the advisor knows
+
+
+def _revealed_voids(rules: Rules[Any], entry: DealHooks, before: GameState, card: Card) -> set[str]:
     """The suits a play shows its player not to hold, as the core's legal plays decide: each suit
     of which one more card in the player's hand would have made the card played illegal (not
     following the suit to follow; leading a trump before trumps are broken)."""

@@ -29,6 +29,7 @@ from ..cards import SUIT_NAME, SUIT_SYMBOL, Card
 if TYPE_CHECKING:
     from ..advisor import AdvisorEntry
     from ..bots import Bot
+    from ..review import ReviewEntry
     from .base import Rules, TrickOutcome
 
 T = TypeVar("T")
@@ -183,6 +184,7 @@ class Capabilities:
     panels: tuple[PanelKind, ...] = ()
     bots: tuple[tuple[str, Ref[BotFactory]], ...] = ()  # named bots besides "random"
     advice: Ref[AdvisorEntry] | None = None  # the advisor's entry for the game, if it has one
+    review: Ref[ReviewEntry] | None = None  # the review's entry for the game, if it has one
     variants: tuple[str, ...] = ()  # yes/no rules options a link may switch on
     examples: tuple[Example, ...] = ()
 

@@ -590,6 +590,7 @@ CAPABILITIES = Capabilities(
     panels=(PanelKind.CHAMBERS, PanelKind.PODIUM, PanelKind.ROUND_SCORES),
     bots=(("heuristic", Ref("tricklab.bots.tricks_and_stones:HeuristicBot")),),
     advice=Ref("tricklab.advisor:TS_ADVICE"),
+    review=Ref("tricklab.review:TS_REVIEW"),
     examples=(
         Example("play.ipynb", "", "players=4"),
         Example("quiz.ipynb", "", "players=4&seed=1"),

@@ -159,6 +159,7 @@ CAPABILITIES = Capabilities(
     panels=(PanelKind.BIDS_AND_WINS, PanelKind.METAL_CHOICE),
     bots=(("heuristic", Ref("tricklab.bots.band_of_tricks:HeuristicBot")),),
     advice=Ref("tricklab.advisor:BT_ADVICE"),
+    review=Ref("tricklab.review:BT_REVIEW"),
     examples=(
         Example("play.ipynb", "", "players=4"),
         Example("quiz.ipynb", "", "players=4&seed=1"),

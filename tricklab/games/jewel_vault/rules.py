@@ -424,6 +424,7 @@ CAPABILITIES = Capabilities(
     ),
     panels=(PanelKind.JEWELS, PanelKind.ACTIONS_OWED),
     bots=(("heuristic", Ref("tricklab.bots.jewel_vault:HeuristicBot")),),
+    review=Ref("tricklab.review:JV_REVIEW"),
     variants=("partnerships", "known_deck"),
     examples=(
         Example("play.ipynb", "", "players=4"),

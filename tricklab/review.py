@@ -1,0 +1,738 @@
+"""Review a round: every decision one seat made, rated by what it was likely worth.
+
+After a round, :func:`review_round` goes through the decisions a seat made in it -- Tricks
+& Stones predictions, cards and gem actions; Band of Tricks bids, cards and Metal counts;
+Jewel Vault announcements, passes, cards and ♣ targets -- and says for each what every
+alternative would likely have scored, how much the choice cost, and a verdict, as an
+analysis board does for a game of chess::
+
+    >>> import tricklab
+    >>> from tricklab.review import review_round
+    >>> rules = tricklab.get_rules("tricks-and-stones", players=4)
+    >>> match = rules.play(seed=3, bots="heuristic")
+    >>> rev = review_round(match, 0, samples=4, seed=1)
+    >>> rev.round, len(rev.decisions) > 0
+    (3, True)
+    >>> all(d.loss >= 0 and d.verdict in ("best", "good", "inaccuracy", "mistake", "blunder")
+    ...     for d in rev.decisions)
+    True
+
+How the numbers are made
+------------------------
+1. **Which decisions.** Every action of the round taken by the seat with more than one
+   action listed; decisions with a single listed action are left out (nothing to rate).
+2. **What the seat knew.** For each decision, the cards the seat could not see are dealt
+   ``samples`` times at random, uniformly among the deals that fit what the seat knew *at
+   that moment* (:class:`tricklab.advisor.Knowledge` ``from_match(match, seat, at=...)`` and
+   :class:`tricklab.advisor.DealSampler`): its own hand then, the cards played so far in
+   the round, how many cards each hand held, the suits players had shown they lacked by not
+   following, the cards it had passed to a known receiver (Jewel Vault) and the cards aside
+   unseen. The same sampled deals are used for every alternative of one decision (common
+   random numbers), so their differences are measured on equal terms.
+3. **Play-out.** From the state before the decision, with the hidden hands replaced by the
+   sampled ones, the alternative is applied and the round is played to its end by the
+   games' heuristic bots for every seat, the reviewed seat's included. A decision in a
+   phase of secret choices made one seat at a time (Tricks & Stones predictions, Jewel
+   Vault passes) is played out from the start of that phase: the seats that chose before
+   the reviewed one choose again, as their bot would on their sampled hand, since their
+   real choices are hidden from the seat and were made on their real hands. Public choices
+   (bids, announcements, earlier predictions once shown) stay as they were, and so do the
+   Jewel Vault vaults the seat cannot see: no rule and no bot decision reads another side's
+   vault, and the score is the seat's side's. Every step is the rules' core
+   (``core_legal``/``core_step``) and every other decision the bots' ``choose_id``: nothing
+   of the rules is written here.
+4. **Scoring** is the game's own: the seat's Tricks & Stones round score (gems in the
+   chamber of its tricks plus the expedition bonus, TS-8), its Band of Tricks deal score
+   (BT-7), or the points its side gained in the Jewel Vault round (vault jewels 2 points,
+   showroom jewels 1, JV-8: the side's points at the round's end less those at its start;
+   a ♣ target therefore counts only through what it changes later in the round).
+5. **Rating.** ``expected`` is the mean score of the chosen action, ``best_expected`` that
+   of the best alternative, ``loss = best_expected - expected`` (0 when the choice was best
+   or tied with the best), and the verdict compares the loss with the game's
+   :data:`THRESHOLDS` in points. ``stderr`` is the standard error of a mean and
+   ``loss_stderr`` that of the loss, from the paired differences on the same deals. With
+   few samples a small loss is noise: read it with its standard error.
+
+**Hindsight.** For every card the seat played to a trick that was completed, the review
+also looks at the trick with every hand open (:class:`TrickHindsight`): for each card the
+seat could have played there, who would have won the trick. The cards played before the
+seat's stay as they were; each card after it is the card its player really played to
+this trick if that card is still legal after the change, otherwise the card that player's
+heuristic bot picks with the true hands; any other decision inside the trick (a Jewel
+Vault ♣ target) is the bot's. Cards come from the core and the trick's winner from the
+core's own trick fact.
+
+Progress and cancellation: ``progress(done, total)`` counts play-outs: it is called with
+``done = 0`` first, after every alternative of every decision and with ``done = total`` at
+the end; returning exactly ``False`` stops the review with :class:`ReviewCancelled`.
+Results depend only on the match, the seat, the round, ``samples`` and ``seed`` (each
+decision's deals are drawn from a random source seeded by ``seed`` and the decision's
+index): the same call gives identical output.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import Any, Protocol, cast
+
+from .actions import Action, Play
+from .advisor import (
+    DealSampler,
+    Knowledge,
+    _bt_hands,
+    _bt_round,
+    _bt_with_hands,
+    _ts_hands,
+    _ts_round,
+    _ts_with_hands,
+)
+from .bots import heuristic_bot
+from .cards import Card
+from .errors import InvalidOption, TricklabError, describe
+from .games import band_of_tricks as bt
+from .games import games_with
+from .games import jewel_vault as jv
+from .games import tricks_and_stones as ts
+from .games.base import EventKind, GameState, Rules, check_seed
+from .games.core import CardIds, CoreRules, Facts
+from .match import Match
+
+__all__ = [
+    "THRESHOLDS",
+    "VERDICTS",
+    "DecisionReview",
+    "ReviewCancelled",
+    "ReviewEntry",
+    "ReviewUnavailable",
+    "RoundReview",
+    "TrickHindsight",
+    "review_round",
+    "sampled_deals",
+    "verdict_of",
+]
+
+MAX_SAMPLES = 100_000
+VERDICTS = ("best", "good", "inaccuracy", "mistake", "blunder")
+
+#: The losses, in points of the game's round score, from which a decision is an inaccuracy, a
+#: mistake or a blunder (below ``inaccuracy`` but above 0 it is "good"; 0 is "best").
+#: Tricks & Stones: a round scores 0 to 11 and one trick off the prediction costs the 3-point
+#: expedition bonus (and usually the gems in the planned chamber): that is a blunder. Band of Tricks: one
+#: trick off a suit's bid costs that suit's b + 1 points and one more; its rounds swing wider.
+#: Jewel Vault: a suit action moves one jewel (1 or 2 points), so a round's gains are small
+#: and one lost ♦ action (2 points) is already a mistake.
+THRESHOLDS: dict[str, dict[str, float]] = {
+    ts.NAME: {"inaccuracy": 1.0, "mistake": 2.0, "blunder": 3.0},
+    bt.NAME: {"inaccuracy": 1.0, "mistake": 2.5, "blunder": 5.0},
+    jv.NAME: {"inaccuracy": 0.75, "mistake": 1.5, "blunder": 3.0},
+}
+_TIE = 1e-9  # losses this small are ties (means of equal sums)
+
+
+# --- errors ---------------------------------------------------------------------------------------
+
+
+class ReviewUnavailable(TricklabError):
+    """The game has no review (it declares no ``Capabilities.review``)."""
+
+
+class ReviewCancelled(TricklabError):
+    """The progress callback returned ``False``; ``done`` of ``total`` play-outs were made."""
+
+    def __init__(self, done: int, total: int) -> None:
+        super().__init__(f"round review cancelled after {done} of {total} play-outs")
+        self.done = done
+        self.total = total
+
+
+# --- the entries a game names in its declaration (Capabilities.review) ------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class ReviewEntry:
+    """How the review works for one game; a game names it in its declaration
+    (``Capabilities(review=Ref("tricklab.review:TS_REVIEW"))``).
+
+    ``ids``, ``round_of``, ``hands``, ``with_hands`` and ``given`` are what the deal sampler
+    reads (:class:`tricklab.advisor.DealHooks`). ``deal(rules, state, hands, aside)`` puts a
+    sampled deal (masks) into a state, ``view(rules, state, seat)`` is the core view a bot
+    decides from, ``secret`` names the phases of secret choices made one seat at a time, and
+    ``round_score(rules, start, end, seat, round)`` is the seat's score for the round from the
+    state at its start and a state after its end. Each is the game's own.
+    """
+
+    ids: CardIds
+    round_of: Callable[[GameState], int]
+    hands: Callable[[GameState], tuple[int, ...]]
+    with_hands: Callable[[Rules[Any], GameState, tuple[int, ...]], GameState]
+    given: Callable[[Rules[Any], GameState, int], tuple[int, int] | None]
+    deal: Callable[[Rules[Any], GameState, tuple[int, ...], int], GameState]
+    view: Callable[[Rules[Any], GameState, int], object]
+    secret: frozenset[str]
+    round_score: Callable[[Rules[Any], GameState, GameState, int, int], int]
+
+
+def _nothing_given(rules: Rules[Any], state: GameState, seat: int) -> tuple[int, int] | None:
+    return None
+
+
+def _ts_deal(rules: Rules[Any], state: GameState, hands: tuple[int, ...], aside: int) -> GameState:
+    assert isinstance(rules, ts.TricksAndStones) and isinstance(state, ts.TricksAndStonesState)
+    return rules.with_hands(state, hands, aside)
+
+
+def _ts_view(rules: Rules[Any], state: GameState, seat: int) -> object:
+    assert isinstance(rules, ts.TricksAndStones) and isinstance(state, ts.TricksAndStonesState)
+    return rules.core_view(state, seat)
+
+
+def _ts_score(rules: Rules[Any], start: GameState, end: GameState, seat: int, round_index: int) -> int:
+    assert isinstance(end, ts.TricksAndStonesState)
+    return end.round_scores[round_index][seat]
+
+
+def _bt_deal(rules: Rules[Any], state: GameState, hands: tuple[int, ...], aside: int) -> GameState:
+    assert isinstance(rules, bt.BandOfTricks) and isinstance(state, bt.BandOfTricksState)
+    return rules.with_hands(state, hands)._replace(aside_mask=aside)  # the odd card of 3 players (BT-1)
+
+
+def _bt_view(rules: Rules[Any], state: GameState, seat: int) -> object:
+    assert isinstance(rules, bt.BandOfTricks) and isinstance(state, bt.BandOfTricksState)
+    return rules.core_view(state, seat)
+
+
+def _bt_score(rules: Rules[Any], start: GameState, end: GameState, seat: int, round_index: int) -> int:
+    assert isinstance(end, bt.BandOfTricksState)
+    return end.deal_scores[round_index][seat]
+
+
+def _jv_round(state: GameState) -> int:
+    assert isinstance(state, jv.JewelVaultState)
+    return state.round
+
+
+def _jv_hands(state: GameState) -> tuple[int, ...]:
+    assert isinstance(state, jv.JewelVaultState)
+    return state.hand_masks
+
+
+def _jv_with_hands(rules: Rules[Any], state: GameState, hands: tuple[int, ...]) -> GameState:
+    assert isinstance(rules, jv.JewelVault) and isinstance(state, jv.JewelVaultState)
+    return rules.with_hands(state, hands)
+
+
+def _jv_given(rules: Rules[Any], state: GameState, seat: int) -> tuple[int, int] | None:
+    """After the exchange, the cards ``seat`` passed are in its receiver's hand (JV-4, JV-9)."""
+    assert isinstance(rules, jv.JewelVault) and isinstance(state, jv.JewelVaultState)
+    passed = state.pass_masks[seat]
+    if not state.exchanged or passed is None:
+        return None
+    return rules.receiver(seat), passed
+
+
+def _jv_deal(rules: Rules[Any], state: GameState, hands: tuple[int, ...], aside: int) -> GameState:
+    assert isinstance(rules, jv.JewelVault) and isinstance(state, jv.JewelVaultState)
+    return rules.with_hands(state, hands)  # the cards in no hand become the cards aside
+
+
+def _jv_view(rules: Rules[Any], state: GameState, seat: int) -> object:
+    assert isinstance(rules, jv.JewelVault) and isinstance(state, jv.JewelVaultState)
+    return rules.core_view(state, seat)
+
+
+def _jv_score(rules: Rules[Any], start: GameState, end: GameState, seat: int, round_index: int) -> int:
+    """The points the seat's side gained in the round (JV-8 values of the jewels)."""
+    assert isinstance(rules, jv.JewelVault)
+    assert isinstance(start, jv.JewelVaultState) and isinstance(end, jv.JewelVaultState)
+    side = rules.side_of(seat)
+    return rules.points_of(end.jewels)[side] - rules.points_of(start.jewels)[side]
+
+
+TS_REVIEW = ReviewEntry(
+    ts.IDS, _ts_round, _ts_hands, _ts_with_hands, _nothing_given, _ts_deal, _ts_view, frozenset({ts.PREDICT}), _ts_score
+)
+BT_REVIEW = ReviewEntry(
+    bt.IDS, _bt_round, _bt_hands, _bt_with_hands, _nothing_given, _bt_deal, _bt_view, frozenset(), _bt_score
+)
+JV_REVIEW = ReviewEntry(
+    jv.CARD_IDS, _jv_round, _jv_hands, _jv_with_hands, _jv_given, _jv_deal, _jv_view, frozenset({jv.PASS}), _jv_score
+)
+
+
+# --- results -------------------------------------------------------------------------------------------
+
+
+def _finite(x: float) -> float | None:
+    return x if math.isfinite(x) else None
+
+
+@dataclass(frozen=True, slots=True)
+class DecisionReview:
+    """One decision of the seat, rated.
+
+    ``index`` is the decision's index into ``match.actions``, ``phase`` the phase it was made
+    in, ``action``/``text`` the action chosen. ``alternatives`` holds ``(action, expected,
+    stderr)`` for every listed action, best first (ties in the order the rules list them,
+    the chosen action first among equals). ``expected`` is the chosen action's mean round
+    score, ``best_action``/``best_expected`` the best alternative's, ``loss`` the difference
+    (0 when the choice was best) with ``loss_stderr`` its standard error from the paired
+    differences, and ``verdict`` one of :data:`VERDICTS` by :data:`THRESHOLDS`.
+    ``samples`` deals were played out for each alternative; ``stderr`` values are
+    ``math.inf`` from a single sample (``None`` in :meth:`as_dict`).
+    """
+
+    index: int
+    phase: str
+    action: Action
+    text: str
+    expected: float
+    stderr: float
+    best_action: Action
+    best_expected: float
+    loss: float
+    loss_stderr: float
+    verdict: str
+    alternatives: tuple[tuple[Action, float, float], ...]
+    samples: int
+
+    def as_dict(self) -> dict[str, Any]:
+        return {
+            "index": self.index,
+            "phase": self.phase,
+            "action": self.text,
+            "expected": self.expected,
+            "stderr": _finite(self.stderr),
+            "best_action": str(self.best_action),
+            "best_expected": self.best_expected,
+            "loss": self.loss,
+            "loss_stderr": _finite(self.loss_stderr),
+            "verdict": self.verdict,
+            "samples": self.samples,
+            "alternatives": [
+                {"action": str(a), "expected": mean, "stderr": _finite(err)} for a, mean, err in self.alternatives
+            ],
+        }
+
+
+@dataclass(frozen=True, slots=True)
+class TrickHindsight:
+    """One card the seat played to a completed trick, looked at with every hand open.
+
+    ``index`` is the play's index into ``match.actions``, ``trick`` the trick's number in the
+    round (from 1), ``cards`` the trick as it was played (play order, the seat's card at
+    ``position``), ``played`` the seat's card and ``winner`` the seat that won. ``outcomes``
+    holds ``(card, winner)`` for every card the seat could have played there (hand order),
+    the later cards taken as the module's documentation says; :attr:`changes` keeps those
+    that would have changed the winner.
+    """
+
+    index: int
+    trick: int
+    cards: tuple[Card, ...]
+    position: int
+    played: Card
+    winner: int
+    outcomes: tuple[tuple[Card, int], ...]
+
+    @property
+    def changes(self) -> tuple[tuple[Card, int], ...]:
+        """The cards that would have changed who won, each with who would then have won."""
+        return tuple((card, w) for card, w in self.outcomes if w != self.winner)
+
+    def as_dict(self) -> dict[str, Any]:
+        return {
+            "index": self.index,
+            "trick": self.trick,
+            "cards": [str(c) for c in self.cards],
+            "position": self.position,
+            "played": str(self.played),
+            "winner": self.winner,
+            "outcomes": [{"card": str(c), "winner": w} for c, w in self.outcomes],
+            "changes": [{"card": str(c), "winner": w} for c, w in self.changes],
+        }
+
+
+@dataclass(frozen=True, slots=True)
+class RoundReview:
+    """The review of one seat's decisions in one round (``round`` from 0).
+
+    ``decisions`` are in play order; ``forced`` counts the seat's decisions left out because
+    only one action was listed; ``hindsight`` has one entry per card the seat played to a
+    completed trick; ``thresholds`` are the game's :data:`THRESHOLDS`.
+    """
+
+    game: str
+    players: int
+    seat: int
+    round: int
+    samples: int
+    seed: int
+    decisions: tuple[DecisionReview, ...]
+    forced: int
+    hindsight: tuple[TrickHindsight, ...]
+    thresholds: dict[str, float]
+
+    @property
+    def costliest(self) -> DecisionReview | None:
+        """The decision with the largest loss (the first of equals), ``None`` without decisions."""
+        if not self.decisions:
+            return None
+        return max(self.decisions, key=lambda d: d.loss)
+
+    def verdicts(self) -> dict[str, int]:
+        """How many decisions got each verdict."""
+        return {v: sum(d.verdict == v for d in self.decisions) for v in VERDICTS}
+
+    def as_dict(self) -> dict[str, Any]:
+        costliest = self.costliest
+        return {
+            "game": self.game,
+            "players": self.players,
+            "seat": self.seat,
+            "round": self.round,
+            "samples": self.samples,
+            "seed": self.seed,
+            "thresholds": dict(self.thresholds),
+            "forced": self.forced,
+            "verdicts": self.verdicts(),
+            "costliest": None if costliest is None else costliest.index,
+            "decisions": [d.as_dict() for d in self.decisions],
+            "hindsight": [h.as_dict() for h in self.hindsight],
+        }
+
+
+# --- the review --------------------------------------------------------------------------------------
+
+Progress = Callable[[int, int], object]
+
+
+class _IdBot(Protocol):
+    def choose_id(self, view: Any, legal_ids: Sequence[int]) -> int: ...
+
+
+def verdict_of(game: str, loss: float) -> str:
+    """The verdict for a loss of ``loss`` points in ``game`` (by :data:`THRESHOLDS`)."""
+    limits = THRESHOLDS[game]
+    if loss <= _TIE:
+        return "best"
+    if loss < limits["inaccuracy"]:
+        return "good"
+    if loss < limits["mistake"]:
+        return "inaccuracy"
+    if loss < limits["blunder"]:
+        return "mistake"
+    return "blunder"
+
+
+def review_round(
+    match: Match,
+    seat: int,
+    round: int | None = None,
+    *,
+    samples: int = 24,
+    seed: int = 0,
+    progress: Progress | None = None,
+) -> RoundReview:
+    """Rate every decision ``seat`` made in round ``round`` (from 0) of ``match``.
+
+    ``round=None`` reviews the last complete round, or, before any round is complete, the
+    current one (the decisions made so far). ``samples`` deals are played out for every
+    alternative of every decision; ``seed`` seeds them. ``progress(done, total)``: see the
+    module's documentation; returning ``False`` cancels (:class:`ReviewCancelled`).
+    """
+    rules, entry = _checked(match, seat, samples, seed)
+    seed = check_seed(seed)
+    if progress is not None and not callable(progress):
+        raise InvalidOption(f"progress must be a function progress(done, total), not {describe(progress)}")
+    states = match.states
+    current = entry.round_of(states[-1])
+    if round is None:
+        round_index = current if match.is_over or current == 0 else current - 1
+    elif isinstance(round, bool) or not isinstance(round, int) or not 0 <= round <= current:
+        raise InvalidOption(f"round must be a round of this match so far, 0 to {current}, not {describe(round)}")
+    else:
+        round_index = round
+    return _Review(match, rules, entry, seat, round_index, samples, seed, progress).run()
+
+
+def sampled_deals(
+    match: Match, seat: int, index: int, *, samples: int = 24, seed: int = 0
+) -> tuple[int, tuple[tuple[tuple[int, ...], int], ...]]:
+    """The deals :func:`review_round` plays out for the decision ``match.actions[index]`` of
+    ``seat``: the index of the state the play-outs start from (``match.states[start]``: the
+    state before the decision, or the start of its phase of secret choices) and the
+    ``samples`` deals in the order drawn, each as the core holds it (a mask of card ids per
+    hand, in the game's ``ReviewEntry.ids``, and the mask of the cards aside)."""
+    rules, entry = _checked(match, seat, samples, seed)
+    decisions = len(match.actions)
+    if isinstance(index, bool) or not isinstance(index, int) or not 0 <= index < decisions:
+        raise InvalidOption(f"index must be a decision of the match, 0 to {decisions - 1}, not {describe(index)}")
+    if match.states[index].to_play != seat:
+        raise InvalidOption(f"decision {index} was not made by seat {seat}")
+    review = _Review(match, rules, entry, seat, entry.round_of(match.states[index]), samples, seed, None)
+    start = review._phase_start(index)
+    return start, tuple(review._draw(index, start))
+
+
+def _checked(match: object, seat: object, samples: object, seed: object) -> tuple[CoreRules[Any], ReviewEntry]:
+    """The match's rules and review entry, once the arguments are checked."""
+    if not isinstance(match, Match):
+        raise InvalidOption(f"the review needs a Match (tricklab.Match or rules.new_match()), not {describe(match)}")
+    rules = match.rules
+    offers = rules.capabilities
+    if offers.review is None or not isinstance(rules, CoreRules):
+        known = " and ".join(cls.title for cls in games_with(lambda c: c.review is not None))
+        raise ReviewUnavailable(f"{rules.title} has no round review; the review knows {known}")
+    n = rules.players
+    if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < n:
+        raise InvalidOption(f"seat must be a seat from 0 to {n - 1}, not {describe(seat)}")
+    if isinstance(samples, bool) or not isinstance(samples, int) or not 1 <= samples <= MAX_SAMPLES:
+        raise InvalidOption(f"samples must be a whole number from 1 to {MAX_SAMPLES:,}, not {describe(samples)}")
+    check_seed(seed)
+    return rules, offers.review.load()
+
+
+class _Review:
+    def __init__(
+        self,
+        match: Match,
+        rules: CoreRules[Any],
+        entry: ReviewEntry,
+        seat: int,
+        round_index: int,
+        samples: int,
+        seed: int,
+        progress: Progress | None,
+    ) -> None:
+        self.match = match
+        self.rules = rules
+        self.entry = entry
+        self.seat = seat
+        self.round = round_index
+        self.samples = samples
+        self.seed = seed
+        self.progress = progress
+        self.states = match.states
+        self.actions = match.actions
+        self.bots = [self._bot(s) for s in range(rules.players)]
+        round_of = entry.round_of
+        indices = [i for i, st in enumerate(self.states) if round_of(st) == round_index]
+        self.start = indices[0]
+        self.stop = min(indices[-1] + 1, len(self.actions))  # decisions of the round: start <= i < stop
+        self.plays = frozenset(i for i, a in enumerate(rules.actions) if isinstance(a, Play))
+
+    def _bot(self, seat: int) -> _IdBot:
+        bot = heuristic_bot(self.rules, seat)
+        if not callable(getattr(bot, "choose_id", None)):
+            raise ReviewUnavailable(f"{self.rules.title}'s heuristic bot cannot decide on the core (no choose_id)")
+        return cast(_IdBot, bot)
+
+    # --- the decisions ---------------------------------------------------------------------------
+
+    def run(self) -> RoundReview:
+        rules, seat, states = self.rules, self.seat, self.states
+        todo: list[tuple[int, int, tuple[int, ...], int]] = []  # (index, play-out start, listed ids, chosen)
+        forced = 0
+        for i in range(self.start, self.stop):
+            state = states[i]
+            if state.to_play != seat:
+                continue
+            listed = tuple(rules.core_legal(state))
+            if len(listed) < 2:
+                forced += 1
+                continue
+            chosen = rules.action_id(self.actions[i])
+            assert chosen is not None and chosen in listed, "a match records listed actions"
+            todo.append((i, self._phase_start(i), listed, chosen))
+        total = sum(len(listed) for _, _, listed, _ in todo) * self.samples
+        done = 0
+        self._tick(done, total)
+        decisions = []
+        for i, start, listed, chosen in todo:
+            decisions.append(self._rate(i, start, listed, chosen, done, total))
+            done += len(listed) * self.samples
+        self._tick(total, total)
+        hindsight = tuple(h for i in range(self.start, self.stop) if (h := self._hindsight(i)) is not None)
+        return RoundReview(
+            rules.name,
+            rules.players,
+            seat,
+            self.round,
+            self.samples,
+            self.seed,
+            tuple(decisions),
+            forced,
+            hindsight,
+            dict(THRESHOLDS[rules.name]),
+        )
+
+    def _tick(self, done: int, total: int) -> None:
+        if self.progress is not None and self.progress(done, total) is False:
+            raise ReviewCancelled(done, total)
+
+    def _phase_start(self, i: int) -> int:
+        """Where a decision's play-outs start: the state before it, or, in a phase of secret
+        choices, the state where that phase began (the earlier choices in it are hidden)."""
+        states = self.states
+        phase = states[i].phase
+        if phase not in self.entry.secret:
+            return i
+        j = i
+        while j > self.start and states[j - 1].phase == phase:
+            j -= 1
+        return j
+
+    def _draw(self, index: int, start: int) -> list[tuple[tuple[int, ...], int]]:
+        """The sampled deals of one decision, in the order drawn: what the seat knew at the
+        play-outs' start, one random source per decision (``seed`` and the decision's index)."""
+        knowledge = Knowledge.from_match(self.match, self.seat, at=start)
+        sampler = DealSampler(self.rules, knowledge)
+        rng = random.Random(f"tricklab:review:{self.rules.name}:{self.seed}:{index}")
+        return [sampler.sample_masks(rng) for _ in range(self.samples)]
+
+    def _deals(self, index: int, start: int) -> list[tuple[tuple[int, ...], int, int]]:
+        """The sampled deals of one decision, each distinct deal once with how often it was drawn."""
+        counts: dict[tuple[tuple[int, ...], int], int] = {}
+        for deal in self._draw(index, start):
+            counts[deal] = counts.get(deal, 0) + 1
+        return [(hands, aside, k) for (hands, aside), k in counts.items()]
+
+    def _rate(
+        self, index: int, start: int, listed: tuple[int, ...], chosen: int, done_before: int, total: int
+    ) -> DecisionReview:
+        rules, entry = self.rules, self.entry
+        deals = self._deals(index, start)
+        opening = self.states[start]
+        starts = [(entry.deal(rules, opening, hands, aside), k) for hands, aside, k in deals]
+        scores: dict[int, list[int]] = {}
+        for done, action in enumerate(listed, start=1):
+            scores[action] = [self._play_out(state, action) for state, _ in starts]
+            self._tick(done_before + done * self.samples, total)
+        weights = [k for _, k in starts]
+        n = self.samples
+        stats = {a: _mean_err(s, weights, n) for a, s in scores.items()}
+        order = {a: k for k, a in enumerate(listed)}
+        ranked = sorted(listed, key=lambda a: (-stats[a][0], a != chosen, order[a]))
+        best = ranked[0]
+        mean, err = stats[chosen]
+        best_mean = stats[best][0]
+        loss = max(0.0, best_mean - mean)
+        if loss <= _TIE:
+            loss, best, best_mean = 0.0, chosen, mean
+        diffs = [b - c for b, c in zip(scores[best], scores[chosen], strict=True)]
+        _, loss_err = _mean_err(diffs, weights, n)
+        actions = rules.actions
+        return DecisionReview(
+            index,
+            str(self.states[index].phase),
+            actions[chosen],
+            str(actions[chosen]),
+            mean,
+            err,
+            actions[best],
+            best_mean,
+            loss,
+            loss_err,
+            verdict_of(rules.name, loss),
+            tuple((actions[a], stats[a][0], stats[a][1]) for a in ranked),
+            n,
+        )
+
+    def _play_out(self, state: GameState, action: int) -> int:
+        """The seat's round score: ``action`` at the seat's first turn, the bots everywhere else."""
+        rules, entry, seat, bots, round_index = self.rules, self.entry, self.seat, self.bots, self.round
+        legal, step, view, round_of = rules.core_legal, rules.core_step, entry.view, entry.round_of
+        pending = True
+        while state.to_play is not None and round_of(state) == round_index:
+            mover = state.to_play
+            if pending and mover == seat:
+                state = step(state, action)
+                pending = False
+            else:
+                state = step(state, bots[mover].choose_id(view(rules, state, mover), legal(state)))
+        return entry.round_score(rules, self.states[self.start], state, seat, round_index)
+
+    # --- hindsight --------------------------------------------------------------------------------
+
+    def _hindsight(self, i: int) -> TrickHindsight | None:
+        """The trick of the seat's card at decision ``i`` with every hand open (``None`` if
+        decision ``i`` is not a card of the seat, or its trick was not completed)."""
+        rules, states, actions, plays = self.rules, self.states, self.actions, self.plays
+        state = states[i]
+        if state.to_play != self.seat:
+            return None
+        played = rules.action_id(actions[i])
+        if played not in plays:
+            return None
+        later: list[int] = []
+        winner = number = None
+        for j in range(i, len(actions)):
+            a = rules.action_id(actions[j])
+            assert a is not None
+            facts: Facts = []
+            rules.core_step(states[j], a, facts)
+            if j > i and a in plays:
+                later.append(a)
+            trick = _trick_fact(facts)
+            if trick is not None:
+                winner, number = trick
+                break
+        if winner is None or number is None:
+            return None
+        ids = self.entry.ids
+        before = _trick_so_far(rules, state)
+        outcomes = tuple((ids.card(card), self._winner_with(state, card, later)) for card in rules.core_legal(state))
+        cards = (*before, ids.card(played), *(ids.card(c) for c in later))
+        return TrickHindsight(i, number, cards, len(before), ids.card(played), winner, outcomes)
+
+    def _winner_with(self, state: GameState, card: int, later: list[int]) -> int:
+        """Who wins the trick if the seat plays ``card`` at ``state`` (true hands): each later
+        card as played if still listed, else its player's bot's; other decisions the bots'."""
+        rules, entry, bots, plays = self.rules, self.entry, self.bots, self.plays
+        facts: Facts = []
+        state = rules.core_step(state, card, facts)
+        k = 0
+        while (trick := _trick_fact(facts)) is None:
+            mover = state.to_play
+            assert mover is not None, "a trick is completed before the round ends"
+            listed = rules.core_legal(state)
+            action = None
+            if listed[0] in plays:
+                wanted = later[k] if k < len(later) else None
+                k += 1
+                if wanted is not None and wanted in listed:
+                    action = wanted
+            if action is None:
+                action = bots[mover].choose_id(entry.view(rules, state, mover), listed)
+            facts = []
+            state = rules.core_step(state, action, facts)
+        return trick[0]
+
+
+def _trick_fact(facts: Facts) -> tuple[int, int] | None:
+    """The winner and number of the trick completed among ``facts`` (the game's trick fact)."""
+    for fact, _ in facts:
+        if fact.kind is EventKind.TRICK:
+            assert fact.seat is not None
+            number = getattr(fact, "number", 0)
+            return fact.seat, int(number)
+    return None
+
+
+def _trick_so_far(rules: CoreRules[Any], state: GameState) -> tuple[Card, ...]:
+    """The cards of the current trick before the seat's card (every game's state has ``trick``)."""
+    trick = getattr(state, "trick", ())
+    return tuple(rules.card(c) for c in trick)
+
+
+def _mean_err(values: Sequence[int | float], weights: Sequence[int], n: int) -> tuple[float, float]:
+    """Mean and standard error of ``values`` drawn ``weights`` times each (``n`` in all)."""
+    total = sum(v * w for v, w in zip(values, weights, strict=True))
+    mean = total / n
+    if n < 2:
+        return mean, math.inf
+    squares = sum((v - mean) ** 2 * w for v, w in zip(values, weights, strict=True))
+    return mean, math.sqrt(squares / (n - 1) / n)
