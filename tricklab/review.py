@@ -110,6 +110,7 @@ __all__ = [
     "RoundReview",
     "TrickHindsight",
     "review_round",
+    "reviewable_rounds",
     "sampled_deals",
     "verdict_of",
 ]
@@ -427,6 +428,15 @@ def verdict_of(game: str, loss: float) -> str:
     return "blunder"
 
 
+def reviewable_rounds(match: Match) -> tuple[int, ...]:
+    """The rounds of ``match`` (from 0) that :func:`review_round` rates: every complete round,
+    and the current one while none is complete yet (the decisions made so far)."""
+    _, entry = _checked(match, 0, 1, 0)
+    current = entry.round_of(match.states[-1])
+    last = current if match.is_over or current == 0 else current - 1
+    return tuple(range(last + 1))
+
+
 def review_round(
     match: Match,
     seat: int,
@@ -447,10 +457,9 @@ def review_round(
     seed = check_seed(seed)
     if progress is not None and not callable(progress):
         raise InvalidOption(f"progress must be a function progress(done, total), not {describe(progress)}")
-    states = match.states
-    current = entry.round_of(states[-1])
+    current = entry.round_of(match.states[-1])
     if round is None:
-        round_index = current if match.is_over or current == 0 else current - 1
+        round_index = reviewable_rounds(match)[-1]
     elif isinstance(round, bool) or not isinstance(round, int) or not 0 <= round <= current:
         raise InvalidOption(f"round must be a round of this match so far, 0 to {current}, not {describe(round)}")
     else:

@@ -16,6 +16,7 @@ from urllib.parse import parse_qs
 
 import ipywidgets as w
 
+from .. import get_rules
 from ..display import esc
 from ..errors import TricklabError
 from ..games import DEFAULT_GAME, GAMES, find_game
@@ -88,8 +89,9 @@ def _pooled_request_info(timeout: float = 5.0) -> dict[str, str]:
     return {str(k): str(v) for k, v in info.items()} if isinstance(info, dict) else {}
 
 
-def parse_params(query: str, *, extras: tuple[str, ...] = ()) -> AppParams:
-    """Check ``game``, ``players``, ``seed`` (and the named ``extras``, kept as short text)."""
+def parse_params(query: str, *, extras: tuple[str, ...] = (), long: tuple[str, ...] = ()) -> AppParams:
+    """Check ``game``, ``players``, ``seed`` (and the named ``extras``, kept as short text, and
+    ``long`` ones, kept up to the query's length: a match's moves)."""
     params = AppParams()
     if len(query) > MAX_QUERY:
         params.messages.append("The link's settings were too long and were ignored.")
@@ -137,6 +139,10 @@ def parse_params(query: str, *, extras: tuple[str, ...] = ()) -> AppParams:
         value = first(name)
         if value is not None:
             params.extra[name] = value[:200]
+    for name in long:
+        value = first(name)
+        if value is not None:
+            params.extra[name] = value
     return params
 
 
@@ -183,11 +189,22 @@ def replay_app(query: str | None = None) -> w.VBox:
     """The ``replay`` app: a :class:`TrickStepper` over a bot match from ``game``, ``players``, ``seed``
     (``seat``, the player whose view to show, and ``step``, where to start, are optional).
 
+    With ``moves`` (the code of a played match, :mod:`tricklab.links`, as the play app's
+    "Open this game in the replay app" writes it, with the game's variants and ``first_dealer``)
+    it replays that match instead: a learner's own game, sent to a teacher. A code that does
+    not fit the settings is refused with a message and the bots' match is shown.
+
     With a ``seat`` the page shows that player's view only, with no control to see more;
-    without one it is the teacher's stepper (every hand of the bots' match)."""
+    without one it is the teacher's stepper (every hand)."""
+    from ..links import match_from_moves
     from .stepper import TrickStepper
 
-    params = parse_params(read_query_string() if query is None else query, extras=("seat", "step"))
+    offered = _variants()
+    params = parse_params(
+        read_query_string() if query is None else query,
+        extras=("seat", "step", "first_dealer", *offered),
+        long=("moves",),
+    )
     seat = _seat(params, None, "showing the teacher's view")
     step = 0
     if "step" in params.extra:
@@ -196,12 +213,49 @@ def replay_app(query: str | None = None) -> w.VBox:
             step = int(text)  # the stepper clamps it to the match's last step
         else:
             params.messages.append(f"“{quote(text)}” is not a step number; starting at the deal.")
-    stepper = TrickStepper(game=params.game, players=params.players, seed=params.seed, seat=seat, step=step)
-    title = f"Replay: {GAMES[params.game].title}, {params.players} players, seed {params.seed}"
-    header = _header(
-        title, params, describe="Step through a whole match played by bots: ← and → step, Home and End jump."
-    )
+    match = None
+    code = params.extra.get("moves")
+    if code is not None:
+        options = _variant_options(params, offered)
+        match_options: dict[str, int] = {}
+        dealer = params.extra.get("first_dealer")
+        if dealer is not None:
+            if re.fullmatch(r"[0-9]", dealer) and 1 <= int(dealer) <= params.players:
+                match_options["first_dealer"] = int(dealer) - 1
+            else:
+                params.messages.append(
+                    f"There is no player “{quote(dealer)}” to deal first; the link's moves need one."
+                )
+        try:
+            rules = get_rules(params.game, players=params.players).with_options(**options)
+            match = match_from_moves(rules, params.seed, code, match_options)
+        except TricklabError as exc:
+            params.messages.append(f"The game in the link could not be replayed ({exc}); showing the bots' match.")
+            match = None
+    if match is not None:
+        stepper = TrickStepper(match, seat=seat, step=step)
+        title = f"Replay of a played game: {GAMES[params.game].title}, {params.players} players, seed {params.seed}"
+    else:
+        stepper = TrickStepper(game=params.game, players=params.players, seed=params.seed, seat=seat, step=step)
+        title = f"Replay: {GAMES[params.game].title}, {params.players} players, seed {params.seed}"
+    header = _header(title, params, describe="Step through a whole match: ← and → step, Home and End jump.")
     return _app(header, stepper)
+
+
+def _variant_options(params: AppParams, offered: dict[str, str]) -> dict[str, bool]:
+    """The yes/no variants of the link that the game offers; a wrong value or a variant of
+    another game gets a message and is left out."""
+    options: dict[str, bool] = {}
+    for name, offered_by in offered.items():
+        if name in params.extra:
+            text = params.extra[name].lower()
+            if text not in ("yes", "no", "true", "false", "1", "0"):
+                params.messages.append(f"{name} must be yes or no, not “{quote(text)}”; using no.")
+            elif name not in GAMES[params.game].capabilities.variants:
+                params.messages.append(f"{name} is a {offered_by} variant; ignored for {GAMES[params.game].title}.")
+            elif text in ("yes", "true", "1"):
+                options[name] = True
+    return options
 
 
 def play_app(query: str | None = None) -> w.VBox:
@@ -220,16 +274,7 @@ def play_app(query: str | None = None) -> w.VBox:
             pace = float(text)
         else:
             params.messages.append(f"The pace must be 0 to 3 seconds, not “{quote(text)}”; using 0.8.")
-    options: dict[str, bool] = {}
-    for name, offered_by in offered.items():
-        if name in params.extra:
-            text = params.extra[name].lower()
-            if text not in ("yes", "no", "true", "false", "1", "0"):
-                params.messages.append(f"{name} must be yes or no, not “{quote(text)}”; using no.")
-            elif name not in GAMES[params.game].capabilities.variants:
-                params.messages.append(f"{name} is a {offered_by} variant; ignored for {GAMES[params.game].title}.")
-            elif text in ("yes", "true", "1"):
-                options[name] = True
+    options = _variant_options(params, offered)
     try:
         table = PlayTable(params.game, params.players, seat=seat, seed=params.seed, pace=pace, **options)
     except TricklabError as exc:

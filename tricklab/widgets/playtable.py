@@ -40,15 +40,18 @@ from ..display import (
 )
 from ..display import choice_button as _button
 from ..display import decision_html as _decision
-from ..display.panels import MetalChoiceView, PodiumView, panel_html
+from ..display.panels import PodiumView, panel_html
 from ..errors import IllegalAction, InvalidOption, TricklabError
-from ..explain import plural
+from ..explain import and_list, plural
 from ..games import DEFAULT_GAME, find_game
-from ..games.base import EventKind, SeatView
+from ..games.base import EventKind, Rules, SeatView
+from ..hints import Hint, hint
 from ..links import moves_code
 from ..match import Match, Step
+from ..review import reviewable_rounds
 from .board import Board, LookToggles
 from .inputs import bid_step, clicked_card, number, quote, short, too_long
+from .review import ReviewPanel
 
 BID_KEYS = ("rock", "soul", "pops")
 ROUND_END = ("score", "round-end")  # the event kinds that close a round (scores, or Jewel Vault's round actions)
@@ -114,14 +117,15 @@ class PlayTable(w.VBox):  # type: ignore[misc]
         self.hint_button = w.Button(description="Hint", tooltip="what the heuristic bot would do, and why")
         self.undo_button.on_click(lambda _: self.undo())
         self.hint_button.on_click(lambda _: self.hint())
-        super().__init__([w.HBox([self.undo_button, self.hint_button, self.look]), self.board])
+        self.toolbar = w.HBox([self.undo_button, self.hint_button, self.look])
+        super().__init__([self.toolbar, self.board])
         self.add_class("tricklab-playtable")
         self._start(get_rules(cls.name, players=players), seed)
 
-    def _start(self, rules: Any, seed: int) -> None:
+    def _start(self, rules: Rules[Any], seed: int) -> None:
         """A new match of ``rules`` from ``seed``, with fresh bots, and the bots' first moves."""
         self.match: Match = rules.new_match(seed, **self._options)
-        self.rules = self.match.rules
+        self.rules: Rules[Any] = self.match.rules
         self.bots: list[Bot] = make_bots(self.rules, "heuristic", seed)
         self._adviser = heuristic_bot(self.rules, self.seat, f"{seed}:hint")
         self._scanned = len(self.match.timeline(self.seat))  # steps already looked at for pauses
@@ -130,7 +134,7 @@ class PlayTable(w.VBox):  # type: ignore[misc]
         self._show_last = False
         self._arrived = -1  # the number of actions when a card last slid onto the table
         self._message = ""
-        self._hint = ""
+        self._hint: Hint | None = None
         self._picked: list[str] = []  # cards chosen for a pass, or chambers for gems
         self._gem_mode = ""
         self._bid = dict.fromkeys(BID_KEYS, 0)
@@ -163,7 +167,7 @@ class PlayTable(w.VBox):  # type: ignore[misc]
         try:
             self.match.apply(action)
         except IllegalAction as exc:
-            self._message = exc.to_you if hasattr(exc, "to_you") else str(exc)
+            self._message = exc.to_you  # the engine's reason, spoken to the learner
             self._render()
             return False
         except TricklabError as exc:
@@ -171,7 +175,7 @@ class PlayTable(w.VBox):  # type: ignore[misc]
             self._render()
             return False
         self._message = ""
-        self._hint = ""
+        self._hint = None
         self._picked = []
         self._gem_mode = ""
         self._pauses = [p for p in self._pauses if p.kind != "trick"]  # the learner's move continues
@@ -236,26 +240,49 @@ class PlayTable(w.VBox):  # type: ignore[misc]
         self._pauses = []
         self._gathering = False
         self._message = "Your last move was taken back."
-        self._hint = ""
+        self._hint = None
         self._picked = []
         self._gem_mode = ""
         self._render()
         return True
 
     def hint(self) -> Action | None:
-        """Show (and return) what the heuristic bot would do in the learner's place."""
+        """Show (and return) what the heuristic bot would do in the learner's place: the action
+        in words and the bot's own reasons (the rule that limits the choice, then the rule of
+        thumb that picks it), as :func:`tricklab.hints.hint` gives them."""
         if not (self.my_turn and self.live):
             self._refuse("A hint is for your own turn." if not self.my_turn else self._continue_first())
             return None
-        action = self._adviser.choose(self.match.view(self.seat), self.match.legal_actions())
-        self._hint = f"The heuristic bot would: {action}"
+        self._hint = hint(self.rules, self.match.view(self.seat), self.match.legal_actions(), self._adviser)
         self._render()
-        return action
+        return self._hint.action
+
+    def review(self, round: int | None = None, *, background: bool = True) -> ReviewPanel | None:
+        """Rate the learner's decisions in ``round`` (from 0; ``None``: the last complete
+        round) in a panel under the table (:class:`~tricklab.widgets.review.ReviewPanel`); it
+        runs in the background with progress and Cancel unless ``background`` is false."""
+        rounds = reviewable_rounds(self.match)
+        if round is None:
+            round = rounds[-1]
+        if round not in rounds:
+            self._refuse(f"Round {round + 1} cannot be reviewed yet: only a round that is over can be.")
+            return None
+        panel = ReviewPanel(self.match, self.seat, rounds=rounds, round=round, seed=self.match.seed)
+        self._show_below(panel)
+        self._message = ""
+        self._render()
+        panel.run(background=background)
+        return panel
+
+    def _show_below(self, *panels: w.Widget) -> None:
+        """The toolbar, the board, then ``panels`` (a review) under them."""
+        self.children = (self.toolbar, self.board, *panels)
 
     def new_deal(self) -> None:
         """A new match with the next seed (the same game, players, seat and variants)."""
         self._cancel_pending()
         seed = self.match.seed + 1
+        self._show_below()  # a review of the last match goes with it
         self._start(get_rules(self.rules.name, players=self.rules.players), seed)
         self._message = f"A new deal: seed {seed}."
         self._render()
@@ -471,6 +498,12 @@ class PlayTable(w.VBox):  # type: ignore[misc]
             self._render()
         elif intent == "new-deal":
             self.new_deal()
+        elif intent == "review":
+            chosen = number(value) if value else None
+            if value and chosen is None:
+                self._refuse(f"“{quote(value)}” is not a round: use the Review buttons.")
+            else:
+                self.review(None if chosen is None else chosen - 1)
 
     def _refuse(self, message: str) -> None:
         self._message = message
@@ -592,8 +625,11 @@ class PlayTable(w.VBox):  # type: ignore[misc]
         parts.append(f'<p class="tl-caption" aria-live="polite">{esc(self._status())}</p>')
         if self._message:
             parts.append(f'<p class="tl-message" role="alert">⚠ {esc(self._message)}</p>')
-        if self._hint:
-            parts.append(f'<p class="tl-hint">💡 {esc(self._hint)}</p>')
+        if self._hint is not None:
+            parts.append(
+                f'<section class="tl-hint" aria-label="Hint"><p><strong>Hint: {esc(self._hint.text)}.</strong></p>'
+                f"{reasons_html(self._hint.reasons, title='Why')}</section>"
+            )
         if pause is not None and pause.kind == "round":
             parts.append(self._sheet_html(pause))
         elif self.match.is_over:
@@ -606,6 +642,9 @@ class PlayTable(w.VBox):  # type: ignore[misc]
         arriving = len(self.match.actions) != self._arrived and live and bool(getattr(view, "trick", ()))
         self._arrived = len(self.match.actions)
         closed = self._closed_chambers(legal)
+        received, note = self._received() if live else ({}, "")
+        if note:
+            parts.append(f'<p class="tl-received-note" role="status">{esc(note)}</p>')
         parts.append(
             view_html(
                 self.rules,
@@ -616,6 +655,7 @@ class PlayTable(w.VBox):  # type: ignore[misc]
                 centre=centre,
                 arriving=arriving,
                 with_panels=False,
+                marked=received,
             )
         )
         parts.append(self._decision_html(view, legal))
@@ -723,7 +763,9 @@ class PlayTable(w.VBox):  # type: ignore[misc]
         number = self._round_number(pause)
         return (
             f'<section class="tl-sheet" aria-label="Round {number} score sheet"><h3>Round {number} is over</h3>'
-            f'<ol class="tl-sheet-steps">{items}</ol>{self._continue_html(pause)}</section>'
+            f'<ol class="tl-sheet-steps">{items}</ol>'
+            f'<div class="tl-choices">{_button("review", str(number), "Review my decisions in this round")}</div>'
+            f"{self._continue_html(pause)}</section>"
         )
 
     def _over_html(self) -> str:
@@ -738,7 +780,8 @@ class PlayTable(w.VBox):  # type: ignore[misc]
             totals = f'<ol class="tl-totals">{rows}</ol>{reasons_html(result.reasons, title="How the game was won")}'
         link = esc(self.replay_link())
         actions = (
-            _button("new-deal", "", "New deal")
+            _button("review", "", "Review my game")
+            + _button("new-deal", "", "New deal")
             + f'<a class="tl-choice tl-link" href="{link}" target="_blank" rel="noopener">'
             "Open this game in the replay app</a>"
         )
@@ -777,6 +820,28 @@ class PlayTable(w.VBox):  # type: ignore[misc]
             f'</summary><ol class="tl-log" reversed aria-label="What happened this round">{items}</ol></details>'
         )
 
+    def _received(self) -> tuple[dict[Card, str], str]:
+        """The cards a pass brought the learner this round (marked in the hand until the
+        learner's first card of the round), and a sentence naming them and who passed them."""
+        steps = self._round_steps()
+        exchange = next((s for s in steps if s.event.kind == EventKind.EXCHANGE), None)
+        if exchange is None or exchange.index == 0:
+            return {}, ""
+        after = steps[steps.index(exchange) + 1 :]
+        if any(s.event.kind == EventKind.PLAY and s.event.seat == self.seat for s in after):
+            return {}, ""
+        before = self.match.timeline(self.seat)[exchange.index - 1].state.hand
+        cards = [c for c in exchange.state.hand if c not in before]
+        if not cards:
+            return {}, ""
+        receivers = exchange.event.data.get("receivers", ())
+        givers = [g for g, r in enumerate(receivers) if r == self.seat and g != self.seat]
+        source = f" from {self.rules.seat_name(givers[0])}" if len(givers) == 1 else ""
+        return (
+            dict.fromkeys(cards, "received"),
+            f"You received {and_list(c.pretty for c in cards)}{source}: they are marked in your hand.",
+        )
+
     def _closed_chambers(self, legal: list[Action]) -> dict[int, str]:
         """The chambers a Place may not go into now, each with the engine's reason (Tricks &
         Stones: the own expedition chamber); empty when no Place is offered."""
@@ -791,7 +856,7 @@ class PlayTable(w.VBox):  # type: ignore[misc]
             try:
                 self.rules.apply(self.match.state, Place((chamber,)))
             except IllegalAction as exc:
-                closed[chamber] = exc.to_you if hasattr(exc, "to_you") else str(exc)
+                closed[chamber] = exc.to_you
             except TricklabError:
                 continue
         return closed
@@ -803,12 +868,9 @@ class PlayTable(w.VBox):  # type: ignore[misc]
         kinds = {type(a) for a in legal}
         if kinds == {Play}:
             cards = [a.card for a in legal if isinstance(a, Play)]
-            which = (
-                "any of your cards"
-                if len(cards) == len(view.hand)
-                else "a card with a green border: " + ", ".join(c.pretty for c in cards)
-            )
-            return _decision(f"Your turn to play: click {which}.", "")
+            which = "any of your cards" if len(cards) == len(view.hand) else "a card with a green border"
+            why = self.rules.explain_choice(view, self.seat)
+            return _decision(f"Your turn to play: click {which} in your hand above. {why.text}", "")
         if Predict in kinds:
             buttons = "".join(
                 _button("act", str(a), str(a.n), label=f"predict {plural(a.n, 'trick')}")
@@ -839,24 +901,14 @@ class PlayTable(w.VBox):  # type: ignore[misc]
         return "Your decision: choose one."
 
     def _describe(self, action: Action, view: SeatView) -> str:
-        if isinstance(action, AssignMetal) and isinstance(view, MetalChoiceView):
-            for choice in view.metal_choices:
-                if choice.suit == action.suit:
-                    return choice.text
-        if isinstance(action, Steal):
-            return f"Take a jewel from {self.rules.seat_name(action.target)}'s showroom"
-        if isinstance(action, Announce):
-            n = action.n
-            return f"Everyone passes {n} card{'s' if n > 1 else ''}"
-        return str(action)
+        return self.rules.describe_action(action, view)
 
     def _bid_html(self) -> str:
         rows = bid_rows(self._bid)
-        zero = _button("act", "bid zero", "Zero Success: I win no trick")
+        zero = _button("act", "bid zero", self.rules.describe_action(Bid(zero=True)))
         if any(self._bid.values()):
-            confirm = _button(
-                "confirm", "bid", f"Bid Rock {self._bid['rock']}, Soul {self._bid['soul']}, Pops {self._bid['pops']}"
-            )
+            bid = Bid(self._bid["rock"], self._bid["soul"], self._bid["pops"])
+            confirm = _button("confirm", "bid", self.rules.describe_action(bid))
             body = rows + confirm + zero
         else:  # 0 0 0 is Zero Success: one button for the one bid
             body = rows + zero

@@ -10,7 +10,9 @@ from .. import get_rules
 from ..display import esc, finished_trick_html, reasons_html, view_html
 from ..games.base import EventKind, SeatView
 from ..match import Match, Step
+from ..review import reviewable_rounds
 from .board import Board, LookToggles
+from .review import ReviewPanel
 
 KEY_MOVES = {"ArrowLeft": -1, "ArrowRight": 1}
 
@@ -101,7 +103,13 @@ class TrickStepper(w.VBox):  # type: ignore[misc]
         controls = w.HBox(
             [self.player, self.first_button, self.back_button, self.next_button, self.last_button, self.slider]
         )
-        super().__init__([controls, w.HBox([view, self.look]), self.board])
+        self.review: ReviewPanel | None = None  # the review of a round, once asked for
+        self.review_button = w.Button(
+            description="Review a round", tooltip="rate a player's decisions in a round of this match"
+        )
+        self.review_button.on_click(lambda _: self.open_review())
+        self._rows = [controls, w.HBox([view, self.look, self.review_button]), self.board]
+        super().__init__(self._rows)
         self.add_class("tricklab-stepper")
         self.go(step)  # the first go() always draws: nothing is shown yet
 
@@ -130,6 +138,22 @@ class TrickStepper(w.VBox):  # type: ignore[misc]
         self._render()  # the board first: it is what the learner waits for
         self.player.value = value  # each of these calls go(value) again, which returns at once
         self.slider.value = value
+
+    def open_review(self) -> ReviewPanel:
+        """A :class:`~tricklab.widgets.review.ReviewPanel` under the board for the round of the
+        step shown: the seat's own decisions in a seat's stepper, any seat's for the teacher."""
+        rounds = reviewable_rounds(self.match)
+        deals = sum(1 for s in self.steps[: self.step + 1] if s.event.kind == EventKind.DEAL)
+        round_ = min(max(deals - 1, 0), rounds[-1])
+        seat = self.seat if self.seat is not None else 0
+        if self.review is None:
+            self.review = ReviewPanel(self.match, seat, rounds=rounds, round=round_, seats=self._seat is None)
+            self.children = (*self._rows, self.review)
+        else:
+            self.review.round_picker.value = round_
+            if self._seat is None:
+                self.review.seat_picker.value = seat
+        return self.review
 
     def _view_changed(self, change: dict[str, Any]) -> None:
         if change["new"] is None:  # a blank choice from the page: keep the view shown

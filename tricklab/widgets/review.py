@@ -1,0 +1,131 @@
+"""ReviewPanel: a seat's decisions in a round rated, with progress and a Cancel button.
+
+The figures are :func:`tricklab.review.review_round`'s and the markup
+:func:`tricklab.display.review.review_html`'s; the panel only asks and shows. In a kernel
+the review runs in a thread, so the page stays live: the progress bar moves and Cancel is
+heard (the review checks it between play-outs and stops, changing nothing).
+"""
+
+from __future__ import annotations
+
+import threading
+
+import ipywidgets as w
+
+from ..display import esc, wrap
+from ..display.review import review_html
+from ..errors import TricklabError
+from ..match import Match
+from ..review import ReviewCancelled, RoundReview, review_round
+
+DEFAULT_SAMPLES = 24
+
+
+class ReviewPanel(w.VBox):  # type: ignore[misc]
+    """Rate ``seat``'s decisions in a round of ``match`` (a copy is taken: play may go on).
+
+    ``rounds`` are the rounds (from 0) the learner may pick, ``round`` the one shown first;
+    with ``seats`` (the replay's teacher) any seat may be picked, else the seat is fixed.
+    """
+
+    def __init__(
+        self,
+        match: Match,
+        seat: int,
+        *,
+        rounds: tuple[int, ...] = (0,),
+        round: int | None = None,
+        seats: bool = False,
+        samples: int = DEFAULT_SAMPLES,
+        seed: int = 0,
+    ) -> None:
+        self.match = match.copy()
+        self.rules = match.rules
+        self.samples = samples
+        self.seed = seed
+        self.review: RoundReview | None = None
+        self._cancel = threading.Event()
+        self._worker: threading.Thread | None = None
+        self.round_picker = w.Dropdown(
+            options=[(f"Round {r + 1}", r) for r in rounds],
+            value=round if round in rounds else rounds[-1],
+            description="Round",
+        )
+        self.seat_picker = w.Dropdown(
+            options=[(self.rules.seat_name(s), s) for s in range(self.rules.players)],
+            value=seat,
+            description="Player",
+            disabled=not seats,
+        )
+        self.run_button = w.Button(description="Review", tooltip="rate every decision of that round")
+        self.cancel_button = w.Button(description="Cancel", tooltip="stop the review", disabled=True)
+        self.progress = w.IntProgress(value=0, min=0, max=100, description="Working", layout=w.Layout(width="260px"))
+        self.progress.layout.visibility = "hidden"
+        self.output = w.HTML("")
+        self.run_button.on_click(lambda _: self.run())
+        self.cancel_button.on_click(lambda _: self.cancel())
+        pickers = [self.round_picker] + ([self.seat_picker] if seats else [])
+        controls = w.HBox([*pickers, self.run_button, self.cancel_button, self.progress])
+        super().__init__([controls, self.output])
+        self.add_class("tricklab-review")
+
+    @property
+    def running(self) -> bool:
+        return self._worker is not None and self._worker.is_alive()
+
+    def run(self, *, background: bool = True) -> None:
+        """Review the picked seat's picked round; ``background=False`` waits for the result
+        (scripts and tests)."""
+        if self.running:
+            return
+        seat, round_ = self.seat_picker.value, self.round_picker.value
+        if not isinstance(seat, int) or not isinstance(round_, int):  # a blank choice sent by the page
+            self._show('<p class="tl-message" role="alert">⚠ Pick a round (and a player) to review.</p>')
+            return
+        self._cancel.clear()
+        self.run_button.disabled = True
+        self.cancel_button.disabled = False
+        self.progress.value = 0
+        self.progress.layout.visibility = "visible"
+        who = self.rules.seat_name(seat)
+        self._show(f'<p role="status">Reviewing round {round_ + 1} for {esc(who)}…</p>')
+        if background:
+            self._worker = threading.Thread(target=self._work, args=(seat, round_), daemon=True)
+            self._worker.start()
+        else:
+            self._work(seat, round_)
+
+    def cancel(self) -> None:
+        """Stop a review under way (nothing is shown of it)."""
+        self._cancel.set()
+
+    def _progress(self, done: int, total: int) -> bool:
+        if self._cancel.is_set():
+            return False
+        percent = 100 * done // total if total else 100
+        if percent != self.progress.value:
+            self.progress.value = percent
+        return True
+
+    def _work(self, seat: int, round_: int) -> None:
+        try:
+            review = review_round(
+                self.match, seat, round_, samples=self.samples, seed=self.seed, progress=self._progress
+            )
+        except ReviewCancelled:
+            self._show('<p role="status">The review was cancelled. Press Review to start it again.</p>')
+        except TricklabError as exc:
+            self._show(f'<p class="tl-message" role="alert">⚠ {esc(exc)}</p>')
+        else:
+            self.review = review
+            self._show(review_html(self.rules, review))
+        finally:
+            self.run_button.disabled = False
+            self.cancel_button.disabled = True
+            self.progress.layout.visibility = "hidden"
+
+    def _show(self, body: str) -> None:
+        self.output.value = wrap(body, game=self.rules.name, label="Review")
+
+    def __repr__(self) -> str:
+        return f"ReviewPanel(game={self.rules.name!r}, seat={self.seat_picker.value}, round={self.round_picker.value})"
