@@ -38,7 +38,7 @@ def test_legal_cards_are_highlighted_and_an_illegal_click_changes_nothing() -> N
         table.match.copy().apply(f"play {card}")
     table.board.intent("play", card)
     assert table.match.to_json() == before
-    assert html_escape(str(expected.value)) in table.board.scene["html"]
+    assert html_escape(expected.value.to_you) in table.board.scene["html"]  # the engine's reason, to the learner
     assert 'role="alert"' in table.board.scene["html"]
 
 
@@ -126,7 +126,9 @@ def test_hint_is_what_the_heuristic_bot_would_do() -> None:
     table.finish_bots()
     action = table.hint()
     assert action in table.match.legal_actions()
-    assert f"would: {action}" in table.board.scene["html"]
+    assert action is not None
+    view = table.match.view(0)
+    assert html_escape(f"Hint: {table.rules.describe_action(action, view)}.") in table.board.scene["html"]
 
 
 @pytest.mark.parametrize(

@@ -610,7 +610,7 @@ class Rules(ABC, Generic[S]):
         from ..bots import make_bots
 
         match = self.new_match(seed, **options)
-        players = make_bots(self, bots, seed)
+        players = make_bots(match.rules, bots, seed)  # the rules with the match's options
         while not match.is_over:
             seat = match.to_play
             assert seat is not None
