@@ -104,6 +104,7 @@ def hindsight_html(rules: Rules[Any], review: RoundReview) -> str:
         items.append(f"<li>Trick {h.trick}: you played {esc(h.played.pretty)} and {esc(won)} won. {esc(others)}.</li>")
     if not review.hindsight:
         return ""
+    same = list(dict.fromkeys(same))  # with two players a seat plays twice to a trick
     tricks = "tricks" if len(same) > 1 else "trick"
     rest = f"<p>No other card of yours would have changed who won {tricks} {esc(and_list(same))}.</p>" if same else ""
     listed = f"<ul>{''.join(items)}</ul>" if items else ""

@@ -690,7 +690,9 @@ class PlayTable(w.VBox):  # type: ignore[misc]
     def _status(self) -> str:
         pause = self.paused
         if pause is not None and pause.kind == "trick":
-            return pause.step.event.text
+            winner = pause.step.event.seat
+            who = "You win" if winner == self.seat else f"{self.rules.seat_name(winner or 0)} wins"
+            return f"{who} the trick: see why on the table, then continue."
         if pause is not None:
             return "The round is over: here is how it was scored."
         if self.match.is_over:
