@@ -445,13 +445,15 @@ def finished_trick_html(
     viewer: int | None = None,
     gathering: bool = False,
     title: str = "",
+    caption: bool = True,
 ) -> str:
     """A finished trick as it lies on the table once its last card is down: every card with its
     player and place, the winner marked, the event's caption (who wins, with what) and the
     deciding reasons (:func:`~tricklab.explain.deciding`: the rule that orders the trick and
     the winner against ``viewer``'s card, or against the runner-up), every other reason folded.
     ``event`` is a trick event of a timeline (``event.data["trick"]``, a
-    :class:`~tricklab.games.base.Trick`); with ``gathering`` the cards slide to the winner."""
+    :class:`~tricklab.games.base.Trick`); with ``gathering`` the cards slide to the winner.
+    Without ``caption`` the event's text is left out (a caption above the table says it)."""
     trick = event.data.get("trick")
     ranking = event.data.get("ranking")
     if not isinstance(trick, Trick) or not isinstance(ranking, tuple):
@@ -488,9 +490,9 @@ def finished_trick_html(
         else ""
     )
     heading = f'<h4 class="tl-finished-title">{esc(title)}</h4>' if title else ""
+    said = f'<p class="tl-finished-caption"><strong>{esc(event.text)}</strong></p>' if caption else ""
     return (
-        f'<div class="tl-finished" role="group" aria-label="finished trick">{heading}'
-        f'<p class="tl-finished-caption"><strong>{esc(event.text)}</strong></p>{cards}'
+        f'<div class="tl-finished" role="group" aria-label="finished trick">{heading}{said}{cards}'
         f'<ul class="tl-deciding" aria-label="Why">{why}</ul>{folded}</div>'
     )
 

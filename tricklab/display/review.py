@@ -66,7 +66,7 @@ def review_html(rules: Rules[Any], review: RoundReview) -> str:
             f"It cost about {_points(worst.loss)} points: {esc(worst.verdict)} {esc(MARKS[worst.verdict])}.</p>"
         )
     elif worst is not None:
-        callout = '<p class="tl-review-costliest"><strong>Every decision was the best one found.</strong></p>'
+        callout = '<p class="tl-review-all-best"><strong>Every decision was the best one found.</strong></p>'
     rows = []
     for d in review.decisions:
         best = "the same" if d.best_action == d.action else rules.describe_action(d.best_action)

@@ -196,7 +196,7 @@ class TrickStepper(w.VBox):  # type: ignore[misc]
         )
         four = self.look.four_colour.value
         if step.event.kind == EventKind.TRICK:  # the whole trick, on the table, with why it went that way
-            centre = finished_trick_html(self.rules, step.event, four_colour=four, viewer=seat)
+            centre = finished_trick_html(self.rules, step.event, four_colour=four, viewer=seat, caption=False)
             body = caption + view_html(self.rules, view, four_colour=four, centre=centre)
         else:
             played = step.event.kind == EventKind.PLAY
