@@ -214,6 +214,13 @@ class OwedAction(Protocol):
 
 
 @runtime_checkable
+class OwedWords(Protocol):
+    """Rules that say an owed suit action in words (Jewel Vault's ``describe_due``)."""
+
+    def describe_due(self, due: OwedAction) -> str: ...
+
+
+@runtime_checkable
 class ActionsOwedView(Protocol):
     """The suit actions owed and not yet taken, the current one first."""
 
@@ -502,7 +509,13 @@ def actions_owed(
         raise unreadable(view, ActionsOwedView, "the actions owed")
     if not view.pending:
         return ""
-    items = "".join(
-        f"<li>{seat_badge(rules, d.seat)} {esc(SUIT_SYMBOL[d.suit])} action ({esc(d.cause)})</li>" for d in view.pending
-    )
+    if isinstance(rules, OwedWords):  # the game's own words: what the action does, and why it is owed
+        items = "".join(
+            f'<li style="--tl-seat:{seat_colour(d.seat)}">{esc(rules.describe_due(d))}</li>' for d in view.pending
+        )
+    else:
+        items = "".join(
+            f"<li>{seat_badge(rules, d.seat)} {esc(SUIT_SYMBOL[d.suit])} action ({esc(d.cause)})</li>"
+            for d in view.pending
+        )
     return f'<section class="tl-panel" aria-label="Actions owed"><h4>Actions to take</h4><ul>{items}</ul></section>'
