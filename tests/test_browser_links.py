@@ -44,7 +44,7 @@ APPS: dict[str, tuple[str, ...]] = {
     "bid_trainer": (*CORE, "seat"),
     "quiz": (*CORE, "level"),
     "explain_trick": (*CORE, "trump", "cards"),
-    "replay": (*CORE, "seat", "step"),
+    "replay": (*CORE, "seat", "step", "moves", "partnerships", "known_deck", "first_dealer"),
     "rulebooks": (),
     "index": (),
 }

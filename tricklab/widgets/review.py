@@ -12,7 +12,7 @@ import threading
 
 import ipywidgets as w
 
-from ..display import esc, wrap
+from ..display import esc
 from ..display.review import review_html
 from ..errors import TricklabError
 from ..match import Match
@@ -125,7 +125,10 @@ class ReviewPanel(w.VBox):  # type: ignore[misc]
             self.progress.layout.visibility = "hidden"
 
     def _show(self, body: str) -> None:
-        self.output.value = wrap(body, game=self.rules.name, label="Review")
+        # styled by the stylesheet the board beside it brings to the page (no <style> of its own)
+        self.output.value = (
+            f'<div class="tricklab tl-game-{esc(self.rules.name)}" role="group" aria-label="Review">{body}</div>'
+        )
 
     def __repr__(self) -> str:
         return f"ReviewPanel(game={self.rules.name!r}, seat={self.seat_picker.value}, round={self.round_picker.value})"
