@@ -216,7 +216,7 @@ def test_the_own_expedition_chamber_is_marked_closed_to_place_before_the_learner
     play_until(table, lambda: table.my_turn and any(isinstance(a, Place) for a in table.match.legal_actions()))
     own = table.match.state.predictions[0]
     markup = html_of(table)
-    assert f"Closed to Place: chamber {own} (" in markup
+    assert f"You cannot place into chamber {own}: your own expedition token is there." in markup
     table.board.intent("gem-mode", "place")
     button = re.search(rf'<button[^>]*data-intent="chamber" data-value="{own}"[^>]*>', html_of(table))
     assert button and 'aria-disabled="true"' in button.group(0)

@@ -299,7 +299,7 @@ def chambers(
         note = ""
         if shut is not None:
             label += f". Closed now: {shut}"
-            note = f'<span class="tl-closed-note">closed: {esc(shut)}</span>'
+            note = f'<span class="tl-closed-note" title="{esc(shut)}">closed</span>'
         inside = (
             f'<span class="tl-chamber-no">{c}</span>'
             f'<span class="tl-tokens">{"".join(tokens)}</span><span class="tl-gems">{"".join(gems)}</span>{note}'

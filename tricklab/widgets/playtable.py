@@ -952,11 +952,7 @@ class PlayTable(w.VBox):  # type: ignore[misc]
             modes += _button("gem-mode", "move", "Move gems", pressed=self._gem_mode == "move")
         modes += _button("act", "skip", "Skip (use no points)")
         closed = self._closed_chambers(legal)
-        shut = (
-            " Closed to Place: " + ", ".join(f"chamber {c} ({why})" for c, why in closed.items()) + "."
-            if closed
-            else ""
-        )
+        shut = "".join(f" {why.rstrip('.')}." for why in closed.values())  # the engine's words name the chamber
         chambers = ""
         if self._gem_mode:
             picked = " → ".join(self._picked) if self._gem_mode == "move" else ", ".join(self._picked)
