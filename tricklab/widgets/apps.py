@@ -25,6 +25,8 @@ from .inputs import quote
 DEFAULT_SEED = 1
 MAX_SEED = 2**63 - 1
 MAX_QUERY = 2000
+#: the most parameters a link may hold (past it the whole link is ignored)
+MAX_FIELDS = 32
 
 
 @dataclass
@@ -97,7 +99,7 @@ def parse_params(query: str, *, extras: tuple[str, ...] = (), long: tuple[str, .
         params.messages.append("The link's settings were too long and were ignored.")
         query = ""
     try:
-        values = parse_qs(query, keep_blank_values=True, max_num_fields=20)
+        values = parse_qs(query, keep_blank_values=True, max_num_fields=MAX_FIELDS)
     except ValueError:
         params.messages.append("The link's settings could not be read and were ignored.")
         values = {}
