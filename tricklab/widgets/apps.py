@@ -3,6 +3,12 @@
 A teacher shares a link such as ``.../replay.ipynb?game=band-of-tricks&players=4&seed=7``
 and every student sees the same deal. Every parameter is checked; a bad value shows a
 message and falls back to a default, never a traceback.
+
+Every app also takes ``large=1`` (projector size) and ``four_colour=1`` (the four-colour deck),
+and keeps ``theme`` (light or dark, which the server has checked) in its address. As the
+learner goes on, the page's address follows (:meth:`Board.show_address`): the replay's step,
+the explainer's trick, the quiz's question, the played match's moves, so a copied link opens
+the same thing.
 """
 
 from __future__ import annotations
@@ -11,8 +17,8 @@ import contextlib
 import os
 import re
 from dataclasses import dataclass, field
-from typing import Any
-from urllib.parse import parse_qs
+from typing import Any, TypedDict
+from urllib.parse import parse_qs, urlencode
 
 import ipywidgets as w
 
@@ -20,6 +26,7 @@ from .. import get_rules
 from ..display import esc
 from ..errors import TricklabError
 from ..games import DEFAULT_GAME, GAMES, find_game
+from ..match import Match
 from .inputs import quote
 
 DEFAULT_SEED = 1
@@ -36,6 +43,10 @@ class AppParams:
     game: str = DEFAULT_GAME
     players: int = 4
     seed: int = DEFAULT_SEED
+    large: bool = False
+    four_colour: bool = False
+    #: ``light`` or ``dark`` when the link chose it (the server drops any other theme)
+    theme: str | None = None
     extra: dict[str, str] = field(default_factory=dict)
     messages: list[str] = field(default_factory=list)
 
@@ -137,6 +148,16 @@ def parse_params(query: str, *, extras: tuple[str, ...] = (), long: tuple[str, .
                 f"The seed must be a whole number from 0 to {MAX_SEED}, not “{quote(seed)}”; "
                 f"showing seed {DEFAULT_SEED}."
             )
+    for name in ("large", "four_colour"):
+        value = first(name)
+        if value is not None:
+            if value.lower() in ("1", "yes", "true", "0", "no", "false"):
+                setattr(params, name, value.lower() in ("1", "yes", "true"))
+            else:
+                params.messages.append(f"{name} must be 1 or 0, not “{quote(value)}”; using 0.")
+    theme = first("theme")
+    if theme in ("light", "dark"):
+        params.theme = theme
     for name in extras:
         value = first(name)
         if value is not None:
@@ -159,8 +180,31 @@ def _seat(params: AppParams, default: int | None, fallback: str) -> int | None:
     return default
 
 
+class _Look(TypedDict):
+    large: bool
+    four_colour: bool
+
+
+def _look(params: AppParams) -> _Look:
+    """The link's ``large`` and ``four_colour``, as the widgets take them."""
+    return {"large": params.large, "four_colour": params.four_colour}
+
+
+def _show_address(widget: Any, params: AppParams, keep: tuple[str, ...] = ()) -> None:
+    """Have ``widget``'s board put the address of what it shows in the page's location: the
+    checked settings (and the ``keep`` extras of the link), then ``widget.link_state()``."""
+    base = {"game": params.game, "players": str(params.players), "seed": str(params.seed)}
+    base.update({name: params.extra[name] for name in keep if name in params.extra})
+    theme = {"theme": params.theme} if params.theme else {}
+
+    def address() -> str:
+        return urlencode({**base, **widget.link_state(), **theme})
+
+    widget.board.show_address(address)
+
+
 def _header(title: str, params: AppParams, *, describe: str) -> w.HTML:
-    notes = "".join(f'<p class="tricklab-message" role="alert">⚠ {esc(m)}</p>' for m in params.messages)
+    notes = "".join(f'<p class="tricklab-message" role="alert">{esc(m)}</p>' for m in params.messages)
     return w.HTML(f'<div class="tricklab-app-header"><h2>{esc(title)}</h2><p>{esc(describe)}</p>{notes}</div>')
 
 
@@ -174,7 +218,7 @@ def explain_trick_app(query: str | None = None) -> w.VBox:
     if trump not in ("S", "H", "D", "C", "NONE"):
         params.messages.append(f"“{quote(trump)}” is not a trump suit (S, H, D, C or none); using spades.")
         trump = "S"
-    explainer = TrickExplainer(params.game, params.players, trump=trump if trump != "NONE" else None)
+    explainer = TrickExplainer(params.game, params.players, trump=trump if trump != "NONE" else None, **_look(params))
     cards = params.extra.get("cards")
     if cards and not explainer.type_trick(cards.replace(",", " ")):
         params.messages.append("The cards in the link could not be shown; see the message below.")
@@ -184,6 +228,7 @@ def explain_trick_app(query: str | None = None) -> w.VBox:
         describe="Build a trick by clicking cards or typing them; the ranking and every reason "
         "come from the rules engine.",
     )
+    _show_address(explainer, params)
     return _app(header, explainer)
 
 
@@ -198,7 +243,6 @@ def replay_app(query: str | None = None) -> w.VBox:
 
     With a ``seat`` the page shows that player's view only, with no control to see more;
     without one it is the teacher's stepper (every hand)."""
-    from ..links import match_from_moves
     from .stepper import TrickStepper
 
     offered = _variants()
@@ -215,33 +259,42 @@ def replay_app(query: str | None = None) -> w.VBox:
             step = int(text)  # the stepper clamps it to the match's last step
         else:
             params.messages.append(f"“{quote(text)}” is not a step number; starting at the deal.")
-    match = None
-    code = params.extra.get("moves")
-    if code is not None:
-        options = _variant_options(params, offered)
-        match_options: dict[str, int] = {}
-        dealer = params.extra.get("first_dealer")
-        if dealer is not None:
-            if re.fullmatch(r"[0-9]", dealer) and 1 <= int(dealer) <= params.players:
-                match_options["first_dealer"] = int(dealer) - 1
-            else:
-                params.messages.append(
-                    f"There is no player “{quote(dealer)}” to deal first; the link's moves need one."
-                )
-        try:
-            rules = get_rules(params.game, players=params.players).with_options(**options)
-            match = match_from_moves(rules, params.seed, code, match_options)
-        except TricklabError as exc:
-            params.messages.append(f"The game in the link could not be replayed ({exc}); showing the bots' match.")
-            match = None
+    match = _linked_match(params, offered, "showing the bots' match")
     if match is not None:
-        stepper = TrickStepper(match, seat=seat, step=step)
+        stepper = TrickStepper(match, seat=seat, step=step, **_look(params))
         title = f"Replay of a played game: {GAMES[params.game].title}, {params.players} players, seed {params.seed}"
     else:
-        stepper = TrickStepper(game=params.game, players=params.players, seed=params.seed, seat=seat, step=step)
+        stepper = TrickStepper(
+            game=params.game, players=params.players, seed=params.seed, seat=seat, step=step, **_look(params)
+        )
         title = f"Replay: {GAMES[params.game].title}, {params.players} players, seed {params.seed}"
     header = _header(title, params, describe="Step through a whole match: ← and → step, Home and End jump.")
+    _show_address(stepper, params, ("seat", "moves", "first_dealer", *offered))
     return _app(header, stepper)
+
+
+def _linked_match(params: AppParams, offered: dict[str, str], otherwise: str) -> Match | None:
+    """The match of the link's ``moves`` (with its variants and ``first_dealer``), or ``None``
+    without them; moves that do not fit the settings get a message (ending with ``otherwise``)."""
+    from ..links import match_from_moves
+
+    code = params.extra.get("moves")
+    if code is None:
+        return None
+    options = _variant_options(params, offered)
+    match_options: dict[str, int] = {}
+    dealer = params.extra.get("first_dealer")
+    if dealer is not None:
+        if re.fullmatch(r"[0-9]", dealer) and 1 <= int(dealer) <= params.players:
+            match_options["first_dealer"] = int(dealer) - 1
+        else:
+            params.messages.append(f"There is no player “{quote(dealer)}” to deal first; the link's moves need one.")
+    try:
+        rules = get_rules(params.game, players=params.players).with_options(**options)
+        return match_from_moves(rules, params.seed, code, match_options)
+    except TricklabError as exc:
+        params.messages.append(f"The game in the link could not be replayed ({exc}); {otherwise}.")
+        return None
 
 
 def _variant_options(params: AppParams, offered: dict[str, str]) -> dict[str, bool]:
@@ -267,7 +320,11 @@ def play_app(query: str | None = None) -> w.VBox:
     from .playtable import PlayTable
 
     offered = _variants()
-    params = parse_params(read_query_string() if query is None else query, extras=("seat", "pace", *offered))
+    params = parse_params(
+        read_query_string() if query is None else query,
+        extras=("seat", "pace", "first_dealer", *offered),
+        long=("moves",),
+    )
     seat = _seat(params, 0, "you play Player 1") or 0
     pace = 0.8
     if "pace" in params.extra:
@@ -276,21 +333,26 @@ def play_app(query: str | None = None) -> w.VBox:
             pace = float(text)
         else:
             params.messages.append(f"The pace must be 0 to 3 seconds, not “{quote(text)}”; using 0.8.")
-    options = _variant_options(params, offered)
+    look = _look(params)
+    match = _linked_match(params, offered, "a new deal instead")
+    options = {} if match is not None else _variant_options(params, offered)
     try:
-        table = PlayTable(params.game, params.players, seat=seat, seed=params.seed, pace=pace, **options)
+        table = PlayTable(
+            params.game, params.players, seat=seat, seed=params.seed, pace=pace, match=match, **look, **options
+        )
     except TricklabError as exc:
         params.messages.append(f"{exc}; playing without the variants.")
-        table = PlayTable(params.game, params.players, seat=seat, seed=params.seed, pace=pace)
-    used = [k for k in options if getattr(table.rules.options, k, False)]
+        table = PlayTable(params.game, params.players, seat=seat, seed=params.seed, pace=pace, **look)
+    used = [k for k in offered if getattr(table.rules.options, k, False)]
     variants = " with " + " and ".join(k.replace("_", " ") for k in used) if used else ""
-    title = f"Play {GAMES[params.game].title}{variants}: you are {table.rules.seat_name(seat)}"
+    title = f"Play {GAMES[params.game].title}{variants}, seed {params.seed}: you are {table.rules.seat_name(seat)}"
     header = _header(
         title,
         params,
         describe="Play against bots. Click your cards and your choices; a move the "
         "rules do not allow is explained and changes nothing.",
     )
+    _show_address(table, params, ("seat", "pace", *used))
     return _app(header, table)
 
 
@@ -300,7 +362,7 @@ def quiz_app(query: str | None = None) -> w.VBox:
     from ..quiz import levels
     from .quiz import Quiz
 
-    params = parse_params(read_query_string() if query is None else query, extras=("level",))
+    params = parse_params(read_query_string() if query is None else query, extras=("level", "question"))
     last = len(levels(params.game))
     level = 1
     if "level" in params.extra:
@@ -312,7 +374,14 @@ def quiz_app(query: str | None = None) -> w.VBox:
                 f"There is no level “{quote(text)}” in the {GAMES[params.game].title} quiz "
                 f"(1 to {last}); starting at level 1."
             )
-    quiz = Quiz(params.game, params.players, seed=params.seed, level=level)
+    question = 1
+    if "question" in params.extra:
+        text = params.extra["question"]
+        if re.fullmatch(r"[0-9]{1,3}", text) and int(text) >= 1:
+            question = int(text)  # the quiz asks its last question at most
+        else:
+            params.messages.append(f"“{quote(text)}” is not a question number; starting at question 1.")
+    quiz = Quiz(params.game, params.players, seed=params.seed, level=level, question=question, **_look(params))
     title = f"Quiz: {GAMES[params.game].title}, {params.players} players, seed {params.seed}"
     header = _header(
         title,
@@ -320,6 +389,7 @@ def quiz_app(query: str | None = None) -> w.VBox:
         describe="Who wins this trick? Click the card that wins, or at some levels every card from first "
         "place to last. The same link gives everyone the same questions.",
     )
+    _show_address(quiz, params)
     return _app(header, quiz)
 
 
@@ -337,7 +407,7 @@ def bid_trainer_app(query: str | None = None) -> w.VBox:
         )
         params.game, params.players = DEFAULT_GAME, 4
     seat = _seat(params, 0, "you are Player 1") or 0
-    trainer = BidTrainer(params.game, params.players, seed=params.seed, seat=seat)
+    trainer = BidTrainer(params.game, params.players, seed=params.seed, seat=seat, **_look(params))
     title = f"Try bids: {GAMES[params.game].title}, {params.players} players, seed {params.seed}"
     header = _header(
         title,
@@ -345,6 +415,7 @@ def bid_trainer_app(query: str | None = None) -> w.VBox:
         describe="Pick a bid and press Try it: the bots play your hand out a thousand times, "
         "with the cards you cannot see dealt at random.",
     )
+    _show_address(trainer, params, ("seat",))
     return _app(header, trainer)
 
 

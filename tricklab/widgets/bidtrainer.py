@@ -60,20 +60,8 @@ class BidTrainer(w.VBox):  # type: ignore[misc]
         self.rules = rules
         self._form = FORMS[rules.capabilities.decision.kind]
         self.seat = seat
-        self.seed = seed
         self.samples = samples
-        self.match: Match = rules.new_match(seed)
-        self._bots = make_bots(rules, "heuristic", seed)
-        while self.match.to_play != seat:  # the players before this seat bid first
-            to_play = self.match.to_play
-            assert to_play is not None
-            self.match.apply(self._bots[to_play].choose(self.match.view(to_play), self.match.legal_actions()))
-        self.prediction = _PredictionForm.START
-        self.bid = dict.fromkeys(rules.capabilities.decision.suits, 0)
-        self.bid.update(_SuitBidForm.START)
-        self.zero = False
-        self.advice: Advice | None = None
-        self._message = ""
+        self._deal(seed)
         self._cancel = threading.Event()
         self._worker: threading.Thread | None = None
 
@@ -89,10 +77,48 @@ class BidTrainer(w.VBox):  # type: ignore[misc]
         self.play_button.on_click(lambda _: self.play_out())
         self.stepper: TrickStepper | None = None  # the last play-out, shown in stepper_box
         self.stepper_box = w.VBox()
-        controls = w.HBox([self.try_button, self.cancel_button, self.progress, self.play_button, self.look])
+        self.new_deal_button = w.Button(description="New deal", tooltip="another hand to bid on (the next seed)")
+        self.new_deal_button.on_click(lambda _: self.new_deal())
+        controls = w.HBox(
+            [self.try_button, self.cancel_button, self.progress, self.play_button, self.new_deal_button, self.look]
+        )
         super().__init__([controls, self.board, self.stepper_box])
         self.add_class("tricklab-bidtrainer")
         self._render()
+
+    def _deal(self, seed: int) -> None:
+        """The deal of ``seed``, the bots before this seat having bid, and no bid tried yet."""
+        rules, seat = self.rules, self.seat
+        self.seed = seed
+        self.match: Match = rules.new_match(seed)
+        self._bots = make_bots(rules, "heuristic", seed)
+        while self.match.to_play != seat:  # the players before this seat bid first
+            to_play = self.match.to_play
+            assert to_play is not None
+            self.match.apply(self._bots[to_play].choose(self.match.view(to_play), self.match.legal_actions()))
+        self.prediction = _PredictionForm.START
+        self.bid = dict.fromkeys(rules.capabilities.decision.suits, 0)
+        self.bid.update(_SuitBidForm.START)
+        self.zero = False
+        self.advice: Advice | None = None
+        self._message = ""
+
+    def new_deal(self) -> None:
+        """Another hand to bid on: the deal of the next seed (a running trial is cancelled)."""
+        self._cancel.set()
+        if self._worker is not None:
+            self._worker.join()
+        self._cancel.clear()
+        self.progress.value = 0
+        self._deal(self.seed + 1)
+        self.stepper = None
+        self.stepper_box.children = ()
+        self._message = f"A new deal: seed {self.seed}."
+        self._render()
+
+    def link_state(self) -> dict[str, str]:
+        """What a link needs to show this hand again: the seed and the look toggles."""
+        return {"seed": str(self.seed), **self.look.link_state()}
 
     # --- the learner's bid -----------------------------------------------------------------------------
 
@@ -247,7 +273,7 @@ class BidTrainer(w.VBox):  # type: ignore[misc]
         parts = [f'<p class="tl-caption">{esc(self._intro())}</p>']
         parts.append(self._picker())
         if self._message:
-            parts.append(f'<p class="tl-message" role="alert">⚠ {esc(self._message)}</p>')
+            parts.append(f'<p class="tl-message" role="alert">{esc(self._message)}</p>')
         if self.advice is not None:
             parts.append(self._result(self.advice))
         parts.append(view_html(self.rules, self.match.view(self.seat), four_colour=self.look.four_colour.value))

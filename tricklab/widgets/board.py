@@ -15,6 +15,14 @@ from ..display import STATIC as DISPLAY_STATIC
 
 STATIC = Path(__file__).resolve().parent / "static"
 
+#: the board's "Copy link" button; the front end copies the page's address itself, or shows
+#: it selected in the text field where the page may not use the clipboard
+COPY_LINK = (
+    '<p class="tl-copy-link"><button type="button" class="tl-copy-button" data-intent="copy-link">'
+    "Copy link</button>"
+    '<input class="tl-link-field" type="text" readonly hidden aria-label="The link to this page"></p>'
+)
+
 Intent = Callable[[str, str | None], None]
 
 #: the front end's "are you there?": answered by the Board itself, never passed to handlers
@@ -32,6 +40,11 @@ class Board(anywidget.AnyWidget):
     ``(intent, value)`` calls of the handlers given to :meth:`on_intent`; the front end
     decides nothing.
 
+    With :meth:`show_address` every scene also carries ``address``, the query string of the
+    page that shows this state (built by Python), and a "Copy link" button: the front end puts
+    the address in the page's location with ``history.replaceState`` and copies the page's
+    address when the button is pressed (the one thing it does without asking Python).
+
     After a click or key anywhere on the page the front end sends ``("ping", n)`` and waits
     a few seconds for the custom message ``{"pong": n}``; without it the page says that the
     connection is lost. The Board answers pings itself, so no handler ever sees one.
@@ -44,7 +57,23 @@ class Board(anywidget.AnyWidget):
     def __init__(self, **kwargs: Any) -> None:
         super().__init__(**kwargs)
         self._handlers: list[Intent] = []
+        self._address: Callable[[], str] | None = None
         self.on_msg(self._on_message)
+
+    def show_address(self, address: Callable[[], str]) -> None:
+        """Have every scene carry ``address()`` (a query string, ``key=value&...``) and a
+        "Copy link" button; the scene on the board now gets them at once."""
+        self._address = address
+        self.scene = dict(self.scene)
+
+    @traitlets.validate("scene")
+    def _with_address(self, proposal: Any) -> dict[str, Any]:
+        scene = dict(proposal["value"])
+        address = getattr(self, "_address", None)  # None while the widget is being made
+        if address is not None:
+            scene["address"] = address()
+            scene["html"] = str(scene.get("html", "")) + COPY_LINK
+        return scene
 
     def on_intent(self, handler: Intent) -> None:
         self._handlers.append(handler)
@@ -91,3 +120,8 @@ class LookToggles(w.HBox):  # type: ignore[misc]
         self.large.observe(lambda _: on_change(), "value")
         self.four_colour.observe(lambda _: on_change(), "value")
         super().__init__([self.large, self.four_colour])
+
+    def link_state(self) -> dict[str, str]:
+        """The link parameters of these toggles, when on (``large=1``, ``four_colour=1``)."""
+        on = {"large": self.large.value, "four_colour": self.four_colour.value}
+        return {name: "1" for name, value in on.items() if value}

@@ -133,7 +133,15 @@ class TrickExplainer(w.VBox):  # type: ignore[misc]
         self._say(str(exc))
 
     def _say(self, message: str) -> None:
-        self.message.value = f'<div class="tricklab-message" role="alert">⚠ {esc(message)}</div>'
+        self.message.value = f'<div class="tricklab-message" role="alert">{esc(message)}</div>'
+
+    def link_state(self) -> dict[str, str]:
+        """What a link needs to show this trick: the game, players, trump, cards, look toggles."""
+        state = {"game": self.rules.name, "players": str(self.rules.players)}
+        state["trump"] = str(self.trump_picker.value)
+        if self.cards:
+            state["cards"] = " ".join(str(c) for c in self.cards)
+        return {**state, **self.look.link_state()}
 
     def _render(self) -> None:
         if self.outcome is not None:

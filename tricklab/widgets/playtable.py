@@ -98,6 +98,7 @@ class PlayTable(w.VBox):  # type: ignore[misc]
         hold: float | None = None,
         four_colour: bool = False,
         large: bool = False,
+        match: Match | None = None,
         **options: Any,
     ) -> None:
         cls = find_game(game)
@@ -117,14 +118,24 @@ class PlayTable(w.VBox):  # type: ignore[misc]
         self.hint_button = w.Button(description="Hint", tooltip="what the heuristic bot would do, and why")
         self.undo_button.on_click(lambda _: self.undo())
         self.hint_button.on_click(lambda _: self.hint())
-        self.toolbar = w.HBox([self.undo_button, self.hint_button, self.look])
+        self.new_deal_button = w.Button(description="New deal", tooltip="a new match, the next seed")
+        self.new_deal_button.on_click(lambda _: self.new_deal())
+        self.toolbar = w.HBox([self.undo_button, self.hint_button, self.new_deal_button, self.look])
         super().__init__([self.toolbar, self.board])
         self.add_class("tricklab-playtable")
-        self._start(get_rules(cls.name, players=players), seed)
+        if match is not None:  # a match played so far (a link's moves): it goes on from where it is
+            if (match.rules.name, match.rules.players) != (cls.name, players):
+                raise InvalidOption(f"the match is {match.rules.name} with {match.rules.players} players")
+            variants = match.rules.capabilities.variants
+            self._options.update({k: True for k in variants if getattr(match.rules.options, k, False)})
+            self._start(match.rules, match.seed, match)
+        else:
+            self._start(get_rules(cls.name, players=players), seed)
 
-    def _start(self, rules: Rules[Any], seed: int) -> None:
-        """A new match of ``rules`` from ``seed``, with fresh bots, and the bots' first moves."""
-        self.match: Match = rules.new_match(seed, **self._options)
+    def _start(self, rules: Rules[Any], seed: int, match: Match | None = None) -> None:
+        """A new match of ``rules`` from ``seed`` (or ``match`` as it is), with fresh bots, and
+        the bots' next moves."""
+        self.match: Match = rules.new_match(seed, **self._options) if match is None else match
         self.rules: Rules[Any] = self.match.rules
         self.bots: list[Bot] = make_bots(self.rules, "heuristic", seed)
         self._adviser = heuristic_bot(self.rules, self.seat, f"{seed}:hint")
@@ -286,6 +297,14 @@ class PlayTable(w.VBox):  # type: ignore[misc]
         self._start(get_rules(self.rules.name, players=self.rules.players), seed)
         self._message = f"A new deal: seed {seed}."
         self._render()
+
+    def link_state(self) -> dict[str, str]:
+        """What a link needs to reopen this match at this point: the seed, the code of its
+        moves (:mod:`tricklab.links`), the first dealer it was given, the look toggles."""
+        state = {"seed": str(self.match.seed), "moves": moves_code(self.match)}
+        if "first_dealer" in self.match.match_options:
+            state["first_dealer"] = str(self.match.match_options["first_dealer"] + 1)
+        return {**state, **self.look.link_state()}
 
     def replay_link(self) -> str:
         """The replay app's address (relative to this app's) that reopens this match: its
@@ -624,7 +643,7 @@ class PlayTable(w.VBox):  # type: ignore[misc]
         parts = [self._controls_html()]
         parts.append(f'<p class="tl-caption" aria-live="polite">{esc(self._status())}</p>')
         if self._message:
-            parts.append(f'<p class="tl-message" role="alert">⚠ {esc(self._message)}</p>')
+            parts.append(f'<p class="tl-message" role="alert">{esc(self._message)}</p>')
         if self._hint is not None:
             parts.append(
                 f'<section class="tl-hint" aria-label="Hint"><p><strong>Hint: {esc(self._hint.text)}.</strong></p>'

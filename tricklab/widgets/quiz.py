@@ -41,6 +41,7 @@ class Quiz(w.VBox):  # type: ignore[misc]
         count: int = DEFAULT_COUNT,
         podium: bool | None = None,
         *,
+        question: int = 1,
         four_colour: bool = False,
         large: bool = False,
     ) -> None:
@@ -49,7 +50,7 @@ class Quiz(w.VBox):  # type: ignore[misc]
         self.rules = first.rules
         self.seed = seed
         self.podium = podium
-        self.index = 0
+        self.index = min(max(question, 1), len(self.questions)) - 1  # a link's question; the earlier ones unanswered
         self.picks: tuple[Card, ...] = ()
         self.verdicts: list[Verdict | None] = [None] * len(self.questions)
 
@@ -62,6 +63,7 @@ class Quiz(w.VBox):  # type: ignore[misc]
             description="Next ▶", button_style="primary", tooltip="the next question (→)", disabled=True
         )
         self.again_button = w.Button(description="Start again", tooltip="the same questions from the first one")
+        self.new_deal_button = w.Button(description="New deal", tooltip="new questions at this level (the next seed)")
         self.message = w.HTML()
         self.board = Board()
         self.look = LookToggles(large=large, four_colour=four_colour, on_change=self._render)
@@ -69,10 +71,11 @@ class Quiz(w.VBox):  # type: ignore[misc]
         self.level_picker.observe(self._level_changed, "value")
         self.next_button.on_click(lambda _: self.next())
         self.again_button.on_click(lambda _: self.restart())
+        self.new_deal_button.on_click(lambda _: self.new_deal())
         self.board.on_intent(self._intent)
 
         settings = w.HBox([self.level_picker, self.look])
-        controls = w.HBox([self.next_button, self.again_button])
+        controls = w.HBox([self.next_button, self.again_button, self.new_deal_button])
         super().__init__([settings, self.message, self.board, controls])
         self.add_class("tricklab-quiz")
         self._render()
@@ -193,6 +196,19 @@ class Quiz(w.VBox):  # type: ignore[misc]
         self.next_button.disabled = True
         self._render()
 
+    def new_deal(self) -> None:
+        """New questions at the same level, from the next seed, with the score back to nothing."""
+        self.seed += 1
+        self.questions = questions(
+            self.rules.name, self.rules.players, self.seed, self.level, len(self.questions), self.podium
+        )
+        self.restart()
+
+    def link_state(self) -> dict[str, str]:
+        """What a link needs to ask this question again: seed, level, question, look toggles."""
+        state = {"seed": str(self.seed), "level": str(self.level), "question": str(self.index + 1)}
+        return {**state, **self.look.link_state()}
+
     def set_level(self, level: int) -> None:
         """Start a new quiz at ``level``, with the same game, players, seed and length."""
         self.level_picker.value = level
@@ -239,12 +255,12 @@ class Quiz(w.VBox):  # type: ignore[misc]
         self._say(str(exc))
 
     def _say(self, message: str) -> None:
-        self.message.value = f'<div class="tricklab-message" role="alert">⚠ {esc(message)}</div>'
+        self.message.value = f'<div class="tricklab-message" role="alert">{esc(message)}</div>'
 
     def _answered_already(self) -> None:
         where = "press Next for the next one" if self.index < len(self.questions) - 1 else "that was the last one"
         self.message.value = (
-            f'<div class="tricklab-message" role="alert">⚠ This question is answered already: {where}.</div>'
+            f'<div class="tricklab-message" role="alert">This question is answered already: {where}.</div>'
         )
 
     def _render(self) -> None:

@@ -80,7 +80,7 @@ class ReviewPanel(w.VBox):  # type: ignore[misc]
             return
         seat, round_ = self.seat_picker.value, self.round_picker.value
         if not isinstance(seat, int) or not isinstance(round_, int):  # a blank choice sent by the page
-            self._show('<p class="tl-message" role="alert">⚠ Pick a round (and a player) to review.</p>')
+            self._show('<p class="tl-message" role="alert">Pick a round (and a player) to review.</p>')
             return
         self._cancel.clear()
         self.run_button.disabled = True
@@ -115,7 +115,7 @@ class ReviewPanel(w.VBox):  # type: ignore[misc]
         except ReviewCancelled:
             self._show('<p role="status">The review was cancelled. Press Review to start it again.</p>')
         except TricklabError as exc:
-            self._show(f'<p class="tl-message" role="alert">⚠ {esc(exc)}</p>')
+            self._show(f'<p class="tl-message" role="alert">{esc(exc)}</p>')
         else:
             self.review = review
             self._show(review_html(self.rules, review))

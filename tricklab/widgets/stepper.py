@@ -117,6 +117,10 @@ class TrickStepper(w.VBox):  # type: ignore[misc]
     def step(self) -> int:
         return self._shown
 
+    def link_state(self) -> dict[str, str]:
+        """What a link needs to show the board as it is: the step, and the look toggles."""
+        return {"step": str(self.step), **self.look.link_state()}
+
     @property
     def seat(self) -> int | None:
         """Whose view the board shows: the stepper's seat, or the teacher's choice (``None``: every hand)."""

@@ -138,6 +138,31 @@ function watchConnection(model, el) {
   return { send, stop };
 }
 
+// --- The address ---------------------------------------------------------------------------
+// Python puts the query string of the state shown in scene.address; the page's address shows
+// it (replaced, not pushed, so Back leaves the app). "Copy link" copies the page's address.
+
+/** Show ``address`` (a query string Python built) in the page's location, keeping the path. */
+function showAddress(address) {
+  if (typeof address !== "string" || "?" + address === location.search) return;
+  history.replaceState(history.state, "", location.pathname + (address ? "?" + address : "") + location.hash);
+}
+
+/** Copy the page's address; where the clipboard may not be used, show it selected instead. */
+function copyLink(button) {
+  const said = (text) => { button.textContent = text; };
+  const field = button.parentElement?.querySelector(".tl-link-field");
+  const fallback = () => {
+    if (!field) return;
+    field.hidden = false;
+    field.value = location.href;
+    field.select();
+    said(document.execCommand?.("copy") ? "Link copied" : "Copy the selected link");
+  };
+  if (navigator.clipboard?.writeText) navigator.clipboard.writeText(location.href).then(() => said("Link copied"), fallback);
+  else fallback();
+}
+
 // --- The board -----------------------------------------------------------------------------
 
 /** @param {{ model: any, el: HTMLElement }} ctx */
@@ -163,6 +188,7 @@ function render({ model, el }) {
       root.dataset[key] = String(value);
     }
     root.innerHTML = scene.html || "";
+    showAddress(scene.address);
     if (hadFocus) {
       const again = focused && root.querySelector(`[data-value="${CSS.escape(focused)}"]`);
       (again || root).focus();
@@ -173,6 +199,10 @@ function render({ model, el }) {
     const target = event.target instanceof Element ? event.target.closest("[data-intent]") : null;
     if (!target || !root.contains(target)) return;
     event.preventDefault();
+    if (target.getAttribute("data-intent") === "copy-link") {
+      copyLink(target);
+      return;
+    }
     connection.send({ intent: target.getAttribute("data-intent"), value: target.getAttribute("data-value") });
   };
 
