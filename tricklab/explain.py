@@ -101,6 +101,12 @@ class Rulebook(Mapping[str, Clause]):
     def _repr_markdown_(self) -> str:
         return self.to_markdown()
 
+    def _repr_html_(self) -> str:
+        """A table whose rows are anchors of the clause ids, so a reason's rule id links to its clause."""
+        from .display import rulebook_html
+
+        return rulebook_html(self)
+
 
 def plural(count: int, noun: str, many: str | None = None) -> str:
     """``count`` and ``noun`` as a learner reads them: ``1 trick``, ``0 tricks``, ``2 tricks``.

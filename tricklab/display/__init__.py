@@ -20,7 +20,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
 
 from ..cards import SUIT_SYMBOL, BandCard, Card, FrenchCard
-from ..explain import Reason, deciding, plural
+from ..explain import Reason, Rulebook, deciding, plural
 from ..games.base import Event, SeatView, Trick
 
 if TYPE_CHECKING:
@@ -226,13 +226,40 @@ class Cards:
         return "Cards(" + " ".join(str(c) for c in self.cards) + ")"
 
 
+#: the rulebooks app, relative to the other apps' pages; each clause is an anchor of its id
+RULEBOOKS = "rulebooks.ipynb"
+
+
+def rule_id_html(rule_id: str) -> str:
+    """A reason's rule id, linked to its clause in the rulebooks app (in a new page)."""
+    target = f"{RULEBOOKS}#{rule_id}"
+    return (
+        f'<a class="tl-rule-id" href="{esc(target)}" target="_blank" rel="noopener" '
+        f'title="the rule {esc(rule_id)} in the rulebook">{esc(rule_id)}</a>'
+    )
+
+
+def rulebook_html(rulebook: Rulebook) -> str:
+    """A game's rulebook as a table, each clause's row an anchor of its id (``#ts.rank.within``)."""
+    rows = []
+    for clause in rulebook.values():
+        note = f"ruling {clause.ruling}" if clause.ruling else ""
+        if clause.option:
+            note += f"; option <code>{esc(clause.option)}</code>"
+        rows.append(
+            f'<tr id="{esc(clause.id)}" class="tl-clause"><td><code>{esc(clause.id)}</code></td>'
+            f"<td><strong>{esc(clause.title)}</strong>: {esc(clause.text)}</td><td>{note}</td></tr>"
+        )
+    head = "<thead><tr><th>id</th><th>rule</th><th>notes</th></tr></thead>"
+    # the clause a link opened stands out (the page has no tricklab stylesheet of its own)
+    style = "<style>.tl-rulebook tr:target{outline:3px solid currentColor;outline-offset:-3px}</style>"
+    return f'{style}<table class="tl-rulebook">{head}<tbody>{"".join(rows)}</tbody></table>'
+
+
 def reasons_html(reasons: Sequence[Reason], *, title: str = "Why") -> str:
     if not reasons:
         return ""
-    items = "".join(
-        f'<li data-rule="{esc(r.rule_id)}"><span class="tl-rule-id">{esc(r.rule_id)}</span> {esc(r.text)}</li>'
-        for r in reasons
-    )
+    items = "".join(f'<li data-rule="{esc(r.rule_id)}">{rule_id_html(r.rule_id)} {esc(r.text)}</li>' for r in reasons)
     return f'<section class="tl-reasons" aria-label="{esc(title)}"><h4>{esc(title)}</h4><ul>{items}</ul></section>'
 
 
@@ -479,10 +506,7 @@ def finished_trick_html(
         other = trick.cards[ranking[1]]
     first = deciding(event.reasons, trick.winning_card, other)
     rest = [r for r in event.reasons if r not in first]
-    why = "".join(
-        f'<li data-rule="{esc(r.rule_id)}"><span class="tl-rule-id">{esc(r.rule_id)}</span> {esc(r.text)}</li>'
-        for r in first
-    )
+    why = "".join(f'<li data-rule="{esc(r.rule_id)}">{rule_id_html(r.rule_id)} {esc(r.text)}</li>' for r in first)
     folded = (
         f'<details class="tl-more-reasons"><summary>Every reason ({len(rest)} more)</summary>'
         f"{reasons_html(rest, title='More reasons')}</details>"
