@@ -37,12 +37,13 @@ from .servers import (
 )
 
 APPS_DIR = ROOT / "voila_apps"
-CORE = ("game", "players", "seed")  # parse_params reads them for every app with settings
+#: parse_params reads them for every app with settings
+CORE = ("game", "players", "seed", "large", "four_colour")
 #: each app's own link parameters, as tricklab/widgets/apps.py reads them
 APPS: dict[str, tuple[str, ...]] = {
-    "play": (*CORE, "seat", "pace", "partnerships", "known_deck"),
+    "play": (*CORE, "seat", "pace", "partnerships", "known_deck", "moves", "first_dealer"),
     "bid_trainer": (*CORE, "seat"),
-    "quiz": (*CORE, "level"),
+    "quiz": (*CORE, "level", "question"),
     "explain_trick": (*CORE, "trump", "cards"),
     "replay": (*CORE, "seat", "step", "moves", "partnerships", "known_deck", "first_dealer"),
     "rulebooks": (),

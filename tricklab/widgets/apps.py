@@ -190,11 +190,11 @@ def _look(params: AppParams) -> _Look:
     return {"large": params.large, "four_colour": params.four_colour}
 
 
-def _show_address(widget: Any, params: AppParams, keep: tuple[str, ...] = ()) -> None:
+def _show_address(widget: Any, params: AppParams, kept: dict[str, str] | None = None) -> None:
     """Have ``widget``'s board put the address of what it shows in the page's location: the
-    checked settings (and the ``keep`` extras of the link), then ``widget.link_state()``."""
-    base = {"game": params.game, "players": str(params.players), "seed": str(params.seed)}
-    base.update({name: params.extra[name] for name in keep if name in params.extra})
+    checked settings (and ``kept``, the other checked values of the link that were used),
+    then ``widget.link_state()``. A value that was refused is not written back."""
+    base = {"game": params.game, "players": str(params.players), "seed": str(params.seed), **(kept or {})}
     theme = {"theme": params.theme} if params.theme else {}
 
     def address() -> str:
@@ -269,7 +269,13 @@ def replay_app(query: str | None = None) -> w.VBox:
         )
         title = f"Replay: {GAMES[params.game].title}, {params.players} players, seed {params.seed}"
     header = _header(title, params, describe="Step through a whole match: ← and → step, Home and End jump.")
-    _show_address(stepper, params, ("seat", "moves", "first_dealer", *offered))
+    kept = {} if seat is None else {"seat": str(seat + 1)}
+    if match is not None:
+        kept.update({name: "yes" for name in offered if getattr(match.rules.options, name, False)})
+        if "first_dealer" in match.match_options:
+            kept["first_dealer"] = str(match.match_options["first_dealer"] + 1)
+        kept["moves"] = params.extra["moves"]
+    _show_address(stepper, params, kept)
     return _app(header, stepper)
 
 
@@ -352,7 +358,8 @@ def play_app(query: str | None = None) -> w.VBox:
         describe="Play against bots. Click your cards and your choices; a move the "
         "rules do not allow is explained and changes nothing.",
     )
-    _show_address(table, params, ("seat", "pace", *used))
+    kept = {"seat": str(seat + 1), "pace": f"{pace:g}", **dict.fromkeys(used, "yes")}
+    _show_address(table, params, kept)
     return _app(header, table)
 
 
@@ -415,7 +422,7 @@ def bid_trainer_app(query: str | None = None) -> w.VBox:
         describe="Pick a bid and press Try it: the bots play your hand out a thousand times, "
         "with the cards you cannot see dealt at random.",
     )
-    _show_address(trainer, params, ("seat",))
+    _show_address(trainer, params, {"seat": str(seat + 1)})
     return _app(header, trainer)
 
 

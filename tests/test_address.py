@@ -1,0 +1,164 @@
+"""The address is the state: what each app writes into the page's address, and that the app
+reads it back into the same state. Also the link parameters every app shares (``large``,
+``four_colour``, ``theme``) and the rule ids that link to their clause."""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+from urllib.parse import parse_qs
+
+import pytest
+
+import tricklab
+from tricklab.display import reasons_html, rule_id_html
+from tricklab.links import moves_code
+from tricklab.widgets import apps
+from tricklab.widgets.board import Board
+
+
+def widget(app: Any) -> Any:
+    return app.children[1]
+
+
+def address(app: Any) -> dict[str, str]:
+    query = widget(app).board.scene["address"]
+    assert isinstance(query, str)
+    return {k: v[0] for k, v in parse_qs(query, keep_blank_values=True).items()}
+
+
+def messages(app: Any) -> list[str]:
+    return re.findall(r'role="alert">(.*?)</p>', app.children[0].value)
+
+
+def test_a_board_without_an_address_writes_none() -> None:
+    board = Board()
+    board.scene = {"html": "<p>x</p>"}
+    assert "address" not in board.scene and "copy-link" not in board.scene["html"]
+    board.show_address(lambda: "a=1")
+    assert board.scene["address"] == "a=1" and 'data-intent="copy-link"' in board.scene["html"]
+
+
+def test_replay_address_follows_the_step_and_reopens_there() -> None:
+    app = apps.replay_app("game=band-of-tricks&players=4&seed=7&step=3&theme=dark")
+    assert address(app) == {"game": "band-of-tricks", "players": "4", "seed": "7", "step": "3", "theme": "dark"}
+    widget(app).go(11)
+    query = widget(app).board.scene["address"]
+    assert address(app)["step"] == "11"
+    again = apps.replay_app(query)
+    assert widget(again).step == 11 and messages(again) == []
+
+
+def test_explainer_address_holds_the_trick_and_the_trump() -> None:
+    app = apps.explain_trick_app("game=tricks-and-stones&players=4&trump=H")
+    explainer = widget(app)
+    explainer.type_trick("7H AH 8S")
+    seen = address(app)
+    assert seen["cards"] == "7H AH 8S" and seen["trump"] == "H"
+    explainer.trump_picker.value = "none"
+    again = apps.explain_trick_app(explainer.board.scene["address"])
+    assert [str(c) for c in widget(again).cards] == ["7H", "AH", "8S"]
+    assert widget(again).trump_picker.value == "none" and messages(again) == []
+
+
+def test_quiz_address_names_the_question_and_the_link_asks_it() -> None:
+    app = apps.quiz_app("game=tricks-and-stones&seed=4&level=2")
+    quiz = widget(app)
+    quiz.answer(quiz.question.answer)
+    quiz.next()
+    assert address(app)["question"] == "2" and address(app)["level"] == "2"
+    again = widget(apps.quiz_app(quiz.board.scene["address"]))
+    assert again.index == 1 and again.question.cards == quiz.question.cards
+
+
+def test_quiz_question_is_checked() -> None:
+    app = apps.quiz_app("question=<b>")
+    assert widget(app).index == 0 and any("not a question number" in m for m in messages(app))
+    assert widget(apps.quiz_app("question=999")).index == len(widget(app).questions) - 1
+
+
+def test_play_address_is_the_match_and_the_link_reopens_it_at_that_point() -> None:
+    app = apps.play_app("game=tricks-and-stones&players=4&seed=5&pace=0")
+    table = widget(app)
+    for _ in range(3):
+        table.act(table.match.legal_actions()[0])
+    seen = address(app)
+    assert seen["moves"] == moves_code(table.match) and seen["seed"] == "5" and seen["pace"] == "0"
+    again = widget(apps.play_app(table.board.scene["address"]))
+    # the same match from the same point on (a trick the table held goes on at once)
+    assert again.match.actions[: len(table.match.actions)] == table.match.actions and again.seat == table.seat
+    if table.my_turn:
+        assert again.match.actions == table.match.actions
+
+
+def test_play_reads_a_replay_link_with_variants_and_refuses_a_damaged_one() -> None:
+    rules = tricklab.get_rules("jewel-vault", players=4).with_options(partnerships=True)
+    match = rules.new_match(3)
+    for _ in range(5):
+        match.apply(match.legal_actions()[0])
+    query = f"game=jewel-vault&players=4&seed=3&partnerships=yes&pace=0&moves={moves_code(match)}"
+    table = widget(apps.play_app(query))
+    assert table.match.actions[:5] == match.actions and table.rules.options.partnerships
+    broken = apps.play_app(query[:-2])
+    assert any("could not be replayed" in m for m in messages(broken))
+    assert widget(broken).match.seed == 3
+
+
+def test_new_deal_moves_the_seed_in_the_address() -> None:
+    for make in (apps.play_app, apps.quiz_app, apps.bid_trainer_app):
+        app = make("seed=8&pace=0" if make is apps.play_app else "seed=8")
+        widget(app).new_deal()
+        assert address(app)["seed"] == "9", make
+
+
+@pytest.mark.parametrize("make", [apps.play_app, apps.quiz_app, apps.bid_trainer_app, apps.replay_app])
+def test_large_and_four_colour_are_link_parameters(make: Any) -> None:
+    app = make("large=1&four_colour=yes&pace=0")
+    look = widget(app).look
+    assert look.large.value and look.four_colour.value and messages(app) == []
+    assert address(app)["large"] == "1" and address(app)["four_colour"] == "1"
+    look.large.value = False
+    assert "large" not in address(app)
+
+
+def test_explainer_takes_large_and_four_colour() -> None:
+    app = apps.explain_trick_app("large=1&four_colour=1")
+    assert widget(app).look.large.value and widget(app).board.scene["large"]
+
+
+@pytest.mark.parametrize("value", ["2", "<script>", "maybe", ""])
+def test_a_bad_look_value_is_a_message(value: str) -> None:
+    app = apps.replay_app(f"large={value}&four_colour={value}")
+    assert len([m for m in messages(app) if "must be 1 or 0" in m]) == 2
+    assert not widget(app).look.large.value
+    assert "<script>" not in app.children[0].value
+
+
+def test_only_light_or_dark_theme_is_kept() -> None:
+    assert address(apps.quiz_app("theme=dark"))["theme"] == "dark"
+    assert "theme" not in address(apps.quiz_app("theme=%22%3E%3Cb%3E"))
+
+
+def test_a_refused_value_is_not_written_back() -> None:
+    app = apps.play_app("seat=9&pace=fast")
+    seen = address(app)
+    assert seen["seat"] == "1" and seen["pace"] == "0.8"
+    assert "moves" not in address(apps.replay_app("moves=1AAAAxx"))
+
+
+def test_titles_name_the_seed() -> None:
+    for make in (apps.play_app, apps.quiz_app, apps.bid_trainer_app, apps.replay_app):
+        assert "seed 12" in make("seed=12&pace=0").children[0].value, make
+
+
+def test_rule_ids_link_to_their_clause() -> None:
+    link = rule_id_html("ts.rank.within")
+    assert 'href="rulebooks.ipynb#ts.rank.within"' in link and 'rel="noopener"' in link
+    assert "&lt;b&gt;" in rule_id_html("<b>") and "<b>" not in rule_id_html("<b>")
+    rules = tricklab.get_rules("tricks-and-stones", players=4)
+    outcome = rules.resolve_trick(["7H", "AH", "8S"], trump="S")
+    html = reasons_html(outcome.reasons)
+    for reason in outcome.reasons:
+        assert f'data-rule="{reason.rule_id}"' in html
+        assert f'href="rulebooks.ipynb#{reason.rule_id}"' in html
+        assert f'id="{reason.rule_id}"' in rules.rulebook._repr_html_()
