@@ -3,9 +3,13 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from pathlib import Path
 
 from ..display import esc
 from ..games import GAMES
+
+#: the gallery's screenshots (``voila_apps/screenshots``, served as ``../files/screenshots``)
+SCREENSHOTS = Path(__file__).resolve().parents[2] / "voila_apps" / "screenshots"
 
 
 @dataclass(frozen=True)
@@ -77,6 +81,31 @@ APPS: tuple[App, ...] = (
 )
 
 
+#: the first round a newcomer plays: Tricks & Stones, four players, a simple deal, slow bots
+START_HERE = "play.ipynb?game=tricks-and-stones&players=4&seed=1&pace=1.5"
+
+
+def start_here_html() -> str:
+    """The gallery's "Start here": a two-minute first round, in three kinds of click."""
+    steps = (
+        "<strong>Predict.</strong> Look at your eight cards and click how many tricks (0 to 5) you think you will win.",
+        "<strong>Play a card.</strong> Click a card of your hand: the cards you may play are marked. If the "
+        "rules forbid a card (you must follow the suit led when you can), the table says why and nothing changes.",
+        "<strong>Read and go on.</strong> Each finished trick stays with its winner and the reason it won; "
+        "click Continue. After a trick the winner places or moves gems: click a chamber, or Skip. "
+        "Hint tells you what a good player would do, and why.",
+    )
+    items = "".join(f"<li>{step}</li>" for step in steps)
+    return (
+        '<section class="tricklab-start-here" aria-labelledby="tricklab-start-here"><h2 id="tricklab-start-here">'
+        "Start here: your first round in two minutes</h2>"
+        "<p>New to tricklab? Play one round of Tricks &amp; Stones against three bots. You will make three "
+        "kinds of click:</p>"
+        f'<ol>{items}</ol><p><a class="tricklab-start-link" href="{esc(START_HERE)}">Play your first round '
+        "of Tricks &amp; Stones</a></p></section>"
+    )
+
+
 def landing_html(apps: tuple[App, ...] = APPS) -> str:
     """The gallery as HTML. Links are relative, so it works under any base URL (JupyterHub too)."""
     cards = []
@@ -87,7 +116,7 @@ def landing_html(apps: tuple[App, ...] = APPS) -> str:
         )
         cards.append(
             f'<article class="tricklab-app-card"><a href="{esc(app.notebook)}" class="tricklab-app-picture">'
-            f'<img src="../files/screenshots/{esc(app.picture)}" alt="{esc(app.title)}: a screenshot" loading="lazy">'
+            f"{_picture(app)}"
             f'</a><div><h3><a href="{esc(app.notebook)}">{esc(app.title)}</a></h3><p>{esc(app.description)}</p>'
             f'<p class="tricklab-app-links">Try: {links}</p></div></article>'
         )
@@ -97,13 +126,34 @@ def landing_html(apps: tuple[App, ...] = APPS) -> str:
         "background:var(--jp-layout-color1,#fff);color:var(--jp-ui-font-color1,#222)}"
         ".tricklab-app-card img{width:100%;height:180px;object-fit:cover;object-position:top;border-radius:4px;"
         "border:1px solid var(--jp-border-color2,#ddd)}"
-        ".tricklab-app-card a{color:var(--jp-content-link-color,#1565c0)}</style>"
+        ".tricklab-app-card a{color:var(--jp-content-link-color,#1565c0)}"
+        ".tricklab-start-here{border:2px solid var(--jp-brand-color1,#1565c0);border-radius:8px;padding:4px 16px;"
+        "margin:0 0 16px;background:var(--jp-layout-color1,#fff);color:var(--jp-ui-font-color1,#222)}"
+        ".tricklab-start-here a{color:var(--jp-content-link-color,#1565c0);font-weight:700}"
+        # the dark screenshots where the page is dark (Voilà's dark theme sets data-jp-theme-light="false")
+        ".tricklab-picture-dark{display:none}"
+        "[data-jp-theme-light='false'] .tricklab-picture-dark{display:inline}"
+        "[data-jp-theme-light='false'] .tricklab-picture-light{display:none}</style>"
     )
     intro = (
         "<h1>tricklab</h1><p>Learn the rules of trick-taking card games. Pick an app; every link can be shared, "
         "and the same link shows everyone the same deal.</p>"
     )
-    return f'{style}<div class="tricklab-landing">{intro}<div class="tricklab-gallery">{"".join(cards)}</div></div>'
+    gallery = f'<div class="tricklab-gallery">{"".join(cards)}</div>'
+    return f'{style}<div class="tricklab-landing">{intro}{start_here_html()}{gallery}</div>'
+
+
+def _picture(app: App) -> str:
+    """The app's screenshot, and its dark-theme one where there is one (CSS shows the right one)."""
+    alt = esc(f"{app.title}: a screenshot")
+    light = (
+        f'<img class="tricklab-picture-light" src="../files/screenshots/{esc(app.picture)}" alt="{alt}" loading="lazy">'
+    )
+    dark_name = app.picture.replace(".png", "-dark.png")
+    if not (SCREENSHOTS / dark_name).exists():
+        return light
+    dark = f'<img class="tricklab-picture-dark" src="../files/screenshots/{esc(dark_name)}" alt="{alt}" loading="lazy">'
+    return light + dark
 
 
 class Landing:
