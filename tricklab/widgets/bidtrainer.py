@@ -24,7 +24,7 @@ from ..games import DEFAULT_GAME, find_game, games_with
 from ..games.base import Rules
 from ..games.capabilities import Capabilities, DecisionKind
 from ..match import Match
-from .board import Board, LookToggles
+from .board import Board, LookToggles, controls_row
 from .inputs import bid_step, quote, short
 from .stepper import TrickStepper
 
@@ -89,7 +89,7 @@ class BidTrainer(w.VBox):  # type: ignore[misc]
         self.play_button.on_click(lambda _: self.play_out())
         self.stepper: TrickStepper | None = None  # the last play-out, shown in stepper_box
         self.stepper_box = w.VBox()
-        controls = w.HBox([self.try_button, self.cancel_button, self.progress, self.play_button, self.look])
+        controls = controls_row([self.try_button, self.cancel_button, self.progress, self.play_button, self.look])
         super().__init__([controls, self.board, self.stepper_box])
         self.add_class("tricklab-bidtrainer")
         self._render()

@@ -49,7 +49,7 @@ from ..hints import Hint, hint
 from ..links import moves_code
 from ..match import Match, Step
 from ..review import reviewable_rounds
-from .board import Board, LookToggles
+from .board import Board, LookToggles, controls_row
 from .inputs import bid_step, clicked_card, number, quote, short, too_long
 from .review import ReviewPanel
 
@@ -117,7 +117,7 @@ class PlayTable(w.VBox):  # type: ignore[misc]
         self.hint_button = w.Button(description="Hint", tooltip="what the heuristic bot would do, and why")
         self.undo_button.on_click(lambda _: self.undo())
         self.hint_button.on_click(lambda _: self.hint())
-        self.toolbar = w.HBox([self.undo_button, self.hint_button, self.look])
+        self.toolbar = controls_row([self.undo_button, self.hint_button, self.look])
         super().__init__([self.toolbar, self.board])
         self.add_class("tricklab-playtable")
         self._start(get_rules(cls.name, players=players), seed)
