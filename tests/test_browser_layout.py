@@ -201,8 +201,12 @@ def on_screen(page: Any, selector: str) -> dict[str, float]:
 
 
 def assert_projector_fits(page: Any) -> None:
-    for selector in (f"{BOARD} .tl-centre", f"{BOARD} .tl-pos-s", f"{BOARD} .tl-panels > :first-child"):
-        on_screen(page, selector)
+    try:
+        for selector in (f"{BOARD} .tl-centre", f"{BOARD} .tl-pos-s", f"{BOARD} .tl-panels > :first-child"):
+            on_screen(page, selector)
+    except AssertionError:
+        screenshot(page, "projector-does-not-fit")
+        raise
     scrolled = page.evaluate(
         "() => [document.scrollingElement, ...document.querySelectorAll('body *')]"
         ".filter(e => e.scrollTop > 0 && !e.closest('.tricklab')).length"
