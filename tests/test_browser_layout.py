@@ -282,3 +282,32 @@ def test_a_desktop_keeps_the_table_around_the_trick(voila_url: str, browser: Any
     screenshot(page, "desktop-tricks-and-stones")
     page.close()
     assert log.javascript_errors() == []
+
+
+# every control's label whole (a button too narrow for its label cuts it to "S." or "La…")
+CUT_LABELS = """() => [...document.querySelectorAll('button, .widget-dropdown select, .widget-label')]
+  .filter(e => e.offsetParent !== null && e.scrollWidth > e.clientWidth + 1)
+  .map(e => (e.innerText || e.getAttribute('aria-label') || e.title || e.tagName).trim())"""
+
+
+@pytest.mark.parametrize(
+    ("app", "query"),
+    [
+        ("play", "game=tricks-and-stones&players=4&seed=3&pace=0"),
+        ("replay", "game=tricks-and-stones&players=4&seed=3"),
+        ("quiz", "game=tricks-and-stones"),
+        ("explain_trick", "game=tricks-and-stones&players=4"),
+    ],
+)
+def test_controls_fit_a_phone(voila_url: str, browser: Any, app: str, query: str) -> None:
+    page, log = open_phone_page(browser, f"{voila_url}/voila/render/{app}.ipynb?{query}")
+    page.locator(BOARD).first.wait_for(timeout=90_000)
+    page.wait_for_timeout(300)
+    assert page.evaluate(CUT_LABELS) == []
+    assert page.evaluate(OVERFLOW) == []
+    if app == "replay":
+        track = page.locator(".widget-slider .slider-container").first.bounding_box()
+        assert track is not None and track["width"] >= 150, "the step slider keeps a usable length"
+    screenshot(page, f"phone-{app}")
+    page.context.close()
+    assert log.javascript_errors() == []
