@@ -269,8 +269,11 @@ def _scroll_back(page: Any) -> None:
     )
 
 
-def test_a_desktop_keeps_the_table_around_the_trick(voila_url: str, browser: Any) -> None:
-    page, log = open_page(browser, play_url(voila_url, GAMES[0]), viewport=(1280, 900))
+@pytest.mark.parametrize(("name", "viewport"), [("desktop", (1280, 900)), ("tablet", (768, 1024))])
+def test_a_desktop_or_tablet_keeps_the_table_around_the_trick(
+    voila_url: str, browser: Any, name: str, viewport: tuple[int, int]
+) -> None:
+    page, log = open_page(browser, play_url(voila_url, GAMES[0]), viewport=viewport)
     board = wait_ready(page)
     centre = board.locator(".tl-centre").bounding_box()
     west = board.locator(".tl-pos-w").bounding_box()
@@ -279,7 +282,7 @@ def test_a_desktop_keeps_the_table_around_the_trick(voila_url: str, browser: Any
     assert west["x"] + west["width"] <= centre["x"] <= east["x"], "opponents sit beside the trick"
     expect(board.locator(".tl-pos-w .tl-card").first).to_be_visible()  # their backs are shown
     assert page.evaluate(OVERFLOW) == []
-    screenshot(page, "desktop-tricks-and-stones")
+    screenshot(page, f"{name}-tricks-and-stones")
     page.close()
     assert log.javascript_errors() == []
 
