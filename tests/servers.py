@@ -129,6 +129,25 @@ class PageLog:
 def open_page(browser: Any, url: str, *, viewport: tuple[int, int] = (1280, 1000)) -> tuple[Any, PageLog]:
     """A new page that blocks every non-loopback request and records errors."""
     page = browser.new_page(viewport={"width": viewport[0], "height": viewport[1]})
+    return page, _watch(page, url)
+
+
+#: a phone held upright: its screen in CSS pixels
+PHONE = (390, 844)
+
+
+def open_phone_page(browser: Any, url: str, *, viewport: tuple[int, int] = PHONE) -> tuple[Any, PageLog]:
+    """Like :func:`open_page`, on a phone: a touch screen, a mobile viewport, two device pixels
+    to a CSS pixel. The page's own context is closed with ``page.context.close()``."""
+    context = browser.new_context(
+        viewport={"width": viewport[0], "height": viewport[1]}, has_touch=True, is_mobile=True, device_scale_factor=2
+    )
+    page = context.new_page()
+    return page, _watch(page, url)
+
+
+def _watch(page: Any, url: str) -> PageLog:
+    """Record what ``page`` reports, block every non-loopback request, then open ``url``."""
     log = PageLog()
     page.on("pageerror", lambda exc: log.errors.append(str(exc)))
     page.on("console", lambda msg: log.console_errors.append(msg.text) if msg.type == "error" else None)
@@ -149,7 +168,7 @@ def open_page(browser: Any, url: str, *, viewport: tuple[int, int] = (1280, 1000
 
     page.route("**/*", route)
     page.goto(url)
-    return page, log
+    return log
 
 
 def launch(playwright: Any) -> Any:

@@ -433,6 +433,8 @@ def view_html(
             marks.append('<span class="tl-mark">start player</span>')
         if view.trick and view.leader == seat:
             marks.append('<span class="tl-mark">led</span>')
+        # the count, for the compact strip a narrow screen or projector shows instead of the backs
+        marks.append(f'<span class="tl-mark tl-count">{esc(plural(size, "card"))}</span>')
         current = " tl-current" if view.to_play == seat else ""
         seats.append(
             f'<section class="tl-seat tl-pos-{pos}{current}" style="--tl-seat:{seat_colour(seat)}" '

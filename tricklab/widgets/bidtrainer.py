@@ -24,7 +24,7 @@ from ..games import DEFAULT_GAME, find_game, games_with
 from ..games.base import Rules
 from ..games.capabilities import Capabilities, DecisionKind
 from ..match import Match
-from .board import Board, LookToggles
+from .board import Board, LookToggles, controls_row
 from .inputs import bid_step, quote, short
 from .stepper import TrickStepper
 
@@ -79,7 +79,7 @@ class BidTrainer(w.VBox):  # type: ignore[misc]
         self.stepper_box = w.VBox()
         self.new_deal_button = w.Button(description="New deal", tooltip="another hand to bid on (the next seed)")
         self.new_deal_button.on_click(lambda _: self.new_deal())
-        controls = w.HBox(
+        controls = controls_row(
             [self.try_button, self.cancel_button, self.progress, self.play_button, self.new_deal_button, self.look]
         )
         super().__init__([controls, self.board, self.stepper_box])

@@ -13,7 +13,7 @@ from ..errors import TricklabError
 from ..games import DEFAULT_GAME, GAMES, find_game
 from ..games.base import Rules, TrickOutcome
 from ..games.capabilities import TRUMP
-from .board import Board, LookToggles
+from .board import Board, LookToggles, controls_row
 from .inputs import MAX_TYPED, clicked_card
 
 # The trump picker offers what the trump context declares; a dropdown cannot show None, so "none".
@@ -69,8 +69,8 @@ class TrickExplainer(w.VBox):  # type: ignore[misc]
         self.clear_button.on_click(lambda _: self._show(()))
         self.board.on_intent(self._intent)
 
-        settings = w.HBox([self.game_picker, self.players_picker, self.trump_picker, self.look])
-        entry = w.HBox([self.entry, self.show_button, self.back_button, self.clear_button])
+        settings = controls_row([self.game_picker, self.players_picker, self.trump_picker, self.look])
+        entry = controls_row([self.entry, self.show_button, self.back_button, self.clear_button])
         super().__init__([settings, entry, self.message, self.board])
         self.add_class("tricklab-explainer")
         self._sync_controls()

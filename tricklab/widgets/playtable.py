@@ -49,7 +49,7 @@ from ..hints import Hint, hint
 from ..links import moves_code
 from ..match import Match, Step
 from ..review import reviewable_rounds
-from .board import Board, LookToggles
+from .board import Board, LookToggles, controls_row
 from .inputs import bid_step, clicked_card, number, quote, short, too_long
 from .review import ReviewPanel
 
@@ -120,7 +120,7 @@ class PlayTable(w.VBox):  # type: ignore[misc]
         self.hint_button.on_click(lambda _: self.hint())
         self.new_deal_button = w.Button(description="New deal", tooltip="a new match, the next seed")
         self.new_deal_button.on_click(lambda _: self.new_deal())
-        self.toolbar = w.HBox([self.undo_button, self.hint_button, self.new_deal_button, self.look])
+        self.toolbar = controls_row([self.undo_button, self.hint_button, self.new_deal_button, self.look])
         super().__init__([self.toolbar, self.board])
         self.add_class("tricklab-playtable")
         if match is not None:  # a match played so far (a link's moves): it goes on from where it is

@@ -14,7 +14,7 @@ from ..explain import Reason
 from ..games import DEFAULT_GAME
 from ..games.base import CardLike
 from ..quiz import DEFAULT_COUNT, Question, QuizSummary, Verdict, check, levels, questions, summary
-from .board import Board, LookToggles
+from .board import Board, LookToggles, controls_row
 from .inputs import clicked_card, number, quote
 
 
@@ -74,8 +74,8 @@ class Quiz(w.VBox):  # type: ignore[misc]
         self.new_deal_button.on_click(lambda _: self.new_deal())
         self.board.on_intent(self._intent)
 
-        settings = w.HBox([self.level_picker, self.look])
-        controls = w.HBox([self.next_button, self.again_button, self.new_deal_button])
+        settings = controls_row([self.level_picker, self.look])
+        controls = controls_row([self.next_button, self.again_button, self.new_deal_button])
         super().__init__([settings, self.message, self.board, controls])
         self.add_class("tricklab-quiz")
         self._render()

@@ -17,6 +17,7 @@ from ..display.review import review_html
 from ..errors import TricklabError
 from ..match import Match
 from ..review import ReviewCancelled, RoundReview, review_round
+from .board import controls_row
 
 DEFAULT_SAMPLES = 24
 
@@ -59,13 +60,15 @@ class ReviewPanel(w.VBox):  # type: ignore[misc]
         )
         self.run_button = w.Button(description="Review", tooltip="rate every decision of that round")
         self.cancel_button = w.Button(description="Cancel", tooltip="stop the review", disabled=True)
-        self.progress = w.IntProgress(value=0, min=0, max=100, description="Working", layout=w.Layout(width="260px"))
+        self.progress = w.IntProgress(
+            value=0, min=0, max=100, description="Working", layout=w.Layout(width="260px", max_width="100%")
+        )
         self.progress.layout.visibility = "hidden"
         self.output = w.HTML("")
         self.run_button.on_click(lambda _: self.run())
         self.cancel_button.on_click(lambda _: self.cancel())
         pickers = [self.round_picker] + ([self.seat_picker] if seats else [])
-        controls = w.HBox([*pickers, self.run_button, self.cancel_button, self.progress])
+        controls = controls_row([*pickers, self.run_button, self.cancel_button, self.progress])
         super().__init__([controls, self.output])
         self.add_class("tricklab-review")
 

@@ -11,7 +11,7 @@ from ..display import esc, finished_trick_html, reasons_html, view_html
 from ..games.base import EventKind, SeatView
 from ..match import Match, Step
 from ..review import reviewable_rounds
-from .board import Board, LookToggles
+from .board import Board, LookToggles, controls_row
 from .review import ReviewPanel
 
 KEY_MOVES = {"ArrowLeft": -1, "ArrowRight": 1}
@@ -62,7 +62,12 @@ class TrickStepper(w.VBox):  # type: ignore[misc]
         last = len(self.steps) - 1
 
         self.slider = w.IntSlider(
-            value=0, min=0, max=last, description="Step", continuous_update=True, layout=w.Layout(width="420px")
+            value=0,
+            min=0,
+            max=last,
+            description="Step",
+            continuous_update=True,
+            layout=w.Layout(width="auto", flex="1 1 260px", min_width="220px", max_width="420px"),
         )
         self.player = w.Play(value=0, min=0, max=last, interval=interval, description="Play")
         self._shown = -1  # the step on the board
@@ -100,7 +105,7 @@ class TrickStepper(w.VBox):  # type: ignore[misc]
             control.observe(self._keep_bounds, ["min", "max"])
         self.board.on_intent(self._intent)
 
-        controls = w.HBox(
+        controls = controls_row(
             [self.player, self.first_button, self.back_button, self.next_button, self.last_button, self.slider]
         )
         self.review: ReviewPanel | None = None  # the review of a round, once asked for
@@ -108,7 +113,7 @@ class TrickStepper(w.VBox):  # type: ignore[misc]
             description="Review a round", tooltip="rate a player's decisions in a round of this match"
         )
         self.review_button.on_click(lambda _: self.open_review())
-        self._rows = [controls, w.HBox([view, self.look, self.review_button]), self.board]
+        self._rows = [controls, controls_row([view, self.look, self.review_button]), self.board]
         super().__init__(self._rows)
         self.add_class("tricklab-stepper")
         self.go(step)  # the first go() always draws: nothing is shown yet
