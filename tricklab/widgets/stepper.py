@@ -191,7 +191,7 @@ class TrickStepper(w.VBox):  # type: ignore[misc]
         view: SeatView = step.state if seat is not None else self.rules.view(step.state, None)
         total = len(self.steps) - 1
         caption = (
-            f'<p class="tl-caption" aria-live="polite"><span class="tl-step-no">Step {self.step} of {total}:</span> '
+            f'<p class="tl-caption"><span class="tl-step-no">Step {self.step} of {total}:</span> '
             f"{esc(step.event.text)}</p>"
         )
         four = self.look.four_colour.value
@@ -209,6 +209,7 @@ class TrickStepper(w.VBox):  # type: ignore[misc]
             "large": self.look.large.value,
             "step": self.step,
             "caption": step.event.text,
+            "announce": f"Step {self.step} of {total}: {step.event.text}",
         }
 
     def __repr__(self) -> str:
