@@ -840,7 +840,8 @@ class PlayTable(w.VBox):  # type: ignore[misc]
         items = "".join(f"<li>{esc(s.event.text)}</li>" for s in reversed(steps))
         return (
             f'<details class="tl-history" open><summary>This round, newest first ({len(steps)} steps)'
-            f'</summary><ol class="tl-log" reversed tabindex="0" aria-label="What happened this round">{items}</ol></details>'
+            '</summary><ol class="tl-log" reversed tabindex="0" aria-label="What happened this round">'
+            f"{items}</ol></details>"
         )
 
     def _received(self) -> tuple[dict[Card, str], str]:
