@@ -12,6 +12,8 @@ from typing import Any
 import pytest
 from axe_playwright_python.sync_playwright import Axe
 
+import tricklab
+
 from .servers import open_page
 
 pytestmark = pytest.mark.browser
@@ -122,3 +124,44 @@ def test_play_page_at_decisions_has_no_serious_axe_violation(voila_url: str, bro
     finally:
         page.close()
     assert log.javascript_errors() == []
+
+
+def test_after_a_play_focus_moves_on_and_the_live_region_says_what_happened(voila_url: str, browser: Any) -> None:
+    page, log = open_page(browser, render(voila_url, "play", "game=tricks-and-stones&players=4&seed=3&pace=0"))
+    try:
+        board = page.locator(BOARD)
+        board.locator(".tl-card").first.wait_for(timeout=90_000)
+        assert play_until(page, "button.tl-card.tl-legal[data-intent='play']")
+        card = board.locator("button.tl-card.tl-legal[data-intent='play']").first
+        card.focus()
+        step = board.get_attribute("data-step")
+        page.keyboard.press("Enter")
+        page.wait_for_function("([sel, step]) => document.querySelector(sel)?.dataset.step !== step", arg=[BOARD, step])
+        page.wait_for_timeout(300)
+        # focus is on what the learner does next, not back on the board or the page
+        focused = page.evaluate(
+            "() => { const e = document.activeElement; return e && e.matches("
+            "\"[data-intent='continue'], button.tl-card.tl-legal[data-intent='play'], .tl-decision button\") }"
+        )
+        assert focused, page.evaluate("() => document.activeElement?.outerHTML.slice(0, 200)")
+        # one live region outside the redrawn markup holds the caption
+        region = page.locator(".tricklab-announce[aria-live='polite']")
+        assert region.count() == 1
+        assert region.inner_text().strip() == board.locator(".tl-caption").inner_text().strip()
+        assert board.locator("[aria-live]").count() == 0
+    finally:
+        page.close()
+    assert log.javascript_errors() == []
+
+
+def test_the_rulebooks_links_lead_to_each_game(voila_url: str, browser: Any) -> None:
+    page, _ = open_page(browser, render(voila_url, "rulebooks", ""))
+    try:
+        page.locator("text=ts.lead.first").first.wait_for(timeout=90_000)
+        targets = page.locator("a[href^='#']").evaluate_all("els => els.map(e => e.getAttribute('href').slice(1))")
+        titles = {tricklab.find_game(name).title.replace(" ", "-") for name in tricklab.games()}
+        assert titles <= set(targets), targets
+        for target in targets:
+            assert page.evaluate("id => !!document.getElementById(id)", target), target
+    finally:
+        page.close()
