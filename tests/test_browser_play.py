@@ -97,7 +97,12 @@ def test_an_illegal_click_is_explained_and_changes_nothing(voila_url: str, brows
     illegal = board.locator("button.tl-card.tl-not-legal[data-intent='play']").first
     step = board.get_attribute("data-step")
     hand = board.locator("button.tl-card[data-intent='play']").count()
-    illegal.click()
+    # aria-disabled, and described by the engine's sentence of why; a click still reaches Python
+    # (Playwright would wait for an aria-disabled button to be enabled, so it is forced)
+    expect(illegal).to_have_attribute("aria-disabled", "true")
+    why = board.locator(f"#{illegal.get_attribute('aria-describedby')}")
+    assert re.search(r"You must follow|trumps are not broken", why.inner_text())
+    illegal.click(force=True)
     alert = board.get_by_role("alert")
     expect(alert).to_be_visible()
     assert re.search(r"You must follow|trumps are not broken", alert.inner_text())

@@ -68,8 +68,10 @@ def test_quiz_answered_right_then_wrong_by_clicking(voila_url: str, browser: Any
     verdict = quiz.check(second, wrong)
     (why,) = verdict.deciding
     assert why.cards == (second.answer[0], wrong), "the engine's comparison of the winner with the pick"
-    live = page.locator(f"{BOARD} [aria-live='polite'] .tl-feedback")
+    live = page.locator(f"{BOARD} .tl-quiz-feedback .tl-feedback")
     expect(live).to_have_text(f"✗ You chose {wrong.pretty}, but {second.answer[0].pretty} wins: {why.text}")
+    # and the board's one live region (outside the redrawn markup) says it
+    expect(page.locator(".tricklab-announce")).to_contain_text(f"You chose {wrong.pretty}, but")
     folded = page.locator(f"{BOARD} details.tl-quiz-all")
     expect(folded.locator(".tl-reasons")).to_be_hidden()
     folded.get_by_text("All the reasons", exact=True).click()
@@ -111,7 +113,7 @@ def test_quiz_podium_with_one_pair_swapped_marks_those_places_wrong(voila_url: s
         card_button(page, card).click()
     verdict = quiz.check(question, (first, third, second, last))
     expect(page.locator(f"{BOARD} .tl-feedback")).to_have_text(f"✗ {verdict.feedback}")
-    places = page.locator(f"{BOARD} [aria-live='polite'] .tl-quiz-place")
+    places = page.locator(f"{BOARD} .tl-quiz-feedback .tl-quiz-place")
     expect(places).to_have_count(4)
     marks = places.evaluate_all("els => els.map(e => [e.dataset.place, e.dataset.correct])")
     assert marks == [["1", "true"], ["2", "false"], ["3", "false"], ["4", "true"]]

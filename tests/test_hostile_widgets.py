@@ -357,7 +357,7 @@ def _bounds(stepper: TrickStepper, data: st.DataObject) -> None:
 
 
 def _play(stepper: TrickStepper, data: st.DataObject) -> None:
-    page_sets(stepper.player, {"value": data.draw(st.integers(-10, 10**7)), "playing": data.draw(st.booleans())})
+    page_sets(stepper.player, {"value": data.draw(st.booleans() | st.integers(-10, 10**7))})
 
 
 STEPPER_MESSAGES: dict[str, Extra] = {"slider": _slider, "range": _bounds, "play": _play}

@@ -348,8 +348,9 @@ def test_widget_wrong_answer_shows_the_right_one_and_counts() -> None:
     assert f'<span class="tl-quiz-mark">✗</span> {html_escape(expected)}' in html
     assert f'aria-label="{card_label(second.answer[0])}, wins"' in html, "the right answer is highlighted"
     assert "✗ your pick" in html
-    feedback = html.split('<div class="tl-quiz-feedback tl-quiz-wrong-box" role="status" aria-live="polite">', 1)[1]
-    assert feedback.startswith('<p class="tl-feedback tl-wrong'), "the feedback is the live region"
+    feedback = html.split('<div class="tl-quiz-feedback tl-quiz-wrong-box">', 1)[1]
+    assert widget.board.scene["announce"].startswith(expected), "the board's live region says the verdict"
+    assert feedback.startswith('<p class="tl-feedback tl-wrong'), "the feedback comes first"
     assert '<details class="tl-quiz-all"><summary>All the reasons</summary>' in html
     assert widget.score == (1, 2) and widget.board.scene["score"] == "1 of 2 right"
     assert repr(widget) == "Quiz(game='band-of-tricks', players=3, seed=8, level=3, question=2/10, score=1/2)"

@@ -169,8 +169,12 @@ def card_html(
     classes: Iterable[str] = (),
     note: str = "",
     disabled: bool = False,
+    described_by: str = "",
 ) -> str:
-    """A card in a wrapper: a focusable button when it has an ``intent``, else a picture."""
+    """A card in a wrapper: a focusable button when it has an ``intent``, else a picture.
+
+    A ``disabled`` button stays clickable (the click reaches Python, which explains it) and is
+    ``aria-disabled``; ``described_by`` is the id of the visible sentence that says why."""
     extra = " ".join(classes)
     label = "face-down card" if card is None else card_label(card)
     if note:
@@ -179,6 +183,8 @@ def card_html(
     caption = f'<span class="tl-card-note">{esc(note)}</span>' if note else ""
     if intent is not None and card is not None:
         dis = ' aria-disabled="true"' if disabled else ""
+        if described_by:
+            dis += f' aria-describedby="{esc(described_by)}"'
         return (
             f'<button type="button" class="tl-card {extra}" data-intent="{esc(intent)}" '
             f'data-value="{esc(card)}" aria-label="{esc(label)}"{dis}>{inner}{caption}</button>'
@@ -194,9 +200,12 @@ def cards_html(
     legal: Iterable[Card] | None = None,
     label: str = "",
     marked: Mapping[Card, str] | None = None,
+    why_id: str = "",
 ) -> str:
     """Cards in a row; with ``legal`` each is marked playable or not, and ``marked`` cards get
-    their note (shown and read out) and the ``tl-received`` look."""
+    their note (shown and read out) and the ``tl-received`` look. With ``legal`` and an
+    ``intent`` the cards not playable are ``aria-disabled`` and described by the element
+    ``why_id`` (the engine's sentence of why, shown by the caller)."""
     allowed = set(legal) if legal is not None else None
     parts = []
     for card in cards:
@@ -206,7 +215,18 @@ def cards_html(
         note = marked.get(card, "") if marked and card is not None else ""
         if note:
             classes.append("tl-received")
-        parts.append(card_html(card, four_colour=four_colour, intent=intent, classes=classes, note=note))
+        barred = allowed is not None and card is not None and card not in allowed and intent is not None
+        parts.append(
+            card_html(
+                card,
+                four_colour=four_colour,
+                intent=intent,
+                classes=classes,
+                note=note,
+                disabled=barred,
+                described_by=why_id if barred else "",
+            )
+        )
     aria = f' aria-label="{esc(label)}"' if label else ""
     return f'<div class="tl-cards" role="group"{aria}>{"".join(parts)}</div>'
 
@@ -388,6 +408,7 @@ def view_html(
     closed: Mapping[int, str] | None = None,
     with_panels: bool = True,
     marked: Mapping[Card, str] | None = None,
+    why_id: str = "",
 ) -> str:
     """A table for a seat's (or the teacher's) view: seats, hands, the trick and the game's board.
 
@@ -396,7 +417,9 @@ def view_html(
     the last card of the trick so far slides in from its player's side. ``closed`` places of the
     board are marked as not usable now, with the engine's reason (see ``panels.panel_html``);
     without ``with_panels`` the game's board is left for the caller to draw where it wants.
-    ``marked`` cards of the seat's own hand carry a note (e.g. the cards a pass brought)."""
+    ``marked`` cards of the seat's own hand carry a note (e.g. the cards a pass brought);
+    ``why_id`` is the id of the sentence that says why the cards not ``legal`` are not
+    (see :func:`cards_html`)."""
     from .panels import panel_html
 
     if not isinstance(view, TableView):
@@ -423,6 +446,7 @@ def view_html(
                 legal=legal if intent else None,
                 label=f"{rules.seat_name(seat)}'s hand",
                 marked=marked if own else None,
+                why_id=why_id if intent else "",
             )
         marks = []
         if view.to_play == seat:

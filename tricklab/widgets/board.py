@@ -35,7 +35,10 @@ class Board(anywidget.AnyWidget):
     """Shows ``scene["html"]`` (markup from :mod:`tricklab.display`) and sends back intents.
 
     The scene is a small JSON object: ``html``, ``label`` (ARIA label), ``large``
-    (projector mode), ``step``, and ``data`` (scalar facts set as ``data-*`` attributes).
+    (projector mode), ``step``, ``data`` (scalar facts set as ``data-*`` attributes),
+    ``announce`` (the latest event in words, put in one live region kept outside the
+    redrawn markup, so screen readers say it once) and ``focus`` (a CSS selector: where focus
+    goes after the redraw, when the board had it, e.g. the next card to play).
     Clicks on elements with ``data-intent`` and the keys ←/→/Home/End arrive as
     ``(intent, value)`` calls of the handlers given to :meth:`on_intent`; the front end
     decides nothing.

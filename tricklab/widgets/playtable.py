@@ -18,6 +18,7 @@ time), and the round's log keeps every step of the round.
 from __future__ import annotations
 
 import asyncio
+import itertools
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, Literal
@@ -56,6 +57,7 @@ from .review import ReviewPanel
 BID_KEYS = ("rock", "soul", "pops")
 ROUND_END = ("score", "round-end")  # the event kinds that close a round (scores, or Jewel Vault's round actions)
 #: the bots' paces a learner steps through with Slower and Faster (seconds between two moves)
+_WHY_IDS = itertools.count(1)  # one id a play table: its cards point at its sentence of why
 PACES = (0.3, 0.8, 1.6, 3.0)
 #: how long a finished trick stays when the learner chose "go on by itself" (seconds)
 AUTO_HOLD = 3.0
@@ -144,6 +146,8 @@ class PlayTable(w.VBox):  # type: ignore[misc]
         self._gathering = False
         self._show_last = False
         self._arrived = -1  # the number of actions when a card last slid onto the table
+        self._why_id = f"tl-why-{next(_WHY_IDS)}"  # the sentence saying why a card is not playable now
+        self._drawn_step = -1  # the step of the scene last drawn: focus moves on only when it changes
         self._message = ""
         self._hint: Hint | None = None
         self._picked: list[str] = []  # cards chosen for a pass, or chambers for gems
@@ -641,7 +645,8 @@ class PlayTable(w.VBox):  # type: ignore[misc]
         plays = [a.card for a in legal if isinstance(a, Play)]
         four = self.look.four_colour.value
         parts = [self._controls_html()]
-        parts.append(f'<p class="tl-caption" aria-live="polite">{esc(self._status())}</p>')
+        status = self._status()
+        parts.append(f'<p class="tl-caption">{esc(status)}</p>')
         if self._message:
             parts.append(f'<p class="tl-message" role="alert">{esc(self._message)}</p>')
         if self._hint is not None:
@@ -675,6 +680,7 @@ class PlayTable(w.VBox):  # type: ignore[misc]
                 arriving=arriving,
                 with_panels=False,
                 marked=received,
+                why_id=self._why_id,
             )
         )
         parts.append(self._decision_html(view, legal))
@@ -690,11 +696,15 @@ class PlayTable(w.VBox):  # type: ignore[misc]
         if self._show_last:
             parts.append(self._last_trick_html())
         parts.append(self._history_html())
+        step = len(self.match.actions) * 4 + len(self._pauses) + (2 if self._gathering else 0)
+        moved, self._drawn_step = step != self._drawn_step, step
         self.board.scene = {
             "html": "".join(parts),
             "label": f"{self.rules.title}: you are {self.rules.seat_name(self.seat)}",
             "large": self.look.large.value,
-            "step": len(self.match.actions) * 4 + len(self._pauses) + (2 if self._gathering else 0),
+            "step": step,
+            "announce": status,
+            "focus": self._next_focus(pause, legal) if moved else "",
             "data": {
                 "turn": self.my_turn and live,
                 "over": self.match.is_over,
@@ -702,6 +712,17 @@ class PlayTable(w.VBox):  # type: ignore[misc]
                 "paused": pause.kind if pause is not None else "",
             },
         }
+
+    def _next_focus(self, pause: Pause | None, legal: list[Action]) -> str:
+        """A CSS selector of what the learner does next: go on past a pause, else the first
+        playable card, else the decision's first choice; empty when it is not their move."""
+        if pause is not None:
+            return "[data-intent='continue']"
+        if not legal:
+            return ""
+        if any(isinstance(a, Play) for a in legal):
+            return "button.tl-card.tl-legal[data-intent='play']"
+        return ".tl-decision button"
 
     def _rounds_scored(self) -> int:
         return sum(1 for step in self.match.timeline(self.seat) if step.event.kind in ROUND_END)
@@ -838,7 +859,8 @@ class PlayTable(w.VBox):  # type: ignore[misc]
         items = "".join(f"<li>{esc(s.event.text)}</li>" for s in reversed(steps))
         return (
             f'<details class="tl-history" open><summary>This round, newest first ({len(steps)} steps)'
-            f'</summary><ol class="tl-log" reversed aria-label="What happened this round">{items}</ol></details>'
+            '</summary><ol class="tl-log" reversed tabindex="0" aria-label="What happened this round">'
+            f"{items}</ol></details>"
         )
 
     def _received(self) -> tuple[dict[Card, str], str]:
@@ -891,7 +913,10 @@ class PlayTable(w.VBox):  # type: ignore[misc]
             cards = [a.card for a in legal if isinstance(a, Play)]
             which = "any of your cards" if len(cards) == len(view.hand) else "a card with a green border"
             why = self.rules.explain_choice(view, self.seat)
-            return _decision(f"Your turn to play: click {which} in your hand above. {why.text}", "")
+            return _decision(
+                f"Your turn to play: click {which} in your hand above.",
+                f'<p class="tl-why" id="{self._why_id}">{esc(why.text)}</p>',
+            )
         if Predict in kinds:
             buttons = "".join(
                 _button("act", str(a), str(a.n), label=f"predict {plural(a.n, 'trick')}")

@@ -270,11 +270,11 @@ class Quiz(w.VBox):  # type: ignore[misc]
         step = levels(self.rules.name)[question.level - 1]
         total = len(self.questions)
         body = (
-            f'<p class="tl-caption" aria-live="polite"><span class="tl-step-no">Question {question.number} of '
+            f'<p class="tl-caption"><span class="tl-step-no">Question {question.number} of '
             f"{total}:</span> {esc(question.prompt)}</p>"
             f'<p class="tl-summary"><strong>Level {step.number}: {esc(step.title)}.</strong> {esc(step.text)}</p>'
         )
-        score = f'<p class="tl-summary tl-score" aria-live="polite">Score: <strong>{self.score_text}</strong></p>'
+        score = f'<p class="tl-summary tl-score">Score: <strong>{self.score_text}</strong></p>'
         if verdict is None:
             body += self._open_trick(question, four) + score
         else:
@@ -294,6 +294,10 @@ class Quiz(w.VBox):  # type: ignore[misc]
             "picks": [str(c) for c in self.picks],
             "correct": None if verdict is None else verdict.correct,
             "score": self.score_text,
+            # said by the board's one live region: the question, or the verdict and the score
+            "announce": f"Question {question.number} of {total}: {question.prompt}"
+            if verdict is None
+            else f"{verdict.feedback} Score: {self.score_text}.",
         }
 
     def _open_trick(self, question: Question, four: bool) -> str:
@@ -357,9 +361,7 @@ class Quiz(w.VBox):  # type: ignore[misc]
             '<details class="tl-quiz-all"><summary>All the reasons</summary>'
             f"{reasons_html(verdict.reasons, title='Why')}</details>"
         )
-        feedback = (
-            f'<div class="tl-quiz-feedback tl-quiz-{kind}-box" role="status" aria-live="polite">{head}{places}</div>'
-        )
+        feedback = f'<div class="tl-quiz-feedback tl-quiz-{kind}-box">{head}{places}</div>'
         return trick + feedback + folded
 
     @staticmethod

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 from typing import Any
 
 import ipywidgets as w
@@ -61,15 +62,17 @@ class TrickStepper(w.VBox):  # type: ignore[misc]
         self.steps: list[Step] = self._timeline(seat)
         last = len(self.steps) - 1
 
-        self.slider = w.IntSlider(
-            value=0,
-            min=0,
-            max=last,
-            description="Step",
-            continuous_update=True,
-            layout=w.Layout(width="auto", flex="1 1 260px", min_width="220px", max_width="420px"),
+        # ipywidgets' slider and Play draw controls without an accessible name (a slider handle
+        # and icon-only buttons): a labelled number box and a named toggle step instead, the
+        # toggle's clock running here in the kernel
+        self.slider = w.BoundedIntText(
+            value=0, min=0, max=last, description="Step", continuous_update=False, layout=w.Layout(width="180px")
         )
-        self.player = w.Play(value=0, min=0, max=last, interval=interval, description="Play")
+        self.player = w.ToggleButton(
+            value=False, description="Play", icon="play", tooltip="step on by itself; click again to pause"
+        )
+        self.interval = interval  # milliseconds between steps while playing
+        self._tick: asyncio.TimerHandle | None = None
         self._shown = -1  # the step on the board
         self.first_button = w.Button(description="|◀", tooltip="first step (Home)", layout=w.Layout(width="44px"))
         self.back_button = w.Button(description="◀", tooltip="step back (←)", layout=w.Layout(width="44px"))
@@ -100,9 +103,8 @@ class TrickStepper(w.VBox):  # type: ignore[misc]
         # Play, the slider, the buttons and the keys all go through go(); the kernel keeps
         # Play and the slider in step (a link in the browser would echo every step back)
         self.slider.observe(lambda change: self.go(change["new"]), "value")
-        self.player.observe(lambda change: self.go(change["new"]), "value")
-        for control in (self.slider, self.player):  # the page may send other bounds: the timeline's stay
-            control.observe(self._keep_bounds, ["min", "max"])
+        self.player.observe(self._playing_changed, "value")
+        self.slider.observe(self._keep_bounds, ["min", "max"])  # the page may send other bounds: the timeline's stay
         self.board.on_intent(self._intent)
 
         controls = controls_row(
@@ -145,8 +147,7 @@ class TrickStepper(w.VBox):  # type: ignore[misc]
             return
         self._shown = value
         self._render()  # the board first: it is what the learner waits for
-        self.player.value = value  # each of these calls go(value) again, which returns at once
-        self.slider.value = value
+        self.slider.value = value  # this calls go(value) again, which returns at once
 
     def open_review(self) -> ReviewPanel:
         """A :class:`~tricklab.widgets.review.ReviewPanel` under the board for the round of the
@@ -169,6 +170,36 @@ class TrickStepper(w.VBox):  # type: ignore[misc]
             change["owner"].value = change["old"]
             return
         self._render()
+
+    def _playing_changed(self, change: dict[str, Any]) -> None:
+        playing = bool(change["new"])
+        self.player.description = "Pause" if playing else "Play"
+        self.player.icon = "pause" if playing else "play"
+        if self._tick is not None:
+            self._tick.cancel()
+            self._tick = None
+        if playing:
+            if self.step >= len(self.steps) - 1:
+                self.go(0)  # from the start again, as a player does
+            self._schedule_tick()
+
+    def _schedule_tick(self) -> None:
+        try:
+            loop = asyncio.get_running_loop()
+        except RuntimeError:
+            loop = asyncio.get_event_loop()
+        self._tick = loop.call_later(max(self.interval, 50) / 1000, self._step_on)
+
+    def _step_on(self) -> None:
+        """One step while playing; at the last step Play stops by itself."""
+        self._tick = None
+        if not self.player.value:
+            return
+        self.go(self.step + 1)
+        if self.step >= len(self.steps) - 1:
+            self.player.value = False
+        else:
+            self._schedule_tick()
 
     def _keep_bounds(self, change: dict[str, Any]) -> None:
         control = change["owner"]
@@ -200,7 +231,7 @@ class TrickStepper(w.VBox):  # type: ignore[misc]
         view: SeatView = step.state if seat is not None else self.rules.view(step.state, None)
         total = len(self.steps) - 1
         caption = (
-            f'<p class="tl-caption" aria-live="polite"><span class="tl-step-no">Step {self.step} of {total}:</span> '
+            f'<p class="tl-caption"><span class="tl-step-no">Step {self.step} of {total}:</span> '
             f"{esc(step.event.text)}</p>"
         )
         four = self.look.four_colour.value
@@ -218,6 +249,7 @@ class TrickStepper(w.VBox):  # type: ignore[misc]
             "large": self.look.large.value,
             "step": self.step,
             "caption": step.event.text,
+            "announce": f"Step {self.step} of {total}: {step.event.text}",
         }
 
     def __repr__(self) -> str:

@@ -163,6 +163,37 @@ function copyLink(button) {
   else fallback();
 }
 
+// --- Announcements and focus ---------------------------------------------------------------
+// The board's markup is replaced on every scene, and a live region rebuilt each time is not
+// announced reliably; so each board view keeps one live region of its own, outside that markup,
+// and puts the scene's ``announce`` text in it when the text changes. After a learner's action
+// the scene may name (``focus``, a CSS selector chosen by Python) what to do next.
+
+/** The one live region of a board view, placed just after its markup. */
+function makeAnnouncer(el) {
+  const region = document.createElement("p");
+  region.className = "tricklab-announce";
+  region.setAttribute("role", "status");
+  region.setAttribute("aria-live", "polite");
+  el.appendChild(region);
+  return region;
+}
+
+function announce(region, text) {
+  if (typeof text === "string" && text && region.textContent !== text) region.textContent = text;
+}
+
+/** The element the scene asks to focus, if it names one that is there. */
+function sceneFocus(root, selector) {
+  if (typeof selector !== "string" || !selector) return null;
+  try {
+    const found = root.querySelector(selector);
+    return found instanceof HTMLElement ? found : null;
+  } catch {
+    return null; // not a selector: keep focus as it was
+  }
+}
+
 // --- The board -----------------------------------------------------------------------------
 
 /** @param {{ model: any, el: HTMLElement }} ctx */
@@ -173,6 +204,7 @@ function render({ model, el }) {
   // Keys pressed here belong to the widget, not to JupyterLab's shortcuts.
   root.setAttribute("data-lm-suppress-shortcuts", "true");
   el.appendChild(root);
+  const announcer = makeAnnouncer(el);
 
   const draw = () => {
     const scene = model.get("scene") || {};
@@ -189,9 +221,10 @@ function render({ model, el }) {
     }
     root.innerHTML = scene.html || "";
     showAddress(scene.address);
+    announce(announcer, scene.announce);
     if (hadFocus) {
       const again = focused && root.querySelector(`[data-value="${CSS.escape(focused)}"]`);
-      (again || root).focus();
+      (sceneFocus(root, scene.focus) || again || root).focus();
     }
   };
 
@@ -222,6 +255,7 @@ function render({ model, el }) {
     model.off("change:scene", draw);
     root.removeEventListener("click", onClick);
     root.removeEventListener("keydown", onKey);
+    announcer.remove();
   };
 }
 
