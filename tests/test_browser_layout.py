@@ -16,25 +16,15 @@ import pytest
 from playwright.sync_api import expect
 
 from .servers import ARTIFACTS, open_page, open_phone_page
+from .test_browser_play import BOARD, play_url, take_one_decision, wait_ready
 
 pytestmark = pytest.mark.browser
 
-BOARD = ".tricklab-board"
 GAMES = [
     "game=tricks-and-stones&players=4&seed=3",
     "game=band-of-tricks&players=4&seed=3",
     "game=jewel-vault&players=4&seed=3",
 ]
-
-
-def play_url(voila_url: str, query: str) -> str:
-    return f"{voila_url}/voila/render/play.ipynb?{query}&pace=0"
-
-
-def wait_ready(page: Any) -> Any:
-    board = page.locator(BOARD)
-    board.locator(".tl-card").first.wait_for(timeout=90_000)
-    return board
 
 
 def screenshot(page: Any, name: str) -> None:
@@ -92,37 +82,8 @@ def assert_fits_the_phone(page: Any) -> None:
 
 
 def tap_one_decision(page: Any) -> str:
-    """Tap what a learner would: a legal card, or the first sensible choice offered."""
-    board = page.locator(BOARD)
-    step = board.get_attribute("data-step")
-    decision = board.locator(".tl-decision")
-    go_on = board.locator("[data-intent='continue']")
-    cards = board.locator("button.tl-card.tl-legal[data-intent='play']")
-    if go_on.count():
-        target, what = go_on.first, "continue"
-    elif cards.count():
-        target = cards.first
-        what = "play " + (target.get_attribute("data-value") or "")
-    elif decision.count():
-        if decision.locator("[data-intent='gem-mode']").count():
-            target, what = decision.locator("[data-intent='act'][data-value='skip']"), "skip"
-        elif decision.locator("[data-intent='bid']").count():
-            target, what = decision.locator("[data-value='bid zero']"), "bid zero"
-        elif decision.locator("[data-intent='pick']").count():
-            count = int(re.search(r"Pick (\d)", decision.inner_text()).group(1))  # type: ignore[union-attr]
-            for i in range(count):
-                decision.locator("[data-intent='pick']").nth(i).tap()
-                expect(decision.locator(".tl-picked")).to_have_count(i + 1)
-            target, what = decision.locator("[data-intent='confirm']"), "pass"
-        else:
-            target = decision.locator("[data-intent='act']").first
-            what = target.get_attribute("data-value") or "act"
-    else:
-        target = cards.first
-        what = "play " + (target.get_attribute("data-value") or "")
-    target.tap()
-    page.wait_for_function("([sel, step]) => document.querySelector(sel)?.dataset.step !== step", arg=[BOARD, step])
-    return what
+    """Tap what a learner would (as ``take_one_decision`` clicks it)."""
+    return take_one_decision(page, tap=True)
 
 
 @pytest.mark.parametrize("query", GAMES)
@@ -236,28 +197,10 @@ def test_large_mode_fits_a_projector(voila_url: str, browser: Any, query: str) -
 
 
 def _click_one(page: Any) -> None:
-    """One decision with the mouse, as on a projector's laptop (the same choices as a tap)."""
-    board = page.locator(BOARD)
+    """One decision with the mouse, as on a projector's laptop (the same choices as a tap), the
+    view then back at the top."""
     page.evaluate("() => window.scrollTo(0, 0)")
-    step = board.get_attribute("data-step")
-    decision = board.locator(".tl-decision")
-    cards = board.locator("button.tl-card.tl-legal[data-intent='play']")
-    if cards.count():
-        target = cards.first
-    elif decision.locator("[data-intent='gem-mode']").count():
-        target = decision.locator("[data-intent='act'][data-value='skip']")
-    elif decision.locator("[data-intent='bid']").count():
-        target = decision.locator("[data-value='bid zero']")
-    elif decision.locator("[data-intent='pick']").count():
-        count = int(re.search(r"Pick (\d)", decision.inner_text()).group(1))  # type: ignore[union-attr]
-        for i in range(count):
-            decision.locator("[data-intent='pick']").nth(i).click()
-            expect(decision.locator(".tl-picked")).to_have_count(i + 1)
-        target = decision.locator("[data-intent='confirm']")
-    else:
-        target = decision.locator("[data-intent='act']").first
-    target.click()
-    page.wait_for_function("([sel, step]) => document.querySelector(sel)?.dataset.step !== step", arg=[BOARD, step])
+    take_one_decision(page)
     _scroll_back(page)
 
 

@@ -25,8 +25,13 @@ def wait_ready(page: Any) -> Any:
     return board
 
 
-def take_one_decision(page: Any) -> str:
-    """Click what a learner would: a legal card, or the first sensible choice offered."""
+def take_one_decision(page: Any, *, tap: bool = False) -> str:
+    """Click (or, on a touch screen, ``tap``) what a learner would: Continue, a legal card, or
+    the first sensible choice offered."""
+
+    def press(target: Any) -> None:
+        target.tap() if tap else target.click()
+
     board = page.locator(BOARD)
     step = board.get_attribute("data-step")
     decision = board.locator(".tl-decision")
@@ -45,16 +50,16 @@ def take_one_decision(page: Any) -> str:
         elif decision.locator("[data-intent='pick']").count():
             count = int(re.search(r"Pick (\d)", decision.inner_text()).group(1))  # type: ignore[union-attr]
             for i in range(count):
-                decision.locator("[data-intent='pick']").nth(i).click()
+                press(decision.locator("[data-intent='pick']").nth(i))
                 expect(decision.locator(".tl-picked")).to_have_count(i + 1)
             target, what = decision.locator("[data-intent='confirm']"), "pass"
         else:
             target = decision.locator("[data-intent='act']").first
             what = target.get_attribute("data-value") or "act"
     else:
-        target = board.locator("button.tl-card.tl-legal[data-intent='play']").first
+        target = cards.first
         what = "play " + (target.get_attribute("data-value") or "")
-    target.click()
+    press(target)
     page.wait_for_function("([sel, step]) => document.querySelector(sel)?.dataset.step !== step", arg=[BOARD, step])
     return what
 
