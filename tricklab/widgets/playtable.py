@@ -858,7 +858,7 @@ class PlayTable(w.VBox):  # type: ignore[misc]
         steps = self._round_steps()
         items = "".join(f"<li>{esc(s.event.text)}</li>" for s in reversed(steps))
         return (
-            f'<details class="tl-history" open><summary>This round, newest first ({len(steps)} steps)'
+            f'<details class="tl-history" open><summary>This round, newest first ({plural(len(steps), "step")})'
             '</summary><ol class="tl-log" reversed tabindex="0" aria-label="What happened this round">'
             f"{items}</ol></details>"
         )
