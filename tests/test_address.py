@@ -14,6 +14,7 @@ import tricklab
 from tricklab.display import reasons_html, rule_id_html
 from tricklab.links import moves_code
 from tricklab.widgets import apps
+from tricklab.widgets.apps import bid_trainer_app, play_app, quiz_app
 from tricklab.widgets.board import Board
 
 
@@ -162,3 +163,19 @@ def test_rule_ids_link_to_their_clause() -> None:
         assert f'data-rule="{reason.rule_id}"' in html
         assert f'href="rulebooks.ipynb#{reason.rule_id}"' in html
         assert f'id="{reason.rule_id}"' in rules.rulebook._repr_html_()
+
+
+@pytest.mark.parametrize(
+    ("app", "query"),
+    [
+        (play_app, "game=jewel-vault&seed=4&pace=0"),
+        (quiz_app, "game=band-of-tricks&seed=4"),
+        (bid_trainer_app, "game=tricks-and-stones&seed=4"),
+    ],
+)
+def test_the_title_names_the_seed_shown_after_a_new_deal(app: Any, query: str) -> None:
+    page = app(query)
+    header, widget = page.children
+    assert "seed 4" in header.value
+    widget.new_deal()
+    assert "seed 5" in header.value and "seed 4" not in header.value

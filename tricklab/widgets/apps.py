@@ -16,6 +16,7 @@ from __future__ import annotations
 import contextlib
 import os
 import re
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any, TypedDict
 from urllib.parse import parse_qs, urlencode
@@ -203,6 +204,23 @@ def _show_address(widget: Any, params: AppParams, kept: dict[str, str] | None = 
     widget.board.show_address(address)
 
 
+def _seeded_header(widget: Any, params: AppParams, title_of: Callable[[str], str], *, describe: str) -> w.HTML:
+    """The app's header, its title naming the seed the widget shows (``title_of(seed)``): after
+    a New deal the title follows, since every deal redraws the widget's board."""
+    shown = str(params.seed)
+    header = _header(title_of(shown), params, describe=describe)
+
+    def follow(_: object) -> None:
+        nonlocal shown
+        seed = widget.link_state().get("seed", shown)
+        if seed != shown:
+            shown = seed
+            header.value = _header(title_of(seed), params, describe=describe).value
+
+    widget.board.observe(follow, "scene")
+    return header
+
+
 def _header(title: str, params: AppParams, *, describe: str) -> w.HTML:
     notes = "".join(f'<p class="tricklab-message" role="alert">{esc(m)}</p>' for m in params.messages)
     return w.HTML(f'<div class="tricklab-app-header"><h2>{esc(title)}</h2><p>{esc(describe)}</p>{notes}</div>')
@@ -351,10 +369,11 @@ def play_app(query: str | None = None) -> w.VBox:
         table = PlayTable(params.game, params.players, seat=seat, seed=params.seed, pace=pace, **look)
     used = [k for k in offered if getattr(table.rules.options, k, False)]
     variants = " with " + " and ".join(k.replace("_", " ") for k in used) if used else ""
-    title = f"Play {GAMES[params.game].title}{variants}, seed {params.seed}: you are {table.rules.seat_name(seat)}"
-    header = _header(
-        title,
+    you = table.rules.seat_name(seat)
+    header = _seeded_header(
+        table,
         params,
+        lambda seed: f"Play {GAMES[params.game].title}{variants}, seed {seed}: you are {you}",
         describe="Play against bots. Click your cards and your choices; a move the "
         "rules do not allow is explained and changes nothing.",
     )
@@ -389,10 +408,10 @@ def quiz_app(query: str | None = None) -> w.VBox:
         else:
             params.messages.append(f"“{quote(text)}” is not a question number; starting at question 1.")
     quiz = Quiz(params.game, params.players, seed=params.seed, level=level, question=question, **_look(params))
-    title = f"Quiz: {GAMES[params.game].title}, {params.players} players, seed {params.seed}"
-    header = _header(
-        title,
+    header = _seeded_header(
+        quiz,
         params,
+        lambda seed: f"Quiz: {GAMES[params.game].title}, {params.players} players, seed {seed}",
         describe="Who wins this trick? Click the card that wins, or at some levels every card from first "
         "place to last. The same link gives everyone the same questions.",
     )
@@ -415,10 +434,10 @@ def bid_trainer_app(query: str | None = None) -> w.VBox:
         params.game, params.players = DEFAULT_GAME, 4
     seat = _seat(params, 0, "you are Player 1") or 0
     trainer = BidTrainer(params.game, params.players, seed=params.seed, seat=seat, **_look(params))
-    title = f"Try bids: {GAMES[params.game].title}, {params.players} players, seed {params.seed}"
-    header = _header(
-        title,
+    header = _seeded_header(
+        trainer,
         params,
+        lambda seed: f"Try bids: {GAMES[params.game].title}, {params.players} players, seed {seed}",
         describe="Pick a bid and press Try it: the bots play your hand out a thousand times, "
         "with the cards you cannot see dealt at random.",
     )
