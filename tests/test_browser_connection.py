@@ -119,7 +119,9 @@ def test_a_killed_kernel_is_told_and_reload_brings_the_page_back(voila_url: str,
     reload.click()
     page.wait_for_load_state()
     wait_for_board(page)
-    step(page, 1)
+    # the page's address kept the step it showed: the reload opens there, and steps on from it
+    assert page.locator(BOARD).get_attribute("data-step") == "1" and "step=1" in page.url
+    step(page, 2)
     still_connected(page)
     page.close()
     # leaving a Voilà page asks the server to shut its kernel down, refused without an XSRF

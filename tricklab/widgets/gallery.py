@@ -6,7 +6,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from ..display import esc
-from ..games import GAMES
+from ..games import DEFAULT_GAME, GAMES
 
 #: the gallery's screenshots (``voila_apps/screenshots``, served as ``../files/screenshots``)
 SCREENSHOTS = Path(__file__).resolve().parents[2] / "voila_apps" / "screenshots"
@@ -81,8 +81,9 @@ APPS: tuple[App, ...] = (
 )
 
 
-#: the first round a newcomer plays: Tricks & Stones, four players, a simple deal, slow bots
-START_HERE = "play.ipynb?game=tricks-and-stones&players=4&seed=1&pace=1.5"
+#: the first round a newcomer plays: the default game (its steps below are that game's), four
+#: players, a simple deal, slow bots
+START_HERE = f"play.ipynb?game={DEFAULT_GAME}&players=4&seed=1&pace=1.5"
 
 
 def start_here_html() -> str:
@@ -99,10 +100,11 @@ def start_here_html() -> str:
     return (
         '<section class="tricklab-start-here" aria-labelledby="tricklab-start-here"><h2 id="tricklab-start-here">'
         "Start here: your first round in two minutes</h2>"
-        "<p>New to tricklab? Play one round of Tricks &amp; Stones against three bots. You will make three "
+        f"<p>New to tricklab? Play one round of {esc(GAMES[DEFAULT_GAME].title)} against three bots. "
+        "You will make three "
         "kinds of click:</p>"
         f'<ol>{items}</ol><p><a class="tricklab-start-link" href="{esc(START_HERE)}">Play your first round '
-        "of Tricks &amp; Stones</a></p></section>"
+        f"of {esc(GAMES[DEFAULT_GAME].title)}</a></p></section>"
     )
 
 
