@@ -63,6 +63,8 @@ def test_gallery_lists_the_apps_and_the_rulebook_shows_in_chromium(voila_url: st
         page.get_by_text(app).first.wait_for(timeout=60_000)
     page.goto(voila_url + "/voila/render/rulebooks.ipynb")
     page.get_by_text("ts.lead.first").wait_for(timeout=60_000)
+    # the headings are Markdown outputs, rendered after the rulebooks' own HTML
+    page.get_by_role("heading", name="Tricks & Stones").wait_for(timeout=60_000)
     text = page.inner_text("body")
     page.close()
     assert "Tricks & Stones" in text and "Who leads first" in text
