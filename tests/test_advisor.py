@@ -414,15 +414,20 @@ def test_bt_playouts_match_the_checked_engine(players: int, seeds: range) -> Non
         advice = advise(rules, view, bid=bid, samples=1, knowledge=everything_known(rules, state, seat))
         played = advice.played
         assert isinstance(played, Bid)
-        if bid is None:  # the bot's own bid
-            assert played == BandBot(rules, seat).choose(view, list(bt.ALL_BIDS))
-        wins, won, score = engine_bt(rules, state, seat, played)
-        estimate = advice.estimate(played)
-        assert estimate.mean == score, seed
-        assert estimate.tricks[sum(won)] == 1
+        assert played == BandBot(rules, seat).choose(view, list(bt.ALL_BIDS))  # the bot's own bid
+        wins, _, _ = engine_bt(rules, state, seat, played)
         assert advice.metal_wins[wins.count(bt.METAL)] == 1
-        if not played.zero:
-            assert tuple(h.index(1) for h in estimate.suits) == won[:3]
+        played_for = [e for e in advice.estimates if e.played_for]
+        assert len(played_for) >= tricklab.advisor.SHORTLIST and advice.estimate(played).played_for
+        assert bid is None or (advice.tried is not None and advice.tried.played_for)
+        for estimate in played_for:  # each bid played for: the engine's play-out aiming for it
+            target = estimate.bid
+            assert isinstance(target, Bid)
+            _, won, score = engine_bt(rules, state, seat, target)
+            assert estimate.mean == score, (seed, target)
+            assert estimate.tricks[sum(won)] == 1
+            if not target.zero:
+                assert tuple(h.index(1) for h in estimate.suits) == won[:3]
 
 
 # --- estimates against brute force -------------------------------------------------------------------------
@@ -491,15 +496,26 @@ def test_bt_every_bid_agrees_with_brute_force() -> None:
     target = Bid(2, 1, 1)
     samples = 1500
     advice = advise(rules, view, bid=target, samples=samples, seed=2, knowledge=k)
-    assert advice.played == target == advice.bid
-    plays = [
-        engine_bt(rules, rules.with_hands(state, tuple(bt.IDS.mask(h) for h in hands)), seat, target) for hands in deals
-    ]
+    own = advice.played
+    assert isinstance(own, Bid) and advice.bid == target and advice.tried is not None and advice.tried.played_for
+
+    def play_all(bid: Bid) -> list[tuple[list[str], tuple[int, ...], int]]:
+        starts = [rules.with_hands(state, tuple(bt.IDS.mask(h) for h in hands)) for hands in deals]
+        return [engine_bt(rules, start, seat, bid) for start in starts]
+
+    plays = play_all(own)  # the rough figures are scored on the bot's own bid's play-outs
     assert any(bt.METAL in wins for wins, _, _ in plays), "no Metal win: the position tests too little"
+    played_for = 0
     for bid in bt.ALL_BIDS:
+        estimate = advice.estimate(bid)
+        if estimate.played_for:  # played out for this bid: the engine aiming for it
+            played_for += 1
+            own_plays = play_all(bid)
+            scores = [score for _, _, score in own_plays]
+            assert close(estimate.mean, scores, samples), (bid, estimate.mean, sum(scores) / 90)
+            continue
         exact = [bot_counts(rules, seat, bid, wins) for wins, _, _ in plays]
         scores = [bt_deal_points(bid, list(won.values()), rules.players) for won in exact]
-        estimate = advice.estimate(bid)
         assert close(estimate.mean, scores, samples), (bid, estimate.mean, sum(scores) / 90)
         if bid.zero:
             hits = [sum(won.values()) == 0 for won in exact]
@@ -509,9 +525,10 @@ def test_bt_every_bid_agrees_with_brute_force() -> None:
                 for w in range(3):
                     assert close(estimate.suits[j][w] / samples, [won[key] == w for won in exact], samples)
         assert close(estimate.p_exact, hits, samples)
+    assert played_for >= tricklab.advisor.SHORTLIST and advice.estimate(own).played_for
     # the bid played out: the engine's own Metal choices are what the advisor counts
     for wins, won, _ in plays:
-        assert tuple(bot_counts(rules, seat, target, wins).values()) == won[:3]
+        assert tuple(bot_counts(rules, seat, own, wins).values()) == won[:3]
 
 
 # --- the API ---------------------------------------------------------------------------------------------------
@@ -551,15 +568,18 @@ def test_bt_result_fields(bt_advice: tuple[Any, Any, Advice]) -> None:
     assert len(advice.estimates) == 343 == len(set(e.bid for e in advice.estimates))
     assert advice.estimates[0].bid == ZERO and advice.bid is None and advice.tried is None
     assert advice.played == BandBot(rules, view.seat).choose(view, list(bt.ALL_BIDS))
-    totals = advice.estimates[0].tricks
-    for e in advice.estimates:  # one set of play-outs for every bid
-        assert e.tricks == totals and sum(e.tricks) == 300
-        assert len(e.suits) == 3 and all(sum(h) == 300 for h in e.suits)
-    assert advice.estimate("zero").hits == totals[0]
+    rough = [e for e in advice.estimates if not e.played_for]
+    totals = rough[0].tricks
+    assert len(rough) <= 343 - tricklab.advisor.SHORTLIST
+    for e in advice.estimates:  # the rough bids share the bot's own bid's play-outs
+        assert e.tricks == totals or e.played_for
+        assert sum(e.tricks) == 300 and len(e.suits) == 3 and all(sum(h) == 300 for h in e.suits)
+    zero = advice.estimate("zero")
+    assert zero.hits == zero.tricks[0]
     assert advice.estimate({"rock": 1}) is advice.estimate(Bid(1, 0, 0)) is advice.estimate("bid 1 0 0")
     assert advice.estimate(Bid(0, 0, 0)) is advice.estimates[0]
     assert sum(advice.metal_wins) == 300
-    assert advice.best.mean == max(e.mean for e in advice.estimates)
+    assert advice.best.played_for and advice.best.mean == max(e.mean for e in advice.estimates if e.played_for)
     data = json.loads(json.dumps(advice.as_dict(), allow_nan=False))  # plain data for a widget
     assert data["played"] == str(advice.played) and len(data["estimates"]) == 343
     single = advise(rules, view, samples=1)  # one sample: no standard error to give
@@ -580,7 +600,7 @@ def test_progress_and_cancellation() -> None:
     _, _, view = bidding_view(rules, seed=1)
     calls: list[tuple[int, int]] = []
     advice = advise(rules, view, samples=200, progress=lambda done, total: calls.append((done, total)))
-    assert calls[0] == (0, 200) and calls[-1] == (200, 200)
+    assert calls[0] == (0, 400) and calls[-1] == (400, 400)  # two passes over the deals: shortlist, then played for
     assert [d for d, _ in calls] == sorted({d for d, _ in calls}) and len(calls) == 51
     assert advice == advise(rules, view, samples=200)  # watching does not change the numbers
     assert advise(rules, view, samples=200, progress=lambda d, t: 0) == advice  # only False cancels
@@ -590,7 +610,7 @@ def test_progress_and_cancellation() -> None:
 
     with pytest.raises(AdviceCancelled) as info:
         advise(rules, view, samples=200, progress=cancel_halfway)
-    assert (info.value.done, info.value.total) == (100, 200)
+    assert (info.value.done, info.value.total) == (200, 400)
     ts_rules = get_ts(3)
     _, _, ts_view = bidding_view(ts_rules, seed=1)
     with pytest.raises(AdviceCancelled):
@@ -659,8 +679,11 @@ def test_views_outside_bidding_time_are_refused() -> None:
         advise(bt_rules, bt_view)
     assert info.value.rule_id == "bt.bid"
     jv = tricklab.get_rules("jewel-vault", players=4)
-    with pytest.raises(AdviceUnavailable, match="Jewel Vault"):
+    with pytest.raises(AdviceUnavailable, match="'announce'") as info:  # passes are tried once the count is named
         advise(jv, jv.new_match(seed=1).view(0))
+    assert info.value.rule_id == "jv.pass"
+    with pytest.raises(AdviceUnavailable, match="Tricks & Stones view"):
+        advise(rules, jv.new_match(seed=1).view(0))
     for bad in ({"samples": 0}, {"samples": 2.5}, {"seed": -1}, {"progress": "yes"}):
         with pytest.raises(InvalidOption):
             advise(rules, view, **bad)

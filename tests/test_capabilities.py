@@ -13,7 +13,7 @@ from typing import Any
 import pytest
 
 import tricklab
-from tricklab.actions import BID_SUITS, Bid, Predict
+from tricklab.actions import BID_SUITS, Announce, Bid, Pass, Predict
 from tricklab.display.panels import PANELS
 from tricklab.games import GAMES, games_with
 from tricklab.games.capabilities import (
@@ -171,7 +171,7 @@ def test_the_decisions_declared() -> None:
     ts, bt, jv = (GAMES[n].capabilities.decision for n in ("tricks-and-stones", "band-of-tricks", "jewel-vault"))
     assert ts == Decision(DecisionKind.PREDICTION, "predict", "ts.predict", (0, 1, 2, 3, 4, 5))
     assert bt == Decision(DecisionKind.SUIT_BID, "bid", "bt.bid", (0, 1, 2, 3, 4, 5, 6), BID_SUITS)
-    assert jv == Decision() and jv.kind is DecisionKind.NONE
+    assert jv == Decision(DecisionKind.PASS, "pass", "jv.pass", (1, 2, 3))  # pass the number the dealer names
 
 
 @pytest.mark.parametrize("name", NAMES)
@@ -183,7 +183,19 @@ def test_a_declared_decision_is_what_the_engine_asks_for(name: str) -> None:
     match = rules.new_match(seed=3)
     kinds = {type(a) for a in match.legal_actions()}
     if decision.kind is DecisionKind.NONE:
-        assert not kinds & {Predict, Bid}
+        assert not kinds & {Predict, Bid, Pass}
+        return
+    if decision.kind is DecisionKind.PASS:  # the dealer names the number first (Jewel Vault)
+        assert kinds == {Announce} and {a.n for a in match.legal_actions() if isinstance(a, Announce)} == set(
+            decision.choices
+        )
+        for k in decision.choices:
+            named = match.copy()
+            named.apply(Announce(k))
+            assert named.phase == decision.phase
+            passes = named.legal_actions()
+            assert {type(a) for a in passes} == {Pass} and {len(a.cards) for a in passes if isinstance(a, Pass)} == {k}
+        assert rules.rulebook[decision.rule_id]
         return
     assert match.phase == decision.phase
     assert rules.rulebook[decision.rule_id]
@@ -267,18 +279,21 @@ def test_the_bots_declared_load_and_play(name: str) -> None:
 
 
 def test_the_advice_declared() -> None:
-    from tricklab.advisor import BT_ADVICE, TS_ADVICE, AdvisorEntry
+    from tricklab.advisor import BT_ADVICE, JV_ADVICE, TS_ADVICE, AdvisorEntry
 
     offers = {n: GAMES[n].capabilities.advice for n in NAMES}
-    assert offers["jewel-vault"] is None
-    for name, entry in (("tricks-and-stones", TS_ADVICE), ("band-of-tricks", BT_ADVICE)):
+    for name, entry in (("tricks-and-stones", TS_ADVICE), ("band-of-tricks", BT_ADVICE), ("jewel-vault", JV_ADVICE)):
         ref = offers[name]
         assert ref is not None
         loaded = ref.load()
         assert isinstance(loaded, AdvisorEntry) and loaded is entry
         view = tricklab.get_rules(name, players=4).new_match(seed=1).view(0)
         assert isinstance(view, loaded.view_type)
-    assert [cls.name for cls in games_with(lambda c: c.advice is not None)] == ["tricks-and-stones", "band-of-tricks"]
+    assert [cls.name for cls in games_with(lambda c: c.advice is not None)] == [
+        "tricks-and-stones",
+        "band-of-tricks",
+        "jewel-vault",
+    ]
 
 
 def test_the_variants_declared_are_yes_no_options() -> None:

@@ -81,22 +81,26 @@ import contextlib
 import math
 import random
 from collections.abc import Callable, Iterator, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
+from itertools import combinations
 from typing import Any, Protocol
 
-from .actions import Action, Bid, Play, Predict, parse_action
+from .actions import BID_SUITS, Action, Bid, Pass, Play, Predict, parse_action
 from .bots.band_of_tricks import HeuristicBot as BandBot
 from .bots.band_of_tricks import metal_suit
+from .bots.jewel_vault import HeuristicBot as JvBot
 from .bots.tricks_and_stones import HeuristicBot as TsBot
 from .bots.tricks_and_stones import gems_id as ts_gems_id
 from .bots.tricks_and_stones import play_id as ts_play_id
-from .cards import Card
-from .errors import InvalidAction, InvalidOption, TricklabError
+from .cards import BandCard, Card, any_card
+from .errors import InvalidAction, InvalidOption, TricklabError, describe
+from .explain import Reason, and_list
 from .games import band_of_tricks as bt
 from .games import find_game, games_with
+from .games import jewel_vault as jv
 from .games import tricks_and_stones as ts
 from .games.base import GameState, Rules, SeatView, check_seed
-from .games.core import CardIds, CoreRules, lowest, mask_of
+from .games.core import CardIds, CoreRules, Facts, bits, lowest, mask_of
 from .match import Match
 
 __all__ = [
@@ -114,8 +118,9 @@ __all__ = [
     "deal_hooks",
 ]
 
-BiddingView = ts.TricksAndStonesView | bt.BandOfTricksView
-"""A seat's view at bidding time (what :func:`advise` takes)."""
+BiddingView = ts.TricksAndStonesView | bt.BandOfTricksView | jv.JewelVaultView
+"""A seat's view at bidding time (what :func:`advise` takes): the prediction, the bid, or the
+pass of Jewel Vault."""
 
 MAX_SAMPLES = 1_000_000
 PROGRESS_STEPS = 50
@@ -138,7 +143,7 @@ class AdviceCancelled(TricklabError):
     """The progress callback returned ``False``; ``done`` of ``total`` samples were played."""
 
     def __init__(self, done: int, total: int) -> None:
-        super().__init__(f"bid advice cancelled after {done} of {total} sampled deals")
+        super().__init__(f"advice cancelled after {done} of {total} steps of its play-outs")
         self.done = done
         self.total = total
 
@@ -166,8 +171,12 @@ class Knowledge:
 
     @classmethod
     def from_view(cls, rules: Rules[Any], view: BiddingView) -> Knowledge:
-        """A seat's knowledge at bidding time: its own hand, nothing else yet."""
+        """A seat's knowledge at bidding time: its own hand, nothing else yet (Jewel Vault: at
+        the start of the passes, whatever others have chosen since, as their choices are secret)."""
         seat, checked = _check_view(rules, view)
+        entry = _check_game(rules)
+        if entry.knowledge is not None:
+            return entry.knowledge(rules, checked, seat)
         hand = tuple(rules.card(c) for c in checked.hand)
         sizes = tuple(checked.hand_sizes)
         others = tuple(hand if s == seat else () for s in range(rules.players))
@@ -470,6 +479,14 @@ class BidEstimate:
     for Zero Success), ``p_exact`` is ``hits / samples``. ``mean`` is the expected score and
     ``stderr`` its standard error (sample standard deviation over the square root of
     ``samples``; ``math.inf`` from a single sample, ``None`` in :meth:`as_dict`).
+
+    ``played_for`` says whether these figures come from play-outs in which the seat's bot
+    aimed for this bid (trying the bid gives the same figures); ``False`` marks a rough
+    figure, scored on play-outs made for another bid (Band of Tricks, outside the shortlist).
+    For a bid played for: ``scores`` holds ``(score, deals)`` pairs, lowest score first;
+    ``card_wins`` holds, for each card of the seat's hand, in how many deals it won a trick;
+    ``reasons`` say in words which cards carry the tricks and what the bid risks
+    (:class:`~tricklab.explain.Reason`, ``rule_id`` ``advice.*``).
     """
 
     bid: Action
@@ -481,6 +498,10 @@ class BidEstimate:
     mean: float
     stderr: float
     suits: tuple[tuple[int, ...], ...] = ()
+    played_for: bool = True
+    scores: tuple[tuple[int, int], ...] = ()
+    card_wins: tuple[tuple[Card, int], ...] = ()
+    reasons: tuple[Reason, ...] = ()
 
     @property
     def distribution(self) -> tuple[float, ...]:
@@ -498,6 +519,10 @@ class BidEstimate:
             "p_exact": self.p_exact,
             "mean": self.mean,
             "stderr": self.stderr if math.isfinite(self.stderr) else None,
+            "played_for": self.played_for,
+            "scores": [list(pair) for pair in self.scores],
+            "card_wins": [[str(c), k] for c, k in self.card_wins],
+            "reasons": [{"rule_id": r.rule_id, "text": r.text} for r in self.reasons],
         }
 
 
@@ -602,6 +627,8 @@ def advise(
         knowledge = Knowledge.from_view(rules, checked)
     else:
         _check_knowledge_for_view(rules, checked, seat, knowledge)
+    if entry.knowledge is not None:  # the game's own check of the view (Jewel Vault: not passed yet)
+        entry.knowledge(rules, checked, seat)
     sampler = DealSampler(rules, knowledge)
     rng = random.Random(f"tricklab:advisor:{rules.name}:{seed}")
     ticker = _Ticker(samples, progress)
@@ -612,10 +639,19 @@ class _Ticker:
     """Calls ``progress`` every ``step`` samples; raises :class:`AdviceCancelled` on ``False``."""
 
     def __init__(self, total: int, progress: Progress | None) -> None:
-        self.total = total
         self.progress = progress
-        self.step = max(1, total // PROGRESS_STEPS)
+        self.total = total
         self.next = 0
+
+    @property
+    def total(self) -> int:
+        """The steps of work in all (a game's play-outs may count more than the samples)."""
+        return self._total
+
+    @total.setter
+    def total(self, total: int) -> None:
+        self._total = total
+        self.step = max(1, total // PROGRESS_STEPS)
 
     def tick(self, done: int) -> None:
         if self.progress is None or (done < self.next and done != self.total):
@@ -661,15 +697,16 @@ def _check_view(rules: Rules[Any], view: SeatView) -> tuple[int, BiddingView]:
 def _check_knowledge_for_view(rules: Rules[Any], view: BiddingView, seat: int, knowledge: Knowledge) -> None:
     if knowledge.seat != seat:
         raise InconsistentKnowledge(f"the knowledge is seat {knowledge.seat}'s, the view seat {seat}'s")
-    if len(knowledge.hands) == rules.players and set(knowledge.hands[seat]) != set(view.hand):
+    own = Knowledge.from_view(rules, view)
+    if len(knowledge.hands) == rules.players and set(knowledge.hands[seat]) != set(own.hands[seat]):
         raise InconsistentKnowledge("the knowledge's own hand is not the hand in the view")
-    if knowledge.played or tuple(knowledge.hand_sizes) != tuple(view.hand_sizes):
+    if knowledge.played or tuple(knowledge.hand_sizes) != own.hand_sizes:
         raise InconsistentKnowledge("at bidding time no card has been played and every hand is full")
 
 
 def _normalise_bid(game: str, bid: object) -> Action:
     """The bid as the engine sees it; the game's own checks raise for a bad one."""
-    if isinstance(bid, str) and bid.strip().lower().startswith(("predict", "bid")):
+    if isinstance(bid, str) and bid.strip().lower().startswith(("predict", "bid")):  # a pass reads its own text
         with contextlib.suppress(TricklabError):  # not an action text: the check below names it
             bid = parse_action(bid, _no_cards)
     return _check_game(find_game(game)).normalise_bid(bid)
@@ -698,9 +735,124 @@ def _summary(total: float, squares: float, count: int) -> tuple[float, float]:
     return mean, math.sqrt(variance / count)
 
 
+# --- why a bid is good: reasons a beginner can use ----------------------------------------------------
+
+CARRIES = 0.3
+"""A card "carries" tricks if it wins a trick in at least this share of the deals played out."""
+CARRIERS_SHOWN = 4
+
+
+def _share(count: int, samples: int) -> str:
+    return f"{count / samples:.0%}"
+
+
+def _label(card: Card) -> str:
+    """A card as a beginner reads it: A♦, or a Band of Tricks card by name (Rock 14)."""
+    return card.name if isinstance(card, BandCard) else card.pretty
+
+
+def _carriers(card_wins: Sequence[tuple[Card, int]], samples: int, whose: str = "Your") -> Reason:
+    """Which of the seat's cards win the tricks (``advice.cards``): the cards that win a trick in
+    at least :data:`CARRIES` of the deals, most often first."""
+    ranked = sorted(((k, c) for c, k in card_wins if k >= CARRIES * samples), key=lambda kc: -kc[0])
+    if not ranked:
+        return Reason(
+            "advice.cards",
+            f"None of {whose.lower()} cards wins a trick in as many as {CARRIES:.0%} of the deals: expect few tricks.",
+        )
+    shown = ranked[:CARRIERS_SHOWN]
+    parts = [f"{_label(c)} ({_share(k, samples)})" for k, c in shown]
+    more = len(ranked) - len(shown)
+    rest = f", and {more} more" if more else ""
+    return Reason(
+        "advice.cards",
+        f"{whose} tricks come from {and_list(parts)}{rest}: the share of deals in which each card wins a trick.",
+        tuple(c for _, c in shown),
+    )
+
+
+def _ts_reasons(estimate: BidEstimate) -> tuple[Reason, ...]:
+    """A prediction's reasons: the cards that carry its tricks, then how often it comes out
+    exactly, over or short, with what that costs (TS-8)."""
+    p = estimate.bid.n if isinstance(estimate.bid, Predict) else 0
+    n = estimate.samples
+    hist = estimate.tricks
+    over, short = sum(hist[p + 1 :]), sum(hist[:p])
+    bust = sum(hist[ts.CHAMBERS :])
+    risk = (
+        f"You win exactly {p} in {_share(estimate.hits, n)} of the deals (+3 bonus), more in {_share(over, n)} "
+        f"and fewer in {_share(short, n)}: off by any trick, the bonus is lost and you score the gems in "
+        "the chamber of the tricks you did win."
+    )
+    reasons = [_carriers(estimate.card_wins, n), Reason("ts.score.bonus", risk)]
+    if bust >= 0.05 * n:
+        reasons.append(
+            Reason("ts.score.over", f"In {_share(bust, n)} of the deals you win 6 or more tricks: that scores nothing.")
+        )
+    return tuple(reasons)
+
+
+def _bt_reasons(estimate: BidEstimate, players: int, zero_points: int) -> tuple[Reason, ...]:
+    """A bid's reasons: the cards that carry its tricks, then each suit's risk of an overrun or a
+    shortfall (BT-7), or for Zero Success the chance of taking a trick."""
+    n = estimate.samples
+    bid = estimate.bid
+    assert isinstance(bid, Bid)
+    reasons = [_carriers(estimate.card_wins, n)]
+    if bid.zero:
+        some = n - estimate.tricks[0]
+        reasons.append(
+            Reason(
+                "bt.score.zero",
+                f"You take no trick in {_share(estimate.tricks[0], n)} of the deals (+{zero_points}); in the other "
+                f"{_share(some, n)} you lose a point for every trick you take.",
+            )
+        )
+        return tuple(reasons)
+    overs, shorts = [], []
+    for key, hist in zip(BID_SUITS, estimate.suits, strict=True):
+        b = getattr(bid, key)
+        name = key.title()
+        over, short = sum(hist[b + 1 :]), sum(hist[:b])
+        if over >= 0.1 * n:
+            overs.append(f"{name} in {_share(over, n)}")
+        if short >= 0.1 * n:
+            shorts.append(f"{name} in {_share(short, n)}")
+    if overs:
+        reasons.append(
+            Reason(
+                "bt.score.overrun",
+                f"Risk of an overrun (more wins than bid in a suit, a point lost for each): {and_list(overs)} "
+                "of the deals.",
+            )
+        )
+    if shorts:
+        reasons.append(
+            Reason(
+                "bt.score.short",
+                f"Risk of falling short (fewer wins than bid, which costs more than an overrun): "
+                f"{and_list(shorts)} of the deals.",
+            )
+        )
+    if not overs and not shorts:
+        reasons.append(Reason("bt.score.success", "Every suit comes out as bid in at least nine deals out of ten."))
+    return tuple(reasons)
+
+
+def _count_bits(counts: dict[int, int], mask: int) -> None:
+    """Count one more for each card id in ``mask``."""
+    for c in bits(mask):
+        counts[c] = counts.get(c, 0) + 1
+
+
 def _pick_best(estimates: Sequence[BidEstimate]) -> BidEstimate:
-    best = estimates[0]
-    for e in estimates[1:]:
+    """The bid played for on every deal with the highest expected score (ties: the higher
+    ``p_exact``, then the first listed): a rough figure, or one from fewer deals (a pass dropped
+    in Jewel Vault's race), is never recommended."""
+    most = max(e.samples for e in estimates if e.played_for)
+    candidates = [e for e in estimates if e.played_for and e.samples == most]
+    best = candidates[0]
+    for e in candidates[1:]:
         if (e.mean, e.p_exact) > (best.mean, best.p_exact):
             best = e
     return best
@@ -734,21 +886,32 @@ def _advise_ts(
     sums = [0.0 for _ in predictions]
     squares = [0.0 for _ in predictions]
     hits = [0 for _ in predictions]
+    scores: list[dict[int, int]] = [{} for _ in predictions]
+    cards: list[dict[int, int]] = [{} for _ in predictions]
     ticker.tick(0)
     for done in range(1, samples + 1):
         hands, aside = sampler.sample_masks(rng)
-        for p, tricks, score in playouts.run(hands, aside):
+        for p, tricks, score, winners in playouts.run(hands, aside):
             hist[p][tricks] += 1
             sums[p] += score
             squares[p] += score * score
             hits[p] += tricks == p
+            scores[p][score] = scores[p].get(score, 0) + 1
+            if winners:
+                _count_bits(cards[p], winners)
         ticker.tick(done)
     estimates = []
+    hand = ts.IDS.mask(view.hand)
     for p in predictions:
         mean, stderr = _summary(sums[p], squares[p], samples)
+        card_wins = tuple((ts.IDS.card(c), cards[p].get(c, 0)) for c in bits(hand))
         estimates.append(
-            BidEstimate(Predict(p), str(Predict(p)), samples, tuple(hist[p]), hits[p], hits[p] / samples, mean, stderr)
-        )
+            BidEstimate(
+                Predict(p), str(Predict(p)), samples, tuple(hist[p]), hits[p], hits[p] / samples, mean, stderr,
+                scores=tuple(sorted(scores[p].items())), card_wins=card_wins,
+            )
+        )  # fmt: skip
+        estimates[-1] = replace(estimates[-1], reasons=_ts_reasons(estimates[-1]))
     return _advice(rules, view, seat, samples, seed, under_test, None, estimates, _TS_MODEL, ())
 
 
@@ -811,8 +974,9 @@ class _TsPlayouts:
         # the seat's gem turns met so far: (gems, supply, prediction, trick note) -> (gems, supply)
         self._gems: dict[tuple[tuple[int, ...], int, int, _TrickNote], tuple[tuple[int, ...], int]] = {}
 
-    def run(self, hands: tuple[int, ...], aside: int) -> list[tuple[int, int, int]]:
-        """``(prediction, tricks won, score)`` of the seat for each prediction 0-5 on one deal."""
+    def run(self, hands: tuple[int, ...], aside: int) -> list[tuple[int, int, int, int]]:
+        """``(prediction, tricks won, score, cards)`` of the seat for each prediction 0-5 on one
+        deal, ``cards`` the mask of the seat's cards that won a trick."""
         rules, seat, bots = self.rules, self.seat, self.bots
         legal, step, core_view = rules.core_legal, rules.core_step, rules.core_view
         start = rules.with_hands(self.opening, hands, aside)
@@ -831,13 +995,18 @@ class _TsPlayouts:
                     action = others[mover] = bots[mover].choose_id(core_view(state, mover), legal(state))
                 state = step(state, action)
             leading.setdefault(state.leader, (state, []))[1].append(p)
-        out: list[tuple[int, int, int]] = []
+        out: list[tuple[int, int, int, int]] = []
         for state, group in leading.values():
-            self._play(state, group, [], out)
+            self._play(state, group, [], [], out)
         return out
 
     def _play(
-        self, state: ts.TricksAndStonesState, group: list[int], notes: list[_TrickNote], out: list[tuple[int, int, int]]
+        self,
+        state: ts.TricksAndStonesState,
+        group: list[int],
+        notes: list[_TrickNote],
+        cards: list[int],
+        out: list[tuple[int, int, int, int]],
     ) -> None:
         rules, seat, round_index = self.rules, self.seat, self.round
         legal, step, core_view = rules.core_legal, rules.core_step, rules.core_view
@@ -859,18 +1028,25 @@ class _TsPlayouts:
                     choices.setdefault(ts_play_id(own, ids), []).append(p)
                 (card, group), *rest = choices.items()
                 for other, part in rest:  # the seat's bot parts ways here: play the other part apart
-                    apart = notes[:]
-                    self._play(self._note(state, other, apart), part, apart, out)
-            state = self._note(state, card, notes)
+                    apart, taken = notes[:], cards[:]
+                    self._play(self._note(state, other, apart, taken), part, apart, taken, out)
+            state = self._note(state, card, notes, cards)
+        winners = mask_of(cards)
         for p in group:
-            out.append((p, *self._score(p, notes)))
+            out.append((p, *self._score(p, notes), winners))
 
-    def _note(self, state: ts.TricksAndStonesState, card: int, notes: list[_TrickNote]) -> ts.TricksAndStonesState:
-        """Play ``card``; if it completes the trick, note the seat's place in it (the core's ranking)."""
+    def _note(
+        self, state: ts.TricksAndStonesState, card: int, notes: list[_TrickNote], cards: list[int]
+    ) -> ts.TricksAndStonesState:
+        """Play ``card``; if it completes the trick, note the seat's place in it (the core's ranking)
+        and, if the seat won it, the seat's card in ``cards``."""
         n, seat = self.n, self.seat
         if len(state.played) == n - 1:
             trick = (*state.played, card)
-            places = [(state.leader + i) % n for i in ts._ranking(trick, self.trump)]
+            order = ts._ranking(trick, self.trump)
+            places = [(state.leader + i) % n for i in order]
+            if places[0] == seat:
+                cards.append(trick[order[0]])
             won = state.tricks_won[seat] + (places[0] == seat)
             left = state.held[seat].bit_count() - (state.to_play == seat)
             notes.append((places.index(seat), won, left))
@@ -911,47 +1087,141 @@ class _TsPlayouts:
 # --- Band of Tricks ----------------------------------------------------------------------------------------
 
 _BT_MODEL = (
-    "Each sampled deal of the unseen cards was played out once by the heuristic bots, the seat's "
-    "bot aiming for {played}; players still to bid bid as their bot would. Every bid was then "
-    "scored on the tricks the seat won, each Metal win counted, when it was won, for the suit "
-    "where it helped that bid most (as the seat's bot counts it); under Zero Success every trick counts."
+    "Each sampled deal of the unseen cards was first played out by the heuristic bots with the seat's "
+    "bot aiming for its own bid ({own}); players still to bid bid as their bot would. Every bid was "
+    "scored roughly on that play, each Metal win counted, when it was won, for the suit where it "
+    "helped that bid most. The {shortlist} best bids by that rough score, the bot's own bid and the bid "
+    "tried were then each played out on the same deals with the seat's bot aiming for that bid: "
+    "their figures are their own. The other bids' figures are rough (nobody played for them)."
 )
 _METAL = bt.METAL_SUIT
 
 
-class _BtPlayouts:
-    """Band of Tricks play-outs of one seat's bid, on the core: every step the core's, every
-    decision the heuristic bots' (``choose_id`` on ``core_view``); public bids as they were made."""
+@dataclass(frozen=True, slots=True)
+class _BtLeaf:
+    """One bid's play-out of one deal: the bid (an index into ``ALL_BIDS``), the suit of each
+    trick the seat won in trick order (the winning card's suit, 3: Metal), its wins at the
+    end as the core counted them (Rock, Soul, Pops, Metal wins under Zero Success), and the
+    mask of the seat's own cards that won a trick."""
 
-    def __init__(self, rules: bt.BandOfTricks, view: bt.BandOfTricksView, seat: int, played: Bid) -> None:
+    bid: int
+    wins: tuple[int, ...]
+    won: tuple[int, int, int, int]
+    winners: int
+
+
+class _BtPlayouts:
+    """Band of Tricks play-outs of one seat's bids, on the core: every step the core's, every
+    decision the heuristic bots' (``choose_id`` on ``core_view``); public bids as they were made,
+    players still to bid bidding as their bot would on their sampled hand.
+
+    Several bids are played out together: they share the play for as long as the seat's bot,
+    aiming for each of them, plays the same card (and counts a Metal win for the same suit);
+    where it would decide differently the play-out forks. The other players' bots read their
+    own bid and hand, not the seat's bid, so only the seat's decisions can part the bids.
+    Zero Success is played apart from the start (the core counts its Metal wins at once).
+    The state carries the first bid of its group; the other bids of the group reach the
+    seat's bot through its view (``bid_ids``), and each bid is scored from the wins
+    (``_points_of``, the game's deal points)."""
+
+    def __init__(self, rules: bt.BandOfTricks, view: bt.BandOfTricksView, seat: int) -> None:
         self.rules = rules
         self.seat = seat
         self.n = rules.players
         self.bots = [BandBot(rules, s) for s in range(self.n)]
         self.opening = rules.core_initial(0, None, start_player=view.start_player)
-        self.bids = {s: bt.BID0 + bt.ALL_BIDS.index(b) for s, b in enumerate(view.bids) if b is not None}
-        self.bids[seat] = bt.BID0 + bt.ALL_BIDS.index(played)
+        self.public = {s: bt.BID0 + bt.ALL_BIDS.index(b) for s, b in enumerate(view.bids) if b is not None}
+        self.hand = bt.IDS.mask(view.hand)
+        self.last = rules.cards_each - 1  # tricks played before the last trick
 
-    def run(self, hands: tuple[int, ...]) -> tuple[int, ...]:
-        """The seat's wins in trick order, as the suit index of each winning card (3: Metal)."""
-        rules, seat, bots, bids, n = self.rules, self.seat, self.bots, self.bids, self.n
-        legal, step, core_view = rules.core_legal, rules.core_step, rules.core_view
+    def run(self, hands: tuple[int, ...], bids: Sequence[int]) -> list[_BtLeaf]:
+        """One leaf per bid of ``bids`` (indices into ``ALL_BIDS``, no repeats) on one deal."""
+        zero = [b for b in bids if b == bt.ZERO_BID]
+        other = [b for b in bids if b != bt.ZERO_BID]
+        out: list[_BtLeaf] = []
+        for group in (zero, other):
+            if group:
+                self._play(self._bid(hands, group[0]), group, [], 0, out)
+        return out
+
+    def _bid(self, hands: tuple[int, ...], own: int) -> bt.BandOfTricksState:
+        """The deal after the bids: public bids as made, the seat's ``own``, the others' bots'."""
+        rules, seat, bots, public = self.rules, self.seat, self.bots, self.public
         state = rules.with_hands(self.opening, hands)
-        deal = state.deal
-        mine: list[int] = []
-        while state.deal == deal and state.to_play is not None:
+        while state.phase is bt.BID:
             mover = state.to_play
-            if state.phase is bt.BID and mover in bids:
-                action = bids[mover]
+            assert mover is not None
+            if mover == seat:
+                action = bt.BID0 + own
+            elif mover in public:
+                action = public[mover]
             else:
-                action = bots[mover].choose_id(core_view(state, mover), legal(state))
-                if state.phase is bt.PLAY and len(state.trick_ids) == n - 1:  # the trick's last card
-                    trick = (*state.trick_ids, action)
-                    top = bt._rank_ids(trick)[0]
-                    if (state.leader + top) % n == seat:
-                        mine.append(bt.SUIT[trick[top]])
-            state = step(state, action)
-        return tuple(mine)
+                action = bots[mover].choose_id(rules.core_view(state, mover), rules.core_legal(state))
+            state = rules.core_step(state, action)
+        return state
+
+    def _play(
+        self, state: bt.BandOfTricksState, group: list[int], wins: list[int], winners: int, out: list[_BtLeaf]
+    ) -> None:
+        rules, seat, bots = self.rules, self.seat, self.bots
+        legal, core_view = rules.core_legal, rules.core_view
+        own_bot = bots[seat]
+        while True:
+            mover = state.to_play
+            assert mover is not None, "a deal ends with its last step (the next deal, or the match's end)"
+            ids = legal(state)
+            view = core_view(state, mover)
+            if mover != seat:
+                action = bots[mover].choose_id(view, ids)
+            elif len(group) == 1:
+                action = own_bot.choose_id(view, ids)
+            else:
+                choices: dict[int, list[int]] = {}
+                held = state.bid_ids
+                for b in group:  # the state holds the group's first bid; the others reach the bot by its view
+                    own = view if held[seat] == b else view._replace(bid_ids=held[:seat] + (b,) + held[seat + 1 :])
+                    choices.setdefault(own_bot.choose_id(own, ids), []).append(b)
+                (action, group), *rest = choices.items()
+                for other, part in rest:  # the seat's bot parts ways here: play the other part apart
+                    apart = wins[:]
+                    at = state._replace(bid_ids=held[:seat] + (part[0],) + held[seat + 1 :])
+                    moved, won_by, ended = self._step(at, other, apart, winners)
+                    if ended is None:
+                        self._play(moved, part, apart, won_by, out)
+                    else:
+                        out.extend(_BtLeaf(b, tuple(apart), ended, won_by) for b in part)
+            state, winners, ended = self._step(state, action, wins, winners)
+            if ended is not None:
+                out.extend(_BtLeaf(b, tuple(wins), ended, winners) for b in group)
+                return
+
+    def _step(
+        self, state: bt.BandOfTricksState, action: int, wins: list[int], winners: int
+    ) -> tuple[bt.BandOfTricksState, int, tuple[int, int, int, int] | None]:
+        """Play ``action``: the state after it, the mask of the seat's cards that won a trick, and
+        the seat's wins if the step ended the deal (``None`` while it goes on). A trick the seat
+        wins adds its winning card's suit to ``wins`` (read from the core's last trick)."""
+        rules, seat = self.rules, self.seat
+        completes = state.phase is bt.PLAY and len(state.trick_ids) == self.n - 1
+        ended = None
+        if state.tricks_played < self.last:
+            new = after = rules.core_step(state, action)
+        else:  # the last trick: the step that ends the deal tells its wins as the core scored them
+            facts: Facts = []
+            new = after = rules.core_step(state, action, facts)
+            scored = [st for fact, st in facts if isinstance(fact, bt.DealScored)]
+            if scored:
+                after = scored[0]
+                ended = after.won[seat]
+        if completes:
+            last = after.last
+            assert last is not None
+            if (last.leader + last.winning) % self.n == seat:
+                card = last.ids[last.winning]
+                wins.append(bt.SUIT[card])
+                if self.hand >> card & 1:
+                    winners |= 1 << card
+        return new, winners, ended
 
 
 def _bt_key(wins: tuple[int, ...]) -> tuple[tuple[int, int, int], ...]:
@@ -969,6 +1239,11 @@ def _bt_key(wins: tuple[int, ...]) -> tuple[tuple[int, int, int], ...]:
     return tuple(segments)
 
 
+SHORTLIST = 8
+"""Band of Tricks: how many of the best bids by the rough scores are played out for (besides the
+bid under test and the bot's own bid)."""
+
+
 def _advise_bt(
     rules: bt.BandOfTricks,
     view: bt.BandOfTricksView,
@@ -980,23 +1255,79 @@ def _advise_bt(
     rng: random.Random,
     ticker: _Ticker,
 ) -> Advice:
-    if under_test is None:
-        own = BandBot(rules, seat).bid_of(bt.IDS.mask(view.hand))
-        played: Bid = bt.ALL_BIDS[own]
-    else:
-        assert isinstance(under_test, Bid)
-        played = under_test
-    playouts = _BtPlayouts(rules, view, seat, played)
-    keys: dict[tuple[tuple[int, int, int], ...], int] = {}
+    own = BandBot(rules, seat).bid_of(bt.IDS.mask(view.hand))
+    playouts = _BtPlayouts(rules, view, seat)
+    deals = [sampler.sample_masks(rng)[0] for _ in range(samples)]
+    ticker.total = 2 * samples
     ticker.tick(0)
-    for done in range(1, samples + 1):
-        hands, _ = sampler.sample_masks(rng)
-        key = _bt_key(playouts.run(hands))
+    # 1. shortlist: the bot's own bid played out on every deal, every bid scored on that play
+    keys: dict[tuple[tuple[int, int, int], ...], int] = {}
+    own_leaves = []
+    for done, hands in enumerate(deals, start=1):
+        (leaf,) = playouts.run(hands, [own])
+        own_leaves.append(leaf)
+        key = _bt_key(leaf.wins)
         keys[key] = keys.get(key, 0) + 1
         ticker.tick(done)
-    estimates, metal = _score_all_bids(rules, keys, samples)
-    model = _BT_MODEL.format(played="Zero Success" if played.zero else f"{played.rock} {played.soul} {played.pops}")
-    return _advice(rules, view, seat, samples, seed, under_test, played, estimates, model, metal)
+    rough, metal = _score_all_bids(rules, keys, samples)
+    ranked = sorted(range(len(rough)), key=lambda i: (-rough[i].mean, -rough[i].p_exact, i))
+    tried = None if under_test is None else bt.ALL_BIDS.index(under_test)
+    played_for = list(dict.fromkeys([*ranked[:SHORTLIST], own, *([] if tried is None else [tried])]))
+    # 2. every shortlisted bid played for, on the same deals
+    others = [b for b in played_for if b != own]
+    leaves: dict[int, list[_BtLeaf]] = {b: [] for b in played_for}
+    leaves[own] = own_leaves
+    for done, hands in enumerate(deals, start=samples + 1):
+        for leaf in playouts.run(hands, others):
+            leaves[leaf.bid].append(leaf)
+        ticker.tick(done)
+    estimates = list(rough)
+    for b in played_for:
+        played = _bt_played_estimate(rules, view, b, leaves[b])
+        estimates[b] = replace(played, reasons=_bt_reasons(played, rules.players, rules.zero_success_points))
+    model = _BT_MODEL.format(
+        own="Zero Success" if own == bt.ZERO_BID else str(bt.ALL_BIDS[own]).removeprefix("bid "), shortlist=SHORTLIST
+    )
+    return _advice(rules, view, seat, samples, seed, under_test, bt.ALL_BIDS[own], estimates, model, metal)
+
+
+def _bt_played_estimate(
+    rules: bt.BandOfTricks, view: bt.BandOfTricksView, bid: int, leaves: Sequence[_BtLeaf]
+) -> BidEstimate:
+    """A bid's estimate from its own play-outs: the deal's points as the game scores them
+    (``_points_of``) from the wins the core counted."""
+    n = rules.players
+    size = rules.cards_each + 1
+    totals = [0] * size
+    suits = [[0] * size for _ in range(3)]
+    scores: dict[int, int] = {}
+    cards: dict[int, int] = {}
+    values = bt.BID_VALUES[bid]
+    zero = bid == bt.ZERO_BID
+    hits = 0
+    total = squares = 0
+    for leaf in leaves:
+        r, s, p, m = leaf.won
+        t = r + s + p + m
+        totals[t] += 1
+        suits[0][r] += 1
+        suits[1][s] += 1
+        suits[2][p] += 1
+        hits += t == 0 if zero else (r, s, p) == values
+        score = bt._points_of(bid, leaf.won, n)
+        scores[score] = scores.get(score, 0) + 1
+        total += score
+        squares += score * score
+        if leaf.winners:
+            _count_bits(cards, leaf.winners)
+    count = len(leaves)
+    mean, stderr = _summary(total, squares, count)
+    action = bt.ALL_BIDS[bid]
+    card_wins = tuple((bt.IDS.card(c), cards.get(c, 0)) for c in bits(bt.IDS.mask(view.hand)))
+    return BidEstimate(
+        action, str(action), count, tuple(totals), hits, hits / count, mean, stderr, tuple(tuple(h) for h in suits),
+        played_for=True, scores=tuple(sorted(scores.items())), card_wins=card_wins,
+    )  # fmt: skip
 
 
 def _score_all_bids(
@@ -1035,7 +1366,7 @@ def _score_all_bids(
     estimates = [
         BidEstimate(
             bt.ZERO, str(bt.ZERO), samples, tuple(totals), totals[0], totals[0] / samples, mean, stderr,
-            tuple(tuple(h) for h in plain),
+            tuple(tuple(h) for h in plain), played_for=False,
         )
     ]  # fmt: skip
     base_hist = [[0] * size for _ in range(3)]
@@ -1076,10 +1407,289 @@ def _score_all_bids(
         mean, stderr = _summary(total, squares, samples)
         estimates.append(
             BidEstimate(
-                bid, str(bid), samples, tuple(totals), hits, hits / samples, mean, stderr, tuple(tuple(h) for h in hist)
+                bid,
+                str(bid),
+                samples,
+                tuple(totals),
+                hits,
+                hits / samples,
+                mean,
+                stderr,
+                tuple(tuple(h) for h in hist),
+                played_for=False,
             )
         )
     return estimates, tuple(metal)
+
+
+# --- Jewel Vault: which cards to pass ------------------------------------------------------------------
+
+ALL_PASSES = 10
+"""Jewel Vault: with at most this many possible passes every one is tried; with more (2 or 3
+cards to pass) the shortlist is the :data:`ALL_PASSES` passes nearest the bot's own."""
+RACE = ((0.1, 4), (0.3, 2))
+"""Jewel Vault's race: after 10 % of the deals only the 4 best passes go on, after 30 % the 2
+best; the pass under test always plays every deal."""
+
+_JV_MODEL = (
+    "Each sampled deal of the unseen cards was played from the start of the passes by the heuristic "
+    "bots, the seat passing the cards under test; players who pass before the seat choose again on "
+    "their sampled hand (their choices are secret). The score is what the round brings the seat's "
+    "side: vault jewels 2 points, showroom jewels 1. {candidates} The passes raced on the same deals: "
+    "after {first} of the deals only the {keep1} best went on, after {second} the {keep2} best; each "
+    "figure is from the deals that pass was played on."
+)
+
+
+def _jv_knowledge(rules: Rules[Any], view: BiddingView, seat: int) -> Knowledge:
+    """What the seat knows at the start of the passes: its own hand, every hand full."""
+    assert isinstance(rules, jv.JewelVault) and isinstance(view, jv.JewelVaultView)
+    if view.passed[seat]:
+        raise AdviceUnavailable(
+            "passes are tried before you choose yours: this view has your cards already chosen", rule_id="jv.pass"
+        )
+    n = rules.players
+    hand = tuple(view.hand)
+    each = rules.cards_each
+    known = tuple(hand if s == seat else () for s in range(n))
+    return Knowledge(seat, known, (each,) * n, aside=len(rules.deck()) - each * n)
+
+
+def _jv_pass_input(bid: object) -> Action:
+    """A pass as the advisor takes it: ``Pass(...)``, its text (``"pass 2H 3S"``) or the cards
+    (Card objects or their text), in the engine's order of the cards."""
+    if isinstance(bid, str):
+        text = bid.strip()
+        words = text.split()[1:] if text.lower().startswith("pass") else text.replace(",", " ").split()
+        bid = Pass(tuple(any_card(w) for w in words))
+    elif isinstance(bid, (list, tuple)):
+        bid = Pass(tuple(any_card(c) for c in bid))
+    if not isinstance(bid, Pass):
+        raise InvalidAction(f"a pass is Pass(cards), its text ('pass 2H 3S') or its cards, not {describe(bid)}")
+    order = jv.CARD_IDS.id
+    strange = [c for c in bid.cards if c not in order]
+    if strange:
+        raise InvalidAction(f"{strange[0]} is not a card of Jewel Vault", rule_id="jv.deck")
+    return Pass(tuple(sorted(bid.cards, key=order.__getitem__)))
+
+
+def _jv_opening(rules: jv.JewelVault, view: jv.JewelVaultView) -> jv.JewelVaultState:
+    """The round at the start of the passes, as the seat knows it: the public jewels, its own
+    side's vault, the announced count. Other sides' vaults are hidden: they are 0 here, as
+    nothing in a round reads them and the score is the seat's side's."""
+    seat = view.seat
+    assert seat is not None and view.announced is not None
+    state = rules.core_initial(0, None, first_dealer=view.dealer)
+    vaults = tuple(v if v is not None else 0 for v in view.vaults)
+    state = state._replace(round=view.round, supply=view.supply, showrooms=view.showrooms, vaults=vaults)
+    return rules.core_step(state, jv.ANNOUNCE_BASE + view.announced - 1)
+
+
+@dataclass(frozen=True, slots=True)
+class _JvOutcome:
+    """One pass's play-out of one deal: the points the round brought the seat's side, the
+    tricks the seat won, the seat's cards in tricks it won, and the passed cards in tricks its
+    receiver won."""
+
+    points: int
+    tricks: int
+    carriers: int
+    passed_won: int
+
+
+class _JvPlayouts:
+    """Jewel Vault play-outs of one seat's passes, on the core: from the start of the passes,
+    the pass under test at the seat's turn, the heuristic bots' ``choose_id`` everywhere else,
+    to the end of the round (its end-of-round actions included)."""
+
+    def __init__(self, rules: jv.JewelVault, view: jv.JewelVaultView, seat: int) -> None:
+        self.rules = rules
+        self.seat = seat
+        self.bots = [JvBot(rules, s) for s in range(rules.players)]
+        self.opening = _jv_opening(rules, view)
+        self.side = rules.side_of(seat)
+        self.receiver = rules.receiver(seat)
+        self.giver = next(s for s in range(rules.players) if rules.receiver(s) == seat)
+        self.before = rules.points_of(self.opening.jewels)[self.side]
+        self.trick_size = rules.trick_size
+
+    def run(self, hands: tuple[int, ...], action: int, passed: int) -> _JvOutcome:
+        """The seat passing ``action`` (a pass id; ``passed`` its cards' mask) on one deal."""
+        rules, seat, bots, receiver = self.rules, self.seat, self.bots, self.receiver
+        legal, step, core_view = rules.core_legal, rules.core_step, rules.core_view
+        state = rules.with_hands(self.opening, hands)
+        round_index = state.round
+        last = self.trick_size - 1
+        play = jv.PLAY
+        pending = True
+        mine = carriers = passed_won = tricks = 0  # mine: the seat's hand once the cards changed hands
+        while state.to_play is not None and state.round == round_index:
+            mover = state.to_play
+            if pending and mover == seat:
+                choice = action
+                pending = False
+            else:
+                choice = bots[mover].choose_id(core_view(state, mover), legal(state))
+            if state.phase is play and len(state.trick_ids) == last:  # this card completes a trick
+                if not mine:  # the seat's own cards less those it passed, and those it received
+                    received = state.pass_masks[self.giver]
+                    mine = hands[seat] & ~passed | (received or 0)
+                facts: Facts = []
+                state = step(state, choice, facts)
+                for fact, _ in facts:
+                    if isinstance(fact, jv.TrickWon):
+                        cards = mask_of(fact.cards)
+                        if fact.seat == seat:
+                            tricks += 1
+                            carriers |= cards & mine
+                        elif fact.seat == receiver:
+                            passed_won |= cards & passed
+            else:
+                state = step(state, choice)
+        points = rules.points_of(state.jewels)[self.side] - self.before
+        return _JvOutcome(points, tricks, carriers, passed_won)
+
+
+def _jv_candidates(rules: jv.JewelVault, hand: int, k: int) -> list[int]:
+    """The passes tried (ids): every choice of ``k`` cards if there are at most
+    :data:`ALL_PASSES`, else the :data:`ALL_PASSES` nearest the bot's own pass: take the hand
+    in the bot's order of the cards to pass first (``HeuristicBot.pass_order``) and rank each
+    choice by the sum of its cards' places in that order (then by those places)."""
+    pass_ids = jv.action_table().pass_ids
+    order = JvBot.pass_order(hand)
+    choices = sorted(combinations(range(len(order)), k), key=lambda places: (sum(places), places))
+    if len(choices) > ALL_PASSES:
+        choices = choices[:ALL_PASSES]
+    return [pass_ids[mask_of(order[i] for i in places)] for places in choices]
+
+
+def _advise_jv(
+    rules: jv.JewelVault,
+    view: jv.JewelVaultView,
+    seat: int,
+    under_test: Action | None,
+    samples: int,
+    seed: int,
+    sampler: DealSampler,
+    rng: random.Random,
+    ticker: _Ticker,
+) -> Advice:
+    k = view.announced
+    assert k is not None, "a view in the pass phase has the announced count"
+    hand = jv.CARD_IDS.mask(view.hand)
+    table = jv.action_table()
+    tried = None if under_test is None else _jv_tried(rules, view, under_test, hand, k)
+    shortlist = _jv_candidates(rules, hand, k)
+    extra = [] if tried is None or tried in shortlist else [tried]
+    playouts = _JvPlayouts(rules, view, seat)
+    deals = [sampler.sample_masks(rng)[0] for _ in range(samples)]
+    outcomes: dict[int, list[_JvOutcome]] = {a: [] for a in [*shortlist, *extra]}
+    masks = {a: table.pass_masks[a - jv.PASS_BASE] for a in outcomes}
+    stops = [max(1, math.ceil(share * samples)) for share, _ in RACE] + [samples]
+    sizes = [len(shortlist)] + [min(keep, len(shortlist)) for _, keep in RACE]
+    # progress counts play-outs, at most this many (the pass under test may be among the best)
+    spans = zip([0, *stops], stops, sizes, strict=False)
+    ticker.total = sum(max(0, stop - begin) * (size + 1) for begin, stop, size in spans)
+    ticker.tick(0)
+    running = list(shortlist)
+    begin = done = 0
+    for stage, stop in enumerate(stops):
+        playing = list(dict.fromkeys([*running, *([] if tried is None else [tried])]))
+        for i in range(begin, max(begin, stop)):
+            hands = deals[i]
+            for a in playing:
+                outcomes[a].append(playouts.run(hands, a, masks[a]))
+            done += len(playing)
+            ticker.tick(done)
+        begin = max(begin, stop)
+        if stage < len(RACE):  # the race: only the best go on (ties: nearer the bot's own pass)
+            running = sorted(running, key=lambda a: (-_mean(outcomes[a]), shortlist.index(a)))[: RACE[stage][1]]
+    ticker.tick(ticker.total)
+    ways = math.comb(len(view.hand), k)
+    if len(shortlist) == ways:
+        candidates = f"All {ways} ways to pass {k} were tried."
+    else:
+        candidates = (
+            f"Of the {ways} ways to pass {k}, the {len(shortlist)} nearest the bot's own pass were tried "
+            "(the bot passes the cards of its shortest, weakest suits first)."
+        )
+    model = _JV_MODEL.format(
+        candidates=candidates, first=f"{RACE[0][0]:.0%}", keep1=RACE[0][1], second=f"{RACE[1][0]:.0%}", keep2=RACE[1][1]
+    )
+    estimates = [_jv_estimate(rules, view, table.actions[a], masks[a], outcomes[a]) for a in outcomes]
+    own = table.actions[shortlist[0]]  # the bot's own pass comes first
+    return _advice(rules, view, seat, samples, seed, under_test, own, estimates, model, ())
+
+
+def _jv_tried(rules: jv.JewelVault, view: jv.JewelVaultView, under_test: Action, hand: int, k: int) -> int:
+    """The pass under test as an id, if it is ``k`` of the seat's own cards (JV-4)."""
+    assert isinstance(under_test, Pass)
+    action = rules.action_id(under_test)
+    if action is None or len(under_test.cards) != k or jv.CARD_IDS.mask(under_test.cards) & ~hand:
+        cards = " ".join(c.pretty for c in under_test.cards) or "no card"
+        raise InvalidAction(
+            f"pass exactly {k} of your own cards ({' '.join(c.pretty for c in view.hand)}), not {cards}",
+            rule_id="jv.pass",
+        )
+    return action
+
+
+def _jv_estimate(
+    rules: jv.JewelVault, view: jv.JewelVaultView, action: Action, passed: int, outcomes: Sequence[_JvOutcome]
+) -> BidEstimate:
+    count = len(outcomes)
+    tricks = [0] * (rules.tricks_per_round + 1)
+    scores: dict[int, int] = {}
+    cards: dict[int, int] = {}
+    lost: dict[int, int] = {}
+    total = squares = 0
+    for o in outcomes:
+        tricks[o.tricks] += 1
+        scores[o.points] = scores.get(o.points, 0) + 1
+        total += o.points
+        squares += o.points * o.points
+        if o.carriers:
+            _count_bits(cards, o.carriers)
+        if o.passed_won:
+            _count_bits(lost, o.passed_won)
+    mean, stderr = _summary(total, squares, count)
+    ids = jv.CARD_IDS
+    kept = ids.mask(view.hand) & ~passed
+    card_wins = tuple((ids.card(c), cards.get(c, 0)) for c in bits(kept))
+    estimate = BidEstimate(
+        action, str(action), count, tuple(tricks), 0, 0.0, mean, stderr,
+        scores=tuple(sorted(scores.items())), card_wins=card_wins,
+    )  # fmt: skip
+    given = tuple((ids.card(c), lost.get(c, 0)) for c in bits(passed))
+    return replace(estimate, reasons=_jv_reasons(rules, estimate, given))
+
+
+def _jv_reasons(rules: jv.JewelVault, estimate: BidEstimate, given: Sequence[tuple[Card, int]]) -> tuple[Reason, ...]:
+    """A pass's reasons: the cards that carry the seat's tricks, how often the passed cards win
+    a trick for their receiver, and how often the seat wins no trick (JV-6: two ♦ actions)."""
+    n = estimate.samples
+    reasons = [_carriers(estimate.card_wins, n)]
+    parts = [f"{_label(c)} in {_share(k, n)}" for c, k in given]
+    reasons.append(
+        Reason(
+            "jv.pass",
+            f"The cards you pass win a trick for the player who gets them: {and_list(parts)} of the deals.",
+            tuple(c for c, _ in given),
+        )
+    )
+    none = estimate.tricks[0]
+    if none >= 0.1 * n:
+        reasons.append(
+            Reason(
+                "jv.round-end.no-trick",
+                f"You win no trick in {_share(none, n)} of the deals: then you take two ♦ actions at the round's end.",
+            )
+        )
+    return tuple(reasons)
+
+
+def _mean(outcomes: Sequence[_JvOutcome]) -> float:
+    return sum(o.points for o in outcomes) / len(outcomes)
 
 
 # --- the entries a game names in its declaration (Capabilities.advice) ----------------------------------
@@ -1095,6 +1705,9 @@ class AdvisorEntry:
     ``round_of`` says which round a state is in, ``hands`` gives a state's hands and
     ``with_hands`` the state with other hands (masks; for the voids a play reveals),
     ``normalise_bid`` checks a bid as the game does, and ``advise`` runs the game's play-outs.
+    ``given`` says where cards the seat passed are; ``knowledge(rules, view, seat)``, if set,
+    is what the seat knows at the decision (default :meth:`Knowledge.from_view`'s own hand
+    only), and refuses a view the game's advice cannot start from.
     The functions are the game's own: each takes its game's rules and states only.
     """
 
@@ -1109,6 +1722,7 @@ class AdvisorEntry:
         [Rules[Any], BiddingView, int, Action | None, int, int, DealSampler, random.Random, _Ticker], Advice
     ]
     given: Callable[[Rules[Any], GameState, int], tuple[int, int] | None] = lambda rules, state, seat: None
+    knowledge: Callable[[Rules[Any], BiddingView, int], Knowledge] | None = None
 
 
 class DealHooks(Protocol):
@@ -1223,6 +1837,45 @@ def _bt_advise(
     return _advise_bt(rules, view, seat, under_test, samples, seed, sampler, rng, ticker)
 
 
+def _jv_round(state: GameState) -> int:
+    assert isinstance(state, jv.JewelVaultState)
+    return state.round
+
+
+def _jv_hands(state: GameState) -> tuple[int, ...]:
+    assert isinstance(state, jv.JewelVaultState)
+    return state.hand_masks
+
+
+def _jv_with_hands(rules: Rules[Any], state: GameState, hands: tuple[int, ...]) -> GameState:
+    assert isinstance(rules, jv.JewelVault) and isinstance(state, jv.JewelVaultState)
+    return rules.with_hands(state, hands)
+
+
+def _jv_given(rules: Rules[Any], state: GameState, seat: int) -> tuple[int, int] | None:
+    """After the exchange, the cards ``seat`` passed are in its receiver's hand (JV-4, JV-9)."""
+    assert isinstance(rules, jv.JewelVault) and isinstance(state, jv.JewelVaultState)
+    passed = state.pass_masks[seat]
+    if not state.exchanged or passed is None:
+        return None
+    return rules.receiver(seat), passed
+
+
+def _jv_advise(
+    rules: Rules[Any],
+    view: BiddingView,
+    seat: int,
+    under_test: Action | None,
+    samples: int,
+    seed: int,
+    sampler: DealSampler,
+    rng: random.Random,
+    ticker: _Ticker,
+) -> Advice:
+    assert isinstance(rules, jv.JewelVault) and isinstance(view, jv.JewelVaultView)
+    return _advise_jv(rules, view, seat, under_test, samples, seed, sampler, rng, ticker)
+
+
 TS_ADVICE = AdvisorEntry(
     ts.TricksAndStonesView, "the prediction phase", ts.IDS, _ts_round, _ts_hands, _ts_with_hands, _ts_bid, _ts_advise
 )
@@ -1235,4 +1888,16 @@ BT_ADVICE = AdvisorEntry(
     _bt_with_hands,
     bt._check_bid_input,
     _bt_advise,
+)
+JV_ADVICE = AdvisorEntry(
+    jv.JewelVaultView,
+    "the pass phase",
+    jv.CARD_IDS,
+    _jv_round,
+    _jv_hands,
+    _jv_with_hands,
+    _jv_pass_input,
+    _jv_advise,
+    _jv_given,
+    _jv_knowledge,
 )

@@ -85,6 +85,10 @@ from .advisor import (
     _bt_hands,
     _bt_round,
     _bt_with_hands,
+    _jv_given,
+    _jv_hands,
+    _jv_round,
+    _jv_with_hands,
     _ts_hands,
     _ts_round,
     _ts_with_hands,
@@ -208,30 +212,6 @@ def _bt_view(rules: Rules[Any], state: GameState, seat: int) -> object:
 def _bt_score(rules: Rules[Any], start: GameState, end: GameState, seat: int, round_index: int) -> int:
     assert isinstance(end, bt.BandOfTricksState)
     return end.deal_scores[round_index][seat]
-
-
-def _jv_round(state: GameState) -> int:
-    assert isinstance(state, jv.JewelVaultState)
-    return state.round
-
-
-def _jv_hands(state: GameState) -> tuple[int, ...]:
-    assert isinstance(state, jv.JewelVaultState)
-    return state.hand_masks
-
-
-def _jv_with_hands(rules: Rules[Any], state: GameState, hands: tuple[int, ...]) -> GameState:
-    assert isinstance(rules, jv.JewelVault) and isinstance(state, jv.JewelVaultState)
-    return rules.with_hands(state, hands)
-
-
-def _jv_given(rules: Rules[Any], state: GameState, seat: int) -> tuple[int, int] | None:
-    """After the exchange, the cards ``seat`` passed are in its receiver's hand (JV-4, JV-9)."""
-    assert isinstance(rules, jv.JewelVault) and isinstance(state, jv.JewelVaultState)
-    passed = state.pass_masks[seat]
-    if not state.exchanged or passed is None:
-        return None
-    return rules.receiver(seat), passed
 
 
 def _jv_deal(rules: Rules[Any], state: GameState, hands: tuple[int, ...], aside: int) -> GameState:

@@ -192,9 +192,10 @@ class HeuristicBot:
         choice = ANNOUNCE_BASE + n - 1
         return (choice, ANNOUNCE_SHORT if short else ANNOUNCE_ONE) if choice in legal else (legal[0], FIRST_LISTED)
 
-    def _pass(self, view: SeatView, legal: Sequence[int]) -> tuple[int, str]:
-        hand = view.hand_mask
-        k = view.announced or 1
+    @staticmethod
+    def pass_order(hand: int) -> list[int]:
+        """The card ids of the hand mask ``hand``, the first to pass first: the cards of the
+        shortest suit, then of the weaker suit (lower ranks in all), then the lower card."""
         ids = bits(hand)
         count = [(hand & m).bit_count() for m in _SUIT_MASKS]
         total = [0, 0, 0, 0]
@@ -205,7 +206,11 @@ class HeuristicBot:
             suit = _SUIT[c]
             return (count[suit], total[suit], _RANK[c])
 
-        choice = self._pass_ids.get(mask_of(sorted(ids, key=weakness)[:k]))
+        return sorted(ids, key=weakness)
+
+    def _pass(self, view: SeatView, legal: Sequence[int]) -> tuple[int, str]:
+        k = view.announced or 1
+        choice = self._pass_ids.get(mask_of(self.pass_order(view.hand_mask)[:k]))
         return (choice, PASS_WEAK) if choice is not None and choice in legal else (legal[0], FIRST_LISTED)
 
     def _steal(self, view: SeatView, legal: Sequence[int]) -> tuple[int, str]:

@@ -56,6 +56,7 @@ class DecisionKind(StrEnum):
     NONE = "none"  # nothing: the round starts with play (or the game's own phases)
     PREDICTION = "prediction"  # one number of tricks (Predict(n)), shown as one chart of tricks won
     SUIT_BID = "suit-bid"  # a number of tricks per suit, all zero meaning Zero Success (Bid(...))
+    PASS = "pass"  # cards passed to another player before play (Pass(...)); choices: how many
 
 
 @dataclass(frozen=True, slots=True)

@@ -45,7 +45,7 @@ from ..base import (
     quote_action,
     quote_names,
 )
-from ..capabilities import Capabilities, Example, Level, PanelKind, Quiz, Ref, led_suit
+from ..capabilities import Capabilities, Decision, DecisionKind, Example, Level, PanelKind, Quiz, Ref, led_suit
 from ..core import (
     CoreRules,
     Decided,
@@ -403,6 +403,7 @@ def jv_off_suit(outcome: TrickOutcome) -> bool:
 
 
 CAPABILITIES = Capabilities(
+    decision=Decision(DecisionKind.PASS, PASS, "jv.pass", ANNOUNCE_CHOICES),
     explainer_players=4,
     quiz=Quiz(
         (
@@ -424,6 +425,7 @@ CAPABILITIES = Capabilities(
     ),
     panels=(PanelKind.JEWELS, PanelKind.ACTIONS_OWED),
     bots=(("heuristic", Ref("tricklab.bots.jewel_vault:HeuristicBot")),),
+    advice=Ref("tricklab.advisor:JV_ADVICE"),
     review=Ref("tricklab.review:JV_REVIEW"),
     variants=("partnerships", "known_deck"),
     examples=(
