@@ -24,7 +24,7 @@ import pytest
 
 import tricklab
 import tricklab.advisor
-from tricklab import Bid, Play, Predict
+from tricklab import Announce, Bid, Pass, Play, Predict
 from tricklab.advisor import (
     Advice,
     AdviceCancelled,
@@ -37,8 +37,9 @@ from tricklab.advisor import (
 from tricklab.bots import make_bots
 from tricklab.bots.band_of_tricks import HeuristicBot as BandBot
 from tricklab.cards import Card
-from tricklab.errors import InvalidOption, InvalidScoreInput
+from tricklab.errors import InvalidAction, InvalidOption, InvalidScoreInput
 from tricklab.games import band_of_tricks as bt
+from tricklab.games import jewel_vault as jv
 from tricklab.games import tricks_and_stones as ts
 
 ZERO = Bid(zero=True)
@@ -695,3 +696,170 @@ def test_views_outside_bidding_time_are_refused() -> None:
 def test_module_examples_run() -> None:
     result = doctest.testmod(tricklab.advisor, optionflags=doctest.ELLIPSIS)
     assert result.attempted >= 3 and result.failed == 0
+
+
+# --- advice a learner can trust: trying the recommended bid gives the figure it promised ------------------
+
+
+def jv_pass_view(rules: Any, seed: int, announce: int | None = None) -> tuple[tricklab.Match, int, Any]:
+    """A Jewel Vault match at the start of its passes (the dealer's bot names the number unless
+    ``announce`` is given): the match, the first seat to pass, its view."""
+    match = rules.new_match(seed=seed)
+    bots = make_bots(rules, "heuristic", seed)
+    if announce is None:
+        bot_step(match, bots)
+    else:
+        match.apply(Announce(announce))
+    seat = match.to_play
+    assert seat is not None and match.phase == jv.PASS
+    return match, seat, match.view(seat)
+
+
+def engine_jv(rules: Any, state: Any, seat: int, passed: Pass) -> int:
+    """Play a round from the start of its passes with the heuristic bots, ``seat`` passing
+    ``passed``: the points the round brings the seat's side (JV-8: the public side points)."""
+    bots = make_bots(rules, "heuristic", 0)
+    side = rules.side_of(seat)
+    before = rules.side_points(state)[side]
+    round_index = state.round
+    while state.to_play is not None and state.round == round_index:
+        mover = state.to_play
+        if state.phase == jv.PASS and mover == seat:
+            action: Any = passed
+        else:
+            action = bots[mover].choose(rules.view(state, mover), rules.legal_actions(state))
+        state = rules.apply(state, action)
+    return int(rules.side_points(state)[side] - before)
+
+
+def shares_close(promised: Any, tried: Any) -> bool:
+    """The figure tried on other deals is within two standard errors (of the difference) of the
+    figure promised."""
+    return abs(tried.mean - promised.mean) <= 2 * math.hypot(promised.stderr, tried.stderr)
+
+
+@pytest.mark.parametrize("players", [3, 4, 5])
+def test_bt_the_recommended_bid_keeps_its_promise(players: int) -> None:
+    """Over many seeded hands: the recommended bid, tried, gives exactly the figure promised on
+    the same deals, and on other deals a figure within two standard errors (allowing the one
+    hand in ten that two standard errors leave out)."""
+    rules = get_bt(players)
+    near = 0
+    hands = range(300 + players * 10, 306 + players * 10)
+    for seed in hands:
+        view = bidding_view(rules, seed, decisions=seed % players)[2]
+        advice = advise(rules, view, samples=150, seed=seed)
+        best = advice.best
+        assert best.played_for and best.samples == 150
+        again = advise(rules, view, bid=best.bid, samples=150, seed=seed)
+        assert again.tried == best and again.best == best, seed
+        for estimate in advice.estimates:  # every figure shown as played for is that bid's own
+            if estimate.played_for:
+                assert advise(rules, view, bid=estimate.bid, samples=150, seed=seed).tried == estimate
+                break
+        other = advise(rules, view, bid=best.bid, samples=150, seed=seed + 7919).tried
+        assert other is not None and other.played_for
+        near += shares_close(best, other)
+    assert near >= len(hands) - 1, f"{near} of {len(hands)} hands kept the promise on other deals"
+
+
+@pytest.mark.parametrize(("players", "announce"), [(4, 1), (4, 2), (3, 1), (2, 1)])
+def test_jv_the_recommended_pass_keeps_its_promise(players: int, announce: int) -> None:
+    rules = tricklab.get_rules("jewel-vault", players=players)
+    near = 0
+    hands = range(50 + players, 54 + players)
+    for seed in hands:
+        view = jv_pass_view(rules, seed, announce)[2]
+        advice = advise(rules, view, samples=120, seed=seed)
+        best = advice.best
+        assert best.samples == 120 and isinstance(best.bid, Pass) and len(best.bid.cards) == announce
+        assert advise(rules, view, bid=best.bid, samples=120, seed=seed).tried == best
+        other = advise(rules, view, bid=best.bid, samples=120, seed=seed + 7919).tried
+        assert other is not None
+        near += shares_close(best, other)
+    assert near >= len(hands) - 1, f"{near} of {len(hands)} hands kept the promise on other deals"
+
+
+# --- Jewel Vault: which cards to pass --------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("players", "options", "seeds"), [(4, {}, range(6)), (3, {}, range(10, 13)), (4, {"partnerships": True}, (20, 21))]
+)
+def test_jv_playouts_match_the_checked_engine(players: int, options: dict[str, Any], seeds: Sequence[int]) -> None:
+    """With every hand known each pass has one deal to play: its figure is the engine's round."""
+    rules = tricklab.get_rules("jewel-vault", players=players, **options)
+    for seed in seeds:
+        match, seat, view = jv_pass_view(rules, seed)
+        if seed % 2:  # a later round: jewels in the vaults (the others' are hidden from the seat)
+            match = rules.play(seed=seed, bots="heuristic")
+            state = next(s for s in match.states if s.round == 1 and s.phase == jv.PASS)
+            seat = state.to_play
+            view = rules.view(state, seat)
+            assert any(v is None for v in view.vaults) and any(state.vaults)
+        else:
+            state = match.state
+        advice = advise(rules, view, samples=1, knowledge=everything_known(rules, state, seat))
+        assert len(advice.estimates) == math.comb(len(view.hand), view.announced) or len(advice.estimates) == 10
+        for estimate in advice.estimates:
+            assert isinstance(estimate.bid, Pass)
+            assert estimate.mean == engine_jv(rules, state, seat, estimate.bid), (seed, estimate.text)
+
+
+def test_jv_candidates_every_pass_or_the_nearest_to_the_bots() -> None:
+    rules = tricklab.get_rules("jewel-vault", players=4)
+    for k, count in ((1, 10), (2, 10), (3, 10)):
+        view = jv_pass_view(rules, seed=3, announce=k)[2]
+        advice = advise(rules, view, samples=40, seed=1)
+        passes = [e.bid for e in advice.estimates]
+        assert len(passes) == count == len(set(passes))
+        assert all(isinstance(p, Pass) and len(p.cards) == k and set(p.cards) <= set(view.hand) for p in passes)
+        assert advice.played == passes[0]  # the bot's own pass is tried first
+        order = [e.samples for e in advice.estimates]
+        assert max(order) == 40 and min(order) < 40  # the race: the weaker passes stop early
+        assert advice.best.samples == 40
+        assert ("All 10 ways" in advice.model) == (k == 1)
+
+
+def test_jv_bad_passes_and_views_are_refused() -> None:
+    rules = tricklab.get_rules("jewel-vault", players=4)
+    match, seat, view = jv_pass_view(rules, seed=5, announce=2)
+    hand = view.hand
+    stranger = next(c for c in rules.deck() if c not in hand)
+    for bad in ((hand[0],), (hand[0], stranger), "pass " + " ".join(str(c) for c in hand[:3]), [hand[0], "R14"]):
+        with pytest.raises(InvalidAction) as info:
+            advise(rules, view, bid=bad, samples=1)
+        assert info.value.rule_id in ("jv.pass", "jv.deck")
+    tried = advise(rules, view, bid=f"pass {hand[1]} {hand[0]}", samples=20, seed=1)
+    assert tried.bid == Pass((hand[0], hand[1])) and tried.tried is not None and tried.tried.samples == 20
+    assert tried.estimate([hand[1], hand[0]]) is tried.tried
+    match.apply(Pass(hand[:2]))
+    with pytest.raises(AdviceUnavailable, match="already chosen") as refused:
+        advise(rules, match.view(seat))
+    assert refused.value.rule_id == "jv.pass"
+
+
+def test_reasons_name_the_cards_that_carry_the_tricks_and_the_risk() -> None:
+    cases = [
+        (get_ts(4), lambda r: bidding_view(r, seed=7)[2]),
+        (get_bt(4), lambda r: bidding_view(r, seed=12)[2]),
+        (tricklab.get_rules("jewel-vault", players=4), lambda r: jv_pass_view(r, seed=12)[2]),
+    ]
+    for rules, view_of in cases:
+        view = view_of(rules)
+        advice = advise(rules, view, samples=200, seed=3)
+        for estimate in advice.estimates:
+            if not estimate.played_for:
+                assert estimate.reasons == ()
+                continue
+            first, *rest = estimate.reasons
+            assert first.rule_id == "advice.cards" and rest
+            wins = dict(estimate.card_wins)
+            assert set(wins) <= set(view.hand)
+            for card in first.cards:  # the cards named carry tricks in at least 30 % of the deals
+                assert wins[card] >= tricklab.advisor.CARRIES * estimate.samples
+                assert f"{wins[card] / estimate.samples:.0%}" in first.text
+            assert all(r.rule_id in rules.rulebook for r in rest)
+            assert sum(k for _, k in estimate.scores) == estimate.samples
+            mean = sum(score * k for score, k in estimate.scores) / estimate.samples
+            assert math.isclose(mean, estimate.mean)
