@@ -8,7 +8,7 @@ from tricklab.actions import Bid, Predict
 from tricklab.advisor import advise
 from tricklab.display.charts import Bar, bar_chart
 from tricklab.errors import IllegalAction, InvalidOption, InvalidScoreInput
-from tricklab.widgets import BidTrainer
+from tricklab.widgets import BidTrainer, bidtrainer
 from tricklab.widgets.apps import bid_trainer_app
 
 
@@ -66,9 +66,42 @@ def test_bad_bids_raise_the_engines_typed_errors() -> None:
         ts.choose("3")
     assert info.value.rule_id == "ts.predict" and ts.action == Predict(2)
     with pytest.raises(InvalidOption):
-        BidTrainer("jewel-vault", 4)
-    with pytest.raises(InvalidOption):
         BidTrainer("tricks-and-stones", 4, seat=4)
+    jv = BidTrainer("jewel-vault", 4, seed=2, samples=20)
+    hand = jv.match.view(0).hand
+    with pytest.raises(IllegalAction):  # the engine refuses a pass of the wrong number of cards
+        jv.choose([str(c) for c in hand[:3]] if jv._form.count(jv) != 3 else [str(hand[0])])
+    with pytest.raises(InvalidOption) as info:
+        jv.choose("2H")
+    assert info.value.rule_id == "jv.pass" and jv.picked == []
+
+
+def test_jewel_vault_passes_are_picked_and_tried() -> None:
+    trainer = BidTrainer("jewel-vault", 4, seed=12, samples=40)
+    view = trainer.match.view(0)
+    assert view.phase == "pass" and view.announced and trainer.what == "pass"
+    k = view.announced
+    hand = view.hand
+    html = trainer.board.scene["html"]
+    assert f"named {k}: pick {k} card" in html and html.count('data-intent="pick"') == len(hand)
+    trainer._intent("pick", "ZZ")  # not a card in the hand: nothing changes, the learner is told
+    assert trainer.picked == [] and "not a card in your hand" in trainer.board.scene["html"]
+    for card in hand[: k + 1]:
+        trainer._intent("pick", str(card))
+    assert trainer.picked == list(hand[:k]) and "put it back first" in trainer.board.scene["html"]
+    trainer._intent("pick", str(hand[0]))  # a second click puts a card back
+    assert trainer.picked == list(hand[1:k])
+    trainer._intent("clear", None)
+    assert trainer.picked == []
+    assert trainer.try_bid() is None and "pass" in trainer.board.scene["html"]  # nothing picked: the reason is shown
+    for card in hand[:k]:
+        trainer._intent("pick", str(card))
+    advice = trainer.try_bid()
+    assert advice is not None and advice.tried is not None and advice.tried.bid == trainer.action
+    html = trainer.board.scene["html"]
+    assert "brings your side" in html and "Points this round brings your side" in html and "Why passing" in html
+    stepper = trainer.play_out()
+    assert stepper is not None and trainer.action in stepper.match.actions
 
 
 def test_cancel_stops_the_advisor_and_says_so() -> None:
@@ -104,9 +137,13 @@ def test_play_it_out_continues_the_same_deal() -> None:
     assert "played out with your bid (1 0 1), as Player 3 sees it" in title.value
 
 
-def test_bid_trainer_app_checks_its_link() -> None:
+def test_bid_trainer_app_checks_its_link(monkeypatch: pytest.MonkeyPatch) -> None:
     app = bid_trainer_app("game=jewel-vault&players=4&seed=2")
-    assert "Bids are part of" in app.children[0].value
+    assert "Try passes: Jewel Vault" in app.children[0].value and app.children[1].rules.name == "jewel-vault"
+    with monkeypatch.context() as patch:  # a game without a decision the trainer takes: the default game
+        patch.setattr(bidtrainer, "trains", lambda game: game.name != "jewel-vault")
+        app = bid_trainer_app("game=jewel-vault&players=4&seed=2")
+    assert "The trainer is for" in app.children[0].value
     assert app.children[1].rules.name == "tricks-and-stones"
     app = bid_trainer_app("game=band-of-tricks&players=5&seed=9&seat=3")
     assert app.children[1].seat == 2 and app.children[1].rules.players == 5

@@ -1670,13 +1670,11 @@ def _jv_reasons(rules: jv.JewelVault, estimate: BidEstimate, given: Sequence[tup
     n = estimate.samples
     reasons = [_carriers(estimate.card_wins, n)]
     parts = [f"{_label(c)} in {_share(k, n)}" for c, k in given]
-    reasons.append(
-        Reason(
-            "jv.pass",
-            f"The cards you pass win a trick for the player who gets them: {and_list(parts)} of the deals.",
-            tuple(c for c, _ in given),
-        )
-    )
+    if all(k < 0.05 * n for _, k in given):
+        text = f"The cards you pass almost never win a trick for whoever gets them ({and_list(parts)} of the deals)."
+    else:
+        text = f"The cards you pass win a trick for the player who gets them: {and_list(parts)} of the deals."
+    reasons.append(Reason("jv.pass", text, tuple(c for c, _ in given)))
     none = estimate.tricks[0]
     if none >= 0.1 * n:
         reasons.append(

@@ -420,8 +420,9 @@ def quiz_app(query: str | None = None) -> w.VBox:
 
 
 def bid_trainer_app(query: str | None = None) -> w.VBox:
-    """The ``bid_trainer`` app: a :class:`BidTrainer` from ``game`` (Tricks & Stones or Band of
-    Tricks), ``players`` and ``seed`` (and optionally ``seat``, 1..players)."""
+    """The ``bid_trainer`` app: a :class:`BidTrainer` from ``game`` (every game with a pre-round
+    decision the advisor knows: a prediction, a bid or a pass), ``players`` and ``seed`` (and
+    optionally ``seat``, 1..players)."""
     from .bidtrainer import GAMES as TRAINER_GAMES
     from .bidtrainer import BidTrainer, trains
 
@@ -429,16 +430,17 @@ def bid_trainer_app(query: str | None = None) -> w.VBox:
     if not trains(GAMES[params.game]):
         with_bids = " and ".join(GAMES[name].title for name in TRAINER_GAMES)
         params.messages.append(
-            f"Bids are part of {with_bids}, not {GAMES[params.game].title}; showing {GAMES[DEFAULT_GAME].title}."
+            f"The trainer is for {with_bids}, not {GAMES[params.game].title}; showing {GAMES[DEFAULT_GAME].title}."
         )
         params.game, params.players = DEFAULT_GAME, 4
     seat = _seat(params, 0, "you are Player 1") or 0
     trainer = BidTrainer(params.game, params.players, seed=params.seed, seat=seat, **_look(params))
+    tries = trainer.what + ("es" if trainer.what.endswith("s") else "s")  # predictions, bids, passes
     header = _seeded_header(
         trainer,
         params,
-        lambda seed: f"Try bids: {GAMES[params.game].title}, {params.players} players, seed {seed}",
-        describe="Pick a bid and press Try it: the bots play your hand out a thousand times, "
+        lambda seed: f"Try {tries}: {GAMES[params.game].title}, {params.players} players, seed {seed}",
+        describe=f"Pick a {trainer.what} and press Try it: the bots play your hand out a thousand times, "
         "with the cards you cannot see dealt at random.",
     )
     _show_address(trainer, params, {"seat": str(seat + 1)})

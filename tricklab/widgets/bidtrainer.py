@@ -14,10 +14,11 @@ from typing import Any, ClassVar
 import ipywidgets as w
 
 from .. import get_rules
-from ..actions import Action, Bid, Predict
+from ..actions import Action, Bid, Pass, Predict
 from ..advisor import Advice, AdviceCancelled, AdvisorEntry, BidEstimate, advise
 from ..bots import make_bots
-from ..display import bid_rows, choice_button, decision_html, esc, view_html
+from ..cards import Card
+from ..display import bid_rows, card_html, choice_button, decision_html, esc, rule_id_html, view_html
 from ..display.charts import Bar, bar_chart
 from ..errors import InvalidOption, TricklabError
 from ..games import DEFAULT_GAME, find_game, games_with
@@ -35,8 +36,9 @@ class BidTrainer(w.VBox):  # type: ignore[misc]
     """Deal a hand (from ``seed``), pick a bid, press "Try it", read the advisor's answer.
 
     The bid is the game's declared pre-round decision (``Capabilities.decision``): a
-    prediction (Tricks & Stones: 0-5) or a bid per suit (Band of Tricks: 0-6 each, or Zero
-    Success). The same ``seed`` always deals the same hand and gives the same numbers.
+    prediction (Tricks & Stones: 0-5), a bid per suit (Band of Tricks: 0-6 each, or Zero
+    Success) or the cards to pass (Jewel Vault: as many as the dealer named). The same
+    ``seed`` always deals the same hand and gives the same numbers.
     """
 
     def __init__(
@@ -52,7 +54,7 @@ class BidTrainer(w.VBox):  # type: ignore[misc]
     ) -> None:
         cls = find_game(game)
         if not trains(cls):
-            raise InvalidOption(f"the bid trainer is for {' and '.join(GAMES)}, not {cls.name}")
+            raise InvalidOption(f"the bid trainer is for {', '.join(GAMES)}, not {cls.name}")
         players = players if players is not None else 4
         rules = get_rules(cls.name, players=players)
         if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < players:
@@ -92,10 +94,13 @@ class BidTrainer(w.VBox):  # type: ignore[misc]
         self.seed = seed
         self.match: Match = rules.new_match(seed)
         self._bots = make_bots(rules, "heuristic", seed)
-        while self.match.to_play != seat:  # the players before this seat bid first
+        phase = rules.capabilities.decision.phase
+        # the players before this seat bid first (and a dealer names the number to pass)
+        while not (self.match.to_play == seat and self.match.phase == phase):
             to_play = self.match.to_play
             assert to_play is not None
             self.match.apply(self._bots[to_play].choose(self.match.view(to_play), self.match.legal_actions()))
+        self.picked: list[Card] = []  # the cards picked to pass
         self.prediction = _PredictionForm.START
         self.bid = dict.fromkeys(rules.capabilities.decision.suits, 0)
         self.bid.update(_SuitBidForm.START)
@@ -121,6 +126,11 @@ class BidTrainer(w.VBox):  # type: ignore[misc]
         return {"seed": str(self.seed), **self.look.link_state()}
 
     # --- the learner's bid -----------------------------------------------------------------------------
+
+    @property
+    def what(self) -> str:
+        """What the learner tries, in a word: prediction, bid or pass."""
+        return self._form.what
 
     @property
     def action(self) -> Action:
@@ -257,6 +267,23 @@ class BidTrainer(w.VBox):  # type: ignore[misc]
             self.zero = False
         self._say(refusal or "")
 
+    def _pick_card(self, value: str | None) -> None:
+        """Pick or unpick a card to pass; a card not in the hand, or one too many, changes nothing."""
+        text = short(value, 4)
+        hand = self.match.view(self.seat).hand
+        card = next((c for c in hand if text is not None and str(c) == text), None)
+        if card is None:
+            self._say(f"“{quote(value or '')}” is not a card in your hand: click one of your cards.")
+            return
+        if card in self.picked:
+            self.picked.remove(card)
+        elif len(self.picked) >= _PassForm.count(self):
+            self._say(f"You pass {_PassForm.count(self)}: click a picked card to put it back first.")
+            return
+        else:
+            self.picked.append(card)
+        self._say("")
+
     def _refusal(self, action: Action) -> str | None:
         """The engine's reason why this seat may not make ``action`` now, or ``None``."""
         try:
@@ -305,11 +332,16 @@ class BidTrainer(w.VBox):  # type: ignore[misc]
         best = advice.best
         sentence = self._form.sentence(tried, best)
         charts = [self._distribution_chart(advice, tried), self._score_chart(advice, tried)]
-        note = f"{advice.samples} sampled deals of the cards you cannot see, played out by the bots."
+        note = f"{advice.samples} sampled deals of the cards you cannot see, played out by the bots. " + (
+            self._form.note(advice)
+        )
+        why = _reasons_html(f"Why {self._form.name(tried)}", tried)
+        if best is not tried:
+            why += _reasons_html(f"Why {self._form.name(best)}", best)
         return (
-            f'<section class="tl-panel tl-advice" aria-label="What your bid would bring">'
+            f'<section class="tl-panel tl-advice" aria-label="What your {self._form.what} would bring">'
             f'<p class="tl-advice-sentence" role="status"><strong>{esc(sentence)}</strong></p>'
-            f'<div class="tl-panels">{"".join(charts)}</div><p class="tl-summary">{esc(note)}</p></section>'
+            f'<div class="tl-panels">{"".join(charts)}</div>{why}<p class="tl-summary">{esc(note)}</p></section>'
         )
 
     def _distribution_chart(self, advice: Advice, tried: BidEstimate) -> str:
@@ -320,7 +352,7 @@ class BidTrainer(w.VBox):  # type: ignore[misc]
         bars = []
         for estimate in shown:
             marks = tuple(m for m, hit in (("yours", estimate is tried), ("best", estimate is advice.best)) if hit)
-            label = estimate.text.removeprefix("predict ").removeprefix("bid ")
+            label = self._form.label(estimate, advice)
             bars.append(Bar(label, estimate.mean, error=estimate.stderr, marks=marks))
         return bar_chart(bars, title=f"Expected score per {self._form.score_what}", width=460)
 
@@ -353,6 +385,24 @@ def _compare(first: str, other: str, tried: BidEstimate, best: BidEstimate) -> s
     return f"{first}; {other} scores {best.mean - tried.mean:.1f} more on average."
 
 
+def _reasons_html(title: str, estimate: BidEstimate) -> str:
+    """The advisor's reasons for one bid, as a short list (a rule's id links to its clause)."""
+    if not estimate.reasons:
+        return ""
+    items = []
+    for reason in estimate.reasons:
+        cite = f" ({rule_id_html(reason.rule_id)})" if not reason.rule_id.startswith("advice.") else ""
+        items.append(f"<li>{esc(reason.text)}{cite}</li>")
+    return f'<div class="tl-advice-why"><h5>{esc(title)}</h5><ul>{"".join(items)}</ul></div>'
+
+
+def _short(estimate: BidEstimate) -> str:
+    """A bid as its chart label: the prediction's number, the bid's numbers, the passed cards."""
+    if isinstance(estimate.bid, Pass):
+        return " ".join(c.pretty for c in estimate.bid.cards)
+    return estimate.text.removeprefix("predict ").removeprefix("bid ")
+
+
 # --- one form per kind of decision: how the trainer takes, shows and charts it -------------------------
 
 
@@ -361,6 +411,19 @@ class _PredictionForm:
 
     START: ClassVar[int] = 2
     score_what: ClassVar[str] = "prediction"
+    what: ClassVar[str] = "prediction"
+
+    @staticmethod
+    def name(estimate: BidEstimate) -> str:
+        return f"predicting {_short(estimate)}"
+
+    @staticmethod
+    def label(estimate: BidEstimate, advice: Advice) -> str:
+        return _short(estimate)
+
+    @staticmethod
+    def note(advice: Advice) -> str:
+        return "Every prediction was played for on every deal."
 
     @staticmethod
     def action(t: BidTrainer) -> Action:
@@ -416,7 +479,25 @@ class _SuitBidForm:
     """A bid per declared suit (``Bid(...)``), or Zero Success (all zero)."""
 
     START: ClassVar[dict[str, int]] = {"soul": 1}
-    score_what: ClassVar[str] = "bid (the ten best, and yours)"
+    score_what: ClassVar[str] = "bid played for (the best, and yours)"
+    what: ClassVar[str] = "bid"
+
+    @staticmethod
+    def name(estimate: BidEstimate) -> str:
+        return f"bidding {_short(estimate)}"
+
+    @staticmethod
+    def label(estimate: BidEstimate, advice: Advice) -> str:
+        return _short(estimate)
+
+    @staticmethod
+    def note(advice: Advice) -> str:
+        played = sum(e.played_for for e in advice.estimates)
+        rough = len(advice.estimates) - played
+        return (
+            f"The {played} bids in the chart were each played for, on the same deals; the other {rough} "
+            "were only scored on the play for the bot's own bid (rough figures), to pick the ones to play for."
+        )
 
     @staticmethod
     def action(t: BidTrainer) -> Action:
@@ -471,7 +552,8 @@ class _SuitBidForm:
 
     @staticmethod
     def shown(advice: Advice, tried: BidEstimate) -> list[BidEstimate]:
-        ranked = sorted(advice.estimates, key=lambda e: -e.mean)[:TOP_BIDS]
+        played = [e for e in advice.estimates if e.played_for]
+        ranked = sorted(played, key=lambda e: -e.mean)[:TOP_BIDS]
         return ranked + [e for e in (tried,) if e not in ranked]
 
     @staticmethod
@@ -483,8 +565,105 @@ class _SuitBidForm:
         return _compare(first, f"bidding {best.text.removeprefix('bid ')}", tried, best)
 
 
-_Form = type[_PredictionForm] | type[_SuitBidForm]
-FORMS: dict[DecisionKind, _Form] = {DecisionKind.PREDICTION: _PredictionForm, DecisionKind.SUIT_BID: _SuitBidForm}
+class _PassForm:
+    """Cards to pass (``Pass(...)``): as many of the hand's cards as the dealer named."""
+
+    score_what: ClassVar[str] = "pass tried (points)"
+    what: ClassVar[str] = "pass"
+
+    @staticmethod
+    def count(t: BidTrainer) -> int:
+        announced = getattr(t.match.view(t.seat), "announced", None)
+        assert isinstance(announced, int), "the trainer waits for the count to be named"
+        return announced
+
+    @staticmethod
+    def action(t: BidTrainer) -> Action:
+        return Pass(tuple(t.picked))
+
+    @staticmethod
+    def choose(t: BidTrainer, bid: object) -> None:
+        cards = bid.cards if isinstance(bid, Pass) else bid
+        if not isinstance(cards, (list, tuple)):
+            raise InvalidOption(f"a pass is a list of cards, not {quote(repr(bid))}", rule_id="jv.pass")
+        picked = [t.rules.card(c) for c in cards]
+        t.rules.apply(t.match.state, Pass(tuple(picked)))  # the engine says whether it may be made
+        t.picked = picked
+
+    @staticmethod
+    def intent(t: BidTrainer, intent: str, value: str | None) -> None:
+        if intent == "pick":
+            t._pick_card(value)
+        elif intent == "clear":
+            t.picked = []
+            t._say("")
+
+    @staticmethod
+    def intro(t: BidTrainer) -> str:
+        dealer_seat = getattr(t.match.view(t.seat), "dealer", None)
+        k = _PassForm.count(t)
+        dealer = "You" if dealer_seat == t.seat else "The dealer"
+        receiver = getattr(t.rules, "receiver", None)
+        to = f" to {t.rules.seat_name(receiver(t.seat))}" if callable(receiver) else ""
+        return (
+            f"You are {t.rules.seat_name(t.seat)}. {dealer} named {k}: pick {k} card{'s' if k > 1 else ''} "
+            f"to pass{to}, and press Try it."
+        )
+
+    @staticmethod
+    def picker(t: BidTrainer) -> str:
+        k = _PassForm.count(t)
+        hand = t.match.view(t.seat).hand
+        four = t.look.four_colour.value
+        cards = "".join(
+            card_html(c, intent="pick", four_colour=four, classes=["tl-picked"] if c in t.picked else []) for c in hand
+        )
+        picked = " ".join(c.pretty for c in t.picked) or "none yet"
+        return decision_html(
+            f"Pass {k}: picked {picked}",
+            f'<div class="tl-cards">{cards}</div>' + choice_button("clear", "", "Clear"),
+        )
+
+    @staticmethod
+    def distribution_chart(t: BidTrainer, tried: BidEstimate) -> str:
+        bars = [Bar(f"{points:+d}", k / tried.samples) for points, k in tried.scores]
+        return bar_chart(bars, title="Points this round brings your side (how often)", percent=True, width=360)
+
+    @staticmethod
+    def shown(advice: Advice, tried: BidEstimate) -> list[BidEstimate]:
+        ranked = sorted(advice.estimates, key=lambda e: (-e.samples, -e.mean))[:TOP_BIDS]
+        return ranked + [e for e in (tried,) if e not in ranked]
+
+    @staticmethod
+    def name(estimate: BidEstimate) -> str:
+        return f"passing {_short(estimate)}"
+
+    @staticmethod
+    def label(estimate: BidEstimate, advice: Advice) -> str:
+        deals = "" if estimate.samples == advice.samples else f" ({estimate.samples} deals)"
+        return _short(estimate) + deals
+
+    @staticmethod
+    def note(advice: Advice) -> str:
+        return (
+            "The passes raced on the same deals: the weaker ones stopped early (their number of deals is "
+            "shown), and only a pass played on every deal is recommended."
+        )
+
+    @staticmethod
+    def sentence(tried: BidEstimate, best: BidEstimate) -> str:
+        first = f"Passing {_short(tried)} brings your side {tried.mean:.1f} points on average this round"
+        if best is tried or best.mean - tried.mean < 0.05:
+            return f"{first}; no pass tried brings more."
+        return f"{first}; passing {_short(best)} brings {best.mean - tried.mean:.1f} more."
+
+
+_Form = type[_PredictionForm] | type[_SuitBidForm] | type[_PassForm]
+FORMS: dict[DecisionKind, _Form] = {
+    DecisionKind.PREDICTION: _PredictionForm,
+    DecisionKind.SUIT_BID: _SuitBidForm,
+    DecisionKind.PASS: _PassForm,
+}
 
 
 def _trainable(offers: Capabilities) -> bool:

@@ -432,6 +432,7 @@ CAPABILITIES = Capabilities(
         Example("play.ipynb", "", "players=4"),
         Example("play.ipynb", "partnerships", "players=4&partnerships=yes"),
         Example("quiz.ipynb", "", "players=4&seed=1"),
+        Example("bid_trainer.ipynb", "", "players=4&seed=12"),
         Example("explain_trick.ipynb", "", "players=4&cards=9H,3H,5C,QH"),
         Example("replay.ipynb", "two players", "players=2&seed=7"),
     ),
