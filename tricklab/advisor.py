@@ -1,9 +1,9 @@
-"""Try bids: what each bid would likely bring for one seat's hand, by simulation.
+"""Try bids: what each bid (or pass) would likely bring for one seat's hand, by simulation.
 
-:func:`advise` takes a seat's view at bidding time -- the prediction phase of Tricks &
-Stones, the bid phase of Band of Tricks -- and answers, for every candidate bid, how
-many tricks the seat would win (a distribution), how often it would hit the bid
-exactly, and the expected score with its standard error::
+:func:`advise` takes a seat's view at the game's pre-round decision -- the prediction phase
+of Tricks & Stones, the bid phase of Band of Tricks, the pass of Jewel Vault -- and answers,
+for the candidate choices, how many tricks the seat would win (a distribution), how often it
+would hit the bid exactly, and the expected score with its standard error::
 
     >>> import tricklab
     >>> from tricklab.advisor import advise
@@ -15,6 +15,11 @@ exactly, and the expected score with its standard error::
     >>> advice.best.bid in [e.bid for e in advice.estimates]
     True
 
+**A promise that is kept.** Every figure the advisor recommends is the figure of that choice
+*played for*: the seat's bot aimed for it in every play-out it was scored on
+(``BidEstimate.played_for``). So trying the recommended bid (``bid=``) with the same seed
+gives the very same figure, and on other deals a figure within its standard errors.
+
 How the numbers are made
 ------------------------
 1. **Sampling.** The cards the seat cannot see are dealt at random, uniformly among the
@@ -24,21 +29,25 @@ How the numbers are made
    another hand (hand-made positions), and suits a player is known not to hold. Bids and
    predictions already made are not used to guess at hands (a heuristic bot's bid is too
    sharp a function of its hand to condition on); public Band of Tricks bids are kept
-   as they are in every play-out.
+   as they are in every play-out. All the choices of one advice are played on the same
+   deals (common random numbers), so their differences are measured on equal terms.
 2. **Play-out.** Every sampled deal is played to the end of the round by the games'
-   heuristic bots (:mod:`tricklab.bots`), the seat's own bot aiming for the bid under
-   test; players who have not bid yet bid as their bot would on their sampled hand.
+   heuristic bots (:mod:`tricklab.bots`), the seat's own bot aiming for the choice under
+   test; players who have not decided yet decide as their bot would on their sampled hand.
    The play-outs run on the rules' core, the one implementation of every rule that matches
    run on too (``core_legal``/``core_step``), with the bots' own decisions (``choose_id``);
    nothing of the rules is written here. ``tests/test_advisor.py`` checks the numbers are
-   exactly what the checked engine (``Rules.apply``) and
-   :class:`~tricklab.bots.tricks_and_stones.HeuristicBot` /
-   :class:`~tricklab.bots.band_of_tricks.HeuristicBot` give on the same deals.
-3. **Scoring** is each game's own (TS-8, BT-7); the tests check the figures against the
-   engine's own round and deal scores and against ``score_deal``.
+   exactly what the checked engine (``Rules.apply``) and the heuristic bots give on the
+   same deals.
+3. **Scoring** is each game's own (TS-8, BT-7; Jewel Vault: the points the round brings the
+   seat's side, JV-8); the tests check the figures against the engine's own scores.
+4. **Reasons.** Each choice played for says why, in words a beginner can use
+   (``BidEstimate.reasons``): which of the seat's cards carry its tricks (``advice.cards``:
+   each card's share of the deals in which it won a trick), then what the choice risks,
+   citing the scoring rule (a prediction off by a trick, a suit's overrun or shortfall, a
+   trick under Zero Success, the passed cards winning tricks for their receiver).
 
-**Tricks & Stones.** Each sampled deal is played out once for *each* prediction 0-5
-(the same deal for all six, so their differences are measured on equal terms). The six
+**Tricks & Stones.** Each sampled deal is played out once for *each* prediction 0-5. The six
 share the play of the cards for as long as the seat's bot plays the same card under each
 and the same player leads, and fork where they part. The score depends on the seat's gems,
 so the seat's bot takes its gem actions after every trick exactly as in a real round
@@ -48,31 +57,39 @@ ever move those players' own gems, which neither score for this seat nor change 
 plays a card. Other players predict as their bot would on their sampled hand; the lowest
 prediction leads (TS-3), so the seat's prediction can change who leads.
 
-**Band of Tricks.** Each sampled deal is played out *once*, the seat's bot aiming for
-one bid (the bid under test, or the bot's own bid when none is given: ``Advice.played``),
-and every bid -- each of the 7 x 7 x 7 per-suit bids, 0 0 0 being Zero Success (BT-3),
-so 343 bids in all -- is scored on the tricks the seat won in that same play-out.
+**Band of Tricks** has 343 bids (7 x 7 x 7 per-suit bids, 0 0 0 being Zero Success, BT-3):
+too many to play for each. So:
 
-A trick won with a Metal card counts for Rock, Soul or Pops as its winner chooses *when
-the trick is won* (BT-6: the cube goes down then), without knowing the tricks still to
-come. So for every bid scored, the seat's Metal wins are counted in trick order, each at
-the moment it was won, the way the seat's bot counts them under that bid: for the suit
-where it adds most to the bid's score given the wins so far; on a tie, the suit furthest
-short of its bid; then Rock before Soul before Pops. For the bid played out this is
-exactly what happened at the table; for the others it is what the same rule would have
-chosen, never a choice made with hindsight. Under Zero Success a Metal win counts for no
-suit, just as a trick won (BT-6).
+* *Shortlist.* Each sampled deal is played out once with the seat's bot aiming for its own
+  bid (``Advice.played``), and every bid is scored roughly on the tricks the seat won in
+  that play. A trick won with a Metal card counts for Rock, Soul or Pops as its winner
+  chooses *when the trick is won* (BT-6), so for every bid scored the seat's Metal wins are
+  counted in trick order, each at the moment it was won, the way the seat's bot counts
+  them under that bid (``metal_suit``): never a choice made with hindsight. Under Zero
+  Success a Metal win counts for no suit, just as a trick won.
+* *Played for.* The :data:`SHORTLIST` bids with the best rough scores, the bot's own bid and
+  the bid under test are then each played out on the same deals with the seat's bot aiming
+  for that bid. They share the play for as long as the seat's bot decides the same under
+  each, and fork where it parts ways (the other players' bots read their own bid and hand,
+  not the seat's bid). Their figures are their own; the other bids keep their rough
+  figures, marked ``played_for=False``, and are never recommended (a bid far from the one
+  played is usually worse in the rough than played for: try it with ``bid=``).
 
-The estimate of a bid other than the one played out answers "what would this bid have
-scored on the same play?". It is fair for bids close to the played one and usually
-pessimistic for bids far from it, since nobody was playing for them: try such a bid
-(``bid=``) to see it played for.
+**Jewel Vault**: which cards to pass, once the dealer named how many (JV-4). Every way to
+pass is tried when there are at most :data:`ALL_PASSES` (passing 1 card); otherwise the
+:data:`ALL_PASSES` passes nearest the bot's own (``HeuristicBot.pass_order``), and the pass
+under test. Each is played from the start of the passes: players passing before the seat
+choose again on their sampled hand, as their choices are secret. The passes race on the
+same deals (:data:`RACE`): after a tenth of the deals only the 4 best go on, after 30 % the
+2 best, while the pass under test plays every deal; each figure is from the deals its pass
+was played on, and only a pass played on every deal is recommended.
 
-Progress and cancellation: ``progress(done, total)`` is called with ``done = 0`` before
-the first sample, after every ``max(1, samples // 50)`` samples and with
-``done = total`` at the end; if it returns ``False`` (exactly ``False``, not any falsy
-value), :func:`advise` stops and raises :class:`AdviceCancelled`. Results depend only on
-the view, the bid, ``samples`` and ``seed``: the same call gives identical numbers.
+Progress and cancellation: ``progress(done, total)`` is called with ``done = 0`` before the
+first play-out, every fiftieth of the way and with ``done = total`` at the end (``total``
+counts the work: deals, or deals times the choices played on them); if it returns ``False``
+(exactly ``False``, not any falsy value), :func:`advise` stops and raises
+:class:`AdviceCancelled`. Results depend only on the view, the choice under test,
+``samples`` and ``seed``: the same call gives identical numbers.
 """
 
 from __future__ import annotations
