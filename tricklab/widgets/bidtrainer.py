@@ -109,7 +109,7 @@ class BidTrainer(w.VBox):  # type: ignore[misc]
         if self._worker is not None:
             self._worker.join()
         self._cancel.clear()
-        self.progress.value = 0
+        self._reset_progress()
         self._deal(self.seed + 1)
         self.stepper = None
         self.stepper_box.children = ()
@@ -140,10 +140,12 @@ class BidTrainer(w.VBox):  # type: ignore[misc]
     def try_bid(self) -> Advice | None:
         """Run the advisor for the current bid now (blocking) and show the result."""
         self._cancel.clear()
-        self.progress.value = 0
+        self._reset_progress()
 
         def progress(done: int, total: int) -> bool:
-            self.progress.value = done
+            with self.progress.hold_sync():  # the bar's length and its value in one message
+                self.progress.max = total
+                self.progress.value = done
             return not self._cancel.is_set()
 
         try:
@@ -172,6 +174,10 @@ class BidTrainer(w.VBox):  # type: ignore[misc]
         """What "Try it" does: the advisor in a worker thread, with the progress bar and Cancel."""
         if self._worker is not None and self._worker.is_alive():
             return
+        # the bar is emptied by the click itself, before the page is told that a run started:
+        # left to the worker, the page showed the new run with the last run's full bar until
+        # the worker's first report arrived
+        self._reset_progress()
         self.try_button.disabled = True
         self.cancel_button.disabled = False
 
@@ -184,6 +190,12 @@ class BidTrainer(w.VBox):  # type: ignore[misc]
 
         self._worker = threading.Thread(target=run, daemon=True)
         self._worker.start()
+
+    def _reset_progress(self) -> None:
+        """An empty bar for a run of ``samples`` deals."""
+        with self.progress.hold_sync():
+            self.progress.value = 0
+            self.progress.max = self.samples
 
     def wait(self, timeout: float | None = None) -> None:
         if self._worker is not None:
