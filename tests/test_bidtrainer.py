@@ -130,6 +130,26 @@ def test_the_bar_follows_the_advisors_reports() -> None:
     assert [done for done, _ in reports] == sorted(done for done, _ in reports)
 
 
+def test_play_it_out_takes_the_boards_place_and_back_brings_the_board() -> None:
+    trainer = BidTrainer("tricks-and-stones", 4, seed=1, samples=40)
+    controls, box, board = trainer.children
+    assert box is trainer.stepper_box and board is trainer.board  # the play-out comes right under the buttons
+    assert box.layout.display == "none" and trainer.back_button.layout.display == "none"
+    assert trainer.back_button in controls.children
+    trainer.play_button.click()
+    assert trainer.stepper is not None and box.children[1] is trainer.stepper
+    assert board.layout.display == "none" and box.layout.display is None
+    assert trainer.back_button.layout.display is None
+    trainer.back_button.click()
+    assert board.layout.display is None and box.layout.display == "none"
+    trainer.play_button.click()
+    assert trainer.try_bid() is not None  # the numbers are on the board: it comes back
+    assert board.layout.display is None and box.layout.display == "none"
+    trainer.play_button.click()
+    trainer.new_deal()
+    assert board.layout.display is None and box.children == () and trainer.stepper is None
+
+
 def test_play_it_out_continues_the_same_deal() -> None:
     trainer = BidTrainer("band-of-tricks", 4, seed=3, seat=2, samples=50)
     trainer.choose({"rock": 1, "soul": 0, "pops": 1})

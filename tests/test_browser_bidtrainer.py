@@ -1,5 +1,5 @@
 """The bid trainer in Chromium: a tried bid shows charts, and the same seed the same numbers; a
-second run starts its bar at zero."""
+second run starts its bar at zero; "Play it out" shows the play-out on the screen."""
 
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 from playwright.sync_api import expect
 
-from .servers import ARTIFACTS, open_page
+from .servers import ARTIFACTS, open_page, open_phone_page
 
 pytestmark = pytest.mark.browser
 
@@ -87,4 +87,39 @@ def test_a_second_run_starts_its_bar_at_zero(voila_url: str, browser: Any) -> No
     first_empty = next(i for i, w in enumerate(seen) if w < 10)
     assert max(seen[first_empty:]) == 100 and seen[-1] == 100
     page.close()
+    assert log.javascript_errors() == []
+
+
+@pytest.mark.parametrize("where", ["desktop", "phone"])
+def test_play_it_out_shows_the_play_out_on_screen(voila_url: str, browser: Any, where: str) -> None:
+    """After a tried bid, "Play it out" puts the play-out's title on the screen (not a page
+    further down), and "Back to the trainer" brings the numbers back."""
+    url = f"{voila_url}/voila/render/bid_trainer.ipynb?game=tricks-and-stones&players=4&seed=1"
+    if where == "phone":
+        page, log = open_phone_page(browser, url)
+    else:
+        page, log = open_page(browser, url, viewport=(1280, 900))
+    board = page.locator(BOARD).first
+    board.locator(".tl-card").first.wait_for(timeout=90_000)
+    page.get_by_role("button", name="Try it").click()
+    expect(board.locator(".tl-chart").first).to_be_visible(timeout=60_000)
+    page.get_by_role("button", name="Play it out").click()
+    title = page.locator(".tl-playout-title")
+    expect(title).to_be_visible(timeout=30_000)
+    expect(page.locator(".tricklab-stepper .tl-caption")).to_be_visible()
+    page.wait_for_timeout(300)
+    box = page.evaluate(
+        "() => { const r = document.querySelector('.tl-playout-title').getBoundingClientRect();"
+        " return {top: r.top, bottom: r.bottom, height: innerHeight}; }"
+    )
+    assert box["top"] >= 0 and box["bottom"] <= box["height"], box
+    ARTIFACTS.mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=str(ARTIFACTS / f"bid_trainer-play-out-{where}.png"))
+    page.get_by_role("button", name="Back to the trainer").click()
+    expect(page.locator(".tl-advice-sentence")).to_be_visible(timeout=10_000)
+    expect(title).to_be_hidden()
+    if where == "phone":
+        page.context.close()
+    else:
+        page.close()
     assert log.javascript_errors() == []
