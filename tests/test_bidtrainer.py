@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import threading
+
 import pytest
 
 from tricklab.actions import Bid, Predict
@@ -121,6 +123,65 @@ def test_start_runs_in_a_worker_thread() -> None:
     trainer.start()
     trainer.wait(60)
     assert trainer.advice is not None and trainer.try_button.disabled is False
+
+
+def test_every_run_starts_its_bar_at_zero_on_the_click_and_counts_up() -> None:
+    """After a finished run the bar is full; the next press of Try it empties it before the page
+    is told that a run started (the button disabled), and the run counts 0, ..., samples."""
+    trainer = BidTrainer("tricks-and-stones", 4, seed=2, samples=100)
+    seen: list[tuple[str, object, bool]] = []
+
+    def record(change: dict[str, object]) -> None:
+        seen.append((str(change["name"]), change["new"], threading.current_thread() is threading.main_thread()))
+
+    trainer.progress.observe(record, "value")
+    trainer.try_button.observe(record, "disabled")
+    for run in range(3):
+        seen.clear()
+        trainer.start()  # as the click does, on the kernel's main thread
+        trainer.wait(60)
+        assert trainer.advice is not None
+        values = [v for name, v, _ in seen if name == "value"]
+        if run == 0:
+            assert seen[0] == ("disabled", True, True)  # the bar was still empty from the start
+            values.insert(0, 0)
+        else:
+            assert seen[:2] == [("value", 0, True), ("disabled", True, True)], seen[:3]
+        assert values[0] == 0 and values[-1] == 100 == trainer.progress.max and len(values) > 10
+        assert values == sorted(values), values
+
+
+def test_the_bar_follows_the_advisors_reports() -> None:
+    """The bar shows ``progress(done, total)`` as the advisor reports it, from done=0 on."""
+    trainer = BidTrainer("band-of-tricks", 3, seed=4, samples=60)
+    reports: list[tuple[int, int]] = []
+    trainer.progress.observe(lambda c: reports.append((c["owner"].value, c["owner"].max)), "value")
+    trainer.progress.value = 60  # a full bar from an earlier run
+    reports.clear()
+    assert trainer.try_bid() is not None
+    # Band of Tricks reports its two passes over the 60 deals: 120 steps
+    assert reports[0] == (0, 60) and reports[-1] == (120, 120)
+    assert [done for done, _ in reports] == sorted(done for done, _ in reports)
+
+
+def test_play_it_out_takes_the_boards_place_and_back_brings_the_board() -> None:
+    trainer = BidTrainer("tricks-and-stones", 4, seed=1, samples=40)
+    controls, box, board = trainer.children
+    assert box is trainer.stepper_box and board is trainer.board  # the play-out comes right under the buttons
+    assert box.layout.display == "none" and trainer.back_button.layout.display == "none"
+    assert trainer.back_button in controls.children
+    trainer.play_button.click()
+    assert trainer.stepper is not None and box.children[1] is trainer.stepper
+    assert board.layout.display == "none" and box.layout.display is None
+    assert trainer.back_button.layout.display is None
+    trainer.back_button.click()
+    assert board.layout.display is None and box.layout.display == "none"
+    trainer.play_button.click()
+    assert trainer.try_bid() is not None  # the numbers are on the board: it comes back
+    assert board.layout.display is None and box.layout.display == "none"
+    trainer.play_button.click()
+    trainer.new_deal()
+    assert board.layout.display is None and box.children == () and trainer.stepper is None
 
 
 def test_play_it_out_continues_the_same_deal() -> None:

@@ -1,13 +1,15 @@
-"""The bid trainer in Chromium: a tried bid shows charts, and the same seed the same numbers."""
+"""The bid trainer in Chromium: a tried bid shows charts, and the same seed the same numbers; a
+second run starts its bar at zero; "Play it out" shows the play-out on the screen."""
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 import pytest
 from playwright.sync_api import expect
 
-from .servers import ARTIFACTS, open_page
+from .servers import ARTIFACTS, open_page, open_phone_page
 
 pytestmark = pytest.mark.browser
 
@@ -46,3 +48,78 @@ def test_a_tried_bid_shows_charts_and_the_same_seed_gives_the_same_numbers(
     assert "about" in sentence and "%" in sentence
     second, again = try_once(voila_url, browser, query, clicks)
     assert second == first and again == sentence
+
+
+# the bar's width the moment "Try it" is disabled (the page told that a run started), then the
+# widths drawn while the run lasts
+WATCH_THE_BAR = """(button) => {
+  const bar = () => parseFloat(document.querySelector('.tricklab-bidtrainer .progress-bar').style.width);
+  window.__bar = {atStart: null, seen: []};
+  new MutationObserver(() => {
+    if (button.disabled && window.__bar.atStart === null) window.__bar.atStart = bar();
+  }).observe(button, {attributes: true, attributeFilter: ['disabled']});
+  const sample = () => {
+    window.__bar.seen.push(bar());
+    if (window.__bar.seen.length < 2000) requestAnimationFrame(sample);
+  };
+  requestAnimationFrame(sample);
+}"""
+
+
+def test_a_second_run_starts_its_bar_at_zero(voila_url: str, browser: Any) -> None:
+    url = f"{voila_url}/voila/render/bid_trainer.ipynb?game=tricks-and-stones&players=4&seed=2"
+    page, log = open_page(browser, url)
+    board = page.locator(BOARD)
+    board.locator(".tl-card").first.wait_for(timeout=90_000)
+    try_it = page.get_by_role("button", name="Try it")
+    try_it.click()
+    expect(board.locator(".tl-chart").first).to_be_visible(timeout=60_000)
+    expect(try_it).to_be_enabled(timeout=10_000)
+    bar = page.locator(".tricklab-bidtrainer .progress-bar")
+    expect(bar).to_have_attribute("style", re.compile(r"width: 100%"))  # the first run's full bar
+    page.evaluate(WATCH_THE_BAR, try_it.element_handle())
+    try_it.click()
+    expect(try_it).to_be_disabled(timeout=10_000)
+    expect(try_it).to_be_enabled(timeout=60_000)
+    watched = page.evaluate("() => window.__bar")
+    assert watched["atStart"] is not None and watched["atStart"] < 10, watched["atStart"]
+    seen = [w for w in watched["seen"] if w == w]  # the widths drawn from the click on (NaN: none)
+    first_empty = next(i for i, w in enumerate(seen) if w < 10)
+    assert max(seen[first_empty:]) == 100 and seen[-1] == 100
+    page.close()
+    assert log.javascript_errors() == []
+
+
+@pytest.mark.parametrize("where", ["desktop", "phone"])
+def test_play_it_out_shows_the_play_out_on_screen(voila_url: str, browser: Any, where: str) -> None:
+    """After a tried bid, "Play it out" puts the play-out's title on the screen (not a page
+    further down), and "Back to the trainer" brings the numbers back."""
+    url = f"{voila_url}/voila/render/bid_trainer.ipynb?game=tricks-and-stones&players=4&seed=1"
+    if where == "phone":
+        page, log = open_phone_page(browser, url)
+    else:
+        page, log = open_page(browser, url, viewport=(1280, 900))
+    board = page.locator(BOARD).first
+    board.locator(".tl-card").first.wait_for(timeout=90_000)
+    page.get_by_role("button", name="Try it").click()
+    expect(board.locator(".tl-chart").first).to_be_visible(timeout=60_000)
+    page.get_by_role("button", name="Play it out").click()
+    title = page.locator(".tl-playout-title")
+    expect(title).to_be_visible(timeout=30_000)
+    expect(page.locator(".tricklab-stepper .tl-caption")).to_be_visible()
+    page.wait_for_timeout(300)
+    box = page.evaluate(
+        "() => { const r = document.querySelector('.tl-playout-title').getBoundingClientRect();"
+        " return {top: r.top, bottom: r.bottom, height: innerHeight}; }"
+    )
+    assert box["top"] >= 0 and box["bottom"] <= box["height"], box
+    ARTIFACTS.mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=str(ARTIFACTS / f"bid_trainer-play-out-{where}.png"))
+    page.get_by_role("button", name="Back to the trainer").click()
+    expect(page.locator(".tl-advice-sentence")).to_be_visible(timeout=10_000)
+    expect(title).to_be_hidden()
+    if where == "phone":
+        page.context.close()
+    else:
+        page.close()
+    assert log.javascript_errors() == []

@@ -39,6 +39,8 @@ class BidTrainer(w.VBox):  # type: ignore[misc]
     prediction (Tricks & Stones: 0-5), a bid per suit (Band of Tricks: 0-6 each, or Zero
     Success) or the cards to pass (Jewel Vault: as many as the dealer named). The same
     ``seed`` always deals the same hand and gives the same numbers.
+    "Play it out" shows the deal played out with the bid in the board's place, as this seat
+    sees it; "Back to the trainer" (and Try it, and New deal) bring the board back.
     """
 
     def __init__(
@@ -73,19 +75,33 @@ class BidTrainer(w.VBox):  # type: ignore[misc]
         self.try_button = w.Button(description="Try it", button_style="primary", tooltip="simulate this bid")
         self.cancel_button = w.Button(description="Cancel", disabled=True)
         self.play_button = w.Button(description="Play it out", tooltip="play this deal with this bid, with bots")
+        self.back_button = w.Button(description="Back to the trainer", tooltip="the hand, your bid and its numbers")
         self.progress = w.IntProgress(value=0, min=0, max=samples, description="Deals", bar_style="info")
         self.try_button.on_click(lambda _: self.start())
         self.cancel_button.on_click(lambda _: self._cancel.set())
         self.play_button.on_click(lambda _: self.play_out())
+        self.back_button.on_click(lambda _: self.show_trainer())
         self.stepper: TrickStepper | None = None  # the last play-out, shown in stepper_box
         self.stepper_box = w.VBox()
         self.new_deal_button = w.Button(description="New deal", tooltip="another hand to bid on (the next seed)")
         self.new_deal_button.on_click(lambda _: self.new_deal())
         controls = controls_row(
-            [self.try_button, self.cancel_button, self.progress, self.play_button, self.new_deal_button, self.look]
+            [
+                self.try_button,
+                self.cancel_button,
+                self.progress,
+                self.play_button,
+                self.back_button,
+                self.new_deal_button,
+                self.look,
+            ]
         )
-        super().__init__([controls, self.board, self.stepper_box])
+        # the play-out takes the board's place, right under the buttons that asked for it (the
+        # board is a page or more long: under it the play-out was out of sight, on a phone most
+        # of all); "Back to the trainer" brings the board back
+        super().__init__([controls, self.stepper_box, self.board])
         self.add_class("tricklab-bidtrainer")
+        self.show_trainer()
         self._render()
 
     def _deal(self, seed: int) -> None:
@@ -114,10 +130,11 @@ class BidTrainer(w.VBox):  # type: ignore[misc]
         if self._worker is not None:
             self._worker.join()
         self._cancel.clear()
-        self.progress.value = 0
+        self._reset_progress()
         self._deal(self.seed + 1)
         self.stepper = None
         self.stepper_box.children = ()
+        self.show_trainer()
         self._message = f"A new deal: seed {self.seed}."
         self._render()
 
@@ -150,10 +167,13 @@ class BidTrainer(w.VBox):  # type: ignore[misc]
     def try_bid(self) -> Advice | None:
         """Run the advisor for the current bid now (blocking) and show the result."""
         self._cancel.clear()
-        self.progress.value = 0
+        self.show_trainer()
+        self._reset_progress()
 
         def progress(done: int, total: int) -> bool:
-            self.progress.value = done
+            with self.progress.hold_sync():  # the bar's length and its value in one message
+                self.progress.max = total
+                self.progress.value = done
             return not self._cancel.is_set()
 
         try:
@@ -182,6 +202,11 @@ class BidTrainer(w.VBox):  # type: ignore[misc]
         """What "Try it" does: the advisor in a worker thread, with the progress bar and Cancel."""
         if self._worker is not None and self._worker.is_alive():
             return
+        # the bar is emptied by the click itself, before the page is told that a run started:
+        # left to the worker, the page showed the new run with the last run's full bar until
+        # the worker's first report arrived
+        self.show_trainer()
+        self._reset_progress()
         self.try_button.disabled = True
         self.cancel_button.disabled = False
 
@@ -195,6 +220,26 @@ class BidTrainer(w.VBox):  # type: ignore[misc]
         self._worker = threading.Thread(target=run, daemon=True)
         self._worker.start()
 
+    def _reset_progress(self) -> None:
+        """An empty bar for a run of ``samples`` deals."""
+        with self.progress.hold_sync():
+            self.progress.value = 0
+            self.progress.max = self.samples
+
+    def show_trainer(self) -> None:
+        """The board (the hand, the bid and the advisor's numbers) in view, the play-out put away."""
+        self.board.layout.display = None
+        self.stepper_box.layout.display = "none"
+        self.back_button.layout.display = "none"
+
+    def show_play_out(self) -> None:
+        """The last play-out in the board's place, with "Back to the trainer" (if there is one)."""
+        if self.stepper is None:
+            return
+        self.board.layout.display = "none"
+        self.stepper_box.layout.display = None
+        self.back_button.layout.display = None
+
     def wait(self, timeout: float | None = None) -> None:
         if self._worker is not None:
             self._worker.join(timeout)
@@ -207,6 +252,7 @@ class BidTrainer(w.VBox):  # type: ignore[misc]
         try:
             match.apply(self.action)
         except TricklabError as exc:  # no click makes such a bid; the engine has the last word
+            self.show_trainer()
             self._say(str(exc))
             return None
         round_of = _advice(self.rules).round_of  # the advisor knows each trained game's rounds
@@ -225,6 +271,7 @@ class BidTrainer(w.VBox):  # type: ignore[misc]
         self.stepper = stepper
         self.stepper_box.children = (title, stepper)
         self._say("")
+        self.show_play_out()
         return stepper
 
     # --- clicks and drawing ----------------------------------------------------------------------------
