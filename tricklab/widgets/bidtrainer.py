@@ -262,10 +262,13 @@ class BidTrainer(w.VBox):  # type: ignore[misc]
             assert to_play is not None
             match.apply(self._bots[to_play].choose(match.view(to_play), match.legal_actions()))
         stepper = TrickStepper(match, seat=self.seat, step=start, four_colour=self.look.four_colour.value)
-        what = "prediction" if isinstance(self.action, Predict) else "bid"
-        shown = str(self.action).removeprefix("predict ").removeprefix("bid ")
+        action = self.action
+        if isinstance(action, Pass):
+            shown = " ".join(c.pretty for c in action.cards)
+        else:
+            shown = str(action).removeprefix("predict ").removeprefix("bid ")
         title = w.HTML(
-            f'<h4 class="tl-playout-title">This deal played out with your {what} ({esc(shown)}), '
+            f'<h4 class="tl-playout-title">This deal played out with your {self.what} ({esc(shown)}), '
             f"as {esc(self.rules.seat_name(self.seat))} sees it</h4>"
         )
         self.stepper = stepper
@@ -356,6 +359,7 @@ class BidTrainer(w.VBox):  # type: ignore[misc]
             tried = self.advice.tried
             data.update(
                 best=self.advice.best.text,
+                best_mean=f"{self.advice.best.mean:.4f}",
                 tried=str(self.advice.bid),
                 mean=f"{tried.mean:.4f}" if tried else "",
                 exact=f"{tried.p_exact:.4f}" if tried else "",
@@ -396,12 +400,13 @@ class BidTrainer(w.VBox):  # type: ignore[misc]
 
     def _score_chart(self, advice: Advice, tried: BidEstimate) -> str:
         shown = self._form.shown(advice, tried)
+        width = max(460, 64 * len(shown)) if isinstance(tried.bid, Pass) and len(tried.bid.cards) > 1 else 460
         bars = []
         for estimate in shown:
             marks = tuple(m for m, hit in (("yours", estimate is tried), ("best", estimate is advice.best)) if hit)
             label = self._form.label(estimate, advice)
             bars.append(Bar(label, estimate.mean, error=estimate.stderr, marks=marks))
-        return bar_chart(bars, title=f"Expected score per {self._form.score_what}", width=460)
+        return bar_chart(bars, title=f"Expected score per {self._form.score_what}", width=width)
 
     def __repr__(self) -> str:
         return (
@@ -687,14 +692,17 @@ class _PassForm:
 
     @staticmethod
     def label(estimate: BidEstimate, advice: Advice) -> str:
-        deals = "" if estimate.samples == advice.samples else f" ({estimate.samples} deals)"
-        return _short(estimate) + deals
+        return _short(estimate)
 
     @staticmethod
     def note(advice: Advice) -> str:
+        full = [e for e in advice.estimates if e.samples == advice.samples]
+        early = sorted({e.samples for e in advice.estimates if e.samples < advice.samples})
+        stops = " or ".join(f"{n}" for n in early)
+        stopped = f"; the others stopped early, after {stops} deals (so their error bars are wider)" if early else ""
         return (
-            "The passes raced on the same deals: the weaker ones stopped early (their number of deals is "
-            "shown), and only a pass played on every deal is recommended."
+            f"The passes raced on the same deals: the first {len(full)} in the chart played every deal{stopped}. "
+            "Only a pass played on every deal is recommended."
         )
 
     @staticmethod
