@@ -164,7 +164,10 @@ def hidden_hands(hands: tuple[int, ...], seat: int | None) -> tuple[int | None, 
     seat's own; the others are ``None``."""
     if seat is None:
         return hands
-    return tuple(h if s == seat else None for s, h in enumerate(hands))
+    shown: list[int | None] = [None] * len(hands)
+    if 0 <= seat < len(hands):  # (an unknown seat sees none)
+        shown[seat] = hands[seat]
+    return tuple(shown)
 
 
 # --- secret simultaneous choices ----------------------------------------------------------------
