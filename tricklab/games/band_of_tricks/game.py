@@ -103,6 +103,7 @@ from .rules import (
     _join,
     _legal,
     _metal_choices,
+    _new_core_view,
     _new_state,
     _next_best,
     _plays,
@@ -730,21 +731,46 @@ class BandOfTricks(CoreRules[BandOfTricksState]):
     def core_view(self, state: BandOfTricksState, seat: int | None) -> BandOfTricksCoreView:
         """What ``seat`` may see, compactly (no Card objects): for bots and the advisor. Unchecked
         ``seat`` (0 to players - 1, or ``None`` for the teacher)."""
-        return BandOfTricksCoreView(
-            seat,
-            state.phase,
-            state.to_play,
-            state.deal,
-            state.start_player,
-            hidden_hands(state.held, seat),
-            state.bid_ids,
-            state.leader,
-            state.trick_ids,
-            state.follow,
-            state.best,
-            state.suits_in,
-            state.tricks_played,
-            state.won,
+        # built from the state's fields in order, as the core steps build states (a bot's every
+        # decision starts here)
+        (
+            seed,
+            phase,
+            to_play,
+            deal,
+            start,
+            held,
+            aside,
+            bids,
+            leader,
+            trick,
+            follow,
+            best,
+            suits,
+            played,
+            won,
+            masks,
+            last,
+            scores,
+        ) = state
+        return _new_core_view(
+            BandOfTricksCoreView,
+            (
+                seat,
+                phase,
+                to_play,
+                deal,
+                start,
+                hidden_hands(held, seat),
+                bids,
+                leader,
+                trick,
+                follow,
+                best,
+                suits,
+                played,
+                won,
+            ),
         )
 
     # --- narration: facts as events ----------------------------------------------------------------

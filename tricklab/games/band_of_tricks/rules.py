@@ -404,6 +404,12 @@ class BandOfTricksCoreView(NamedTuple):
     won: tuple[Wins, ...]
 
 
+# A core view from its fields in order (as _new_state: one is built before every bot decision).
+_new_core_view = cast(
+    Callable[[type[BandOfTricksCoreView], tuple[object, ...]], BandOfTricksCoreView], tuple.__new__
+)
+
+
 @dataclass(frozen=True, slots=True)
 class BandOfTricksView:
     """What one seat may see (``seat is None``: the teacher, who sees every hand).
