@@ -405,9 +405,7 @@ class BandOfTricksCoreView(NamedTuple):
 
 
 # A core view from its fields in order (as _new_state: one is built before every bot decision).
-_new_core_view = cast(
-    Callable[[type[BandOfTricksCoreView], tuple[object, ...]], BandOfTricksCoreView], tuple.__new__
-)
+_new_core_view = cast(Callable[[type[BandOfTricksCoreView], tuple[object, ...]], BandOfTricksCoreView], tuple.__new__)
 
 
 @dataclass(frozen=True, slots=True)
