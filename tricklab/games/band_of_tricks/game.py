@@ -734,13 +734,13 @@ class BandOfTricks(CoreRules[BandOfTricksState]):
         # built from the state's fields in order, as the core steps build states (a bot's every
         # decision starts here)
         (
-            seed,
+            _seed,
             phase,
             to_play,
             deal,
             start,
             held,
-            aside,
+            _aside,
             bids,
             leader,
             trick,
@@ -749,9 +749,9 @@ class BandOfTricks(CoreRules[BandOfTricksState]):
             suits,
             played,
             won,
-            masks,
-            last,
-            scores,
+            _masks,
+            _last,
+            _scores,
         ) = state
         return _new_core_view(
             BandOfTricksCoreView,
