@@ -179,6 +179,14 @@ def _rank_ids(trick: Sequence[int]) -> tuple[int, ...]:
     return tuple(sorted(range(len(trick)), key=lambda i: -keys[i][trick[i]]))
 
 
+def _to_beat(trick: tuple[int, ...], best: int, suits: int) -> tuple[tuple[int, ...], int]:
+    """For a card of a suit already in the non-empty ``trick`` (``best`` and ``suits`` as in
+    :func:`_next_best`), played next: the keys by card id it places with, and the key it must
+    pass to win the trick (the suits stay the same, so the earlier cards keep their keys)."""
+    keys = KEY[suits]
+    return keys[len(trick)], keys[best][trick[best]]
+
+
 def _next_best(trick: tuple[int, ...], best: int, suits: int, card: int) -> int:
     """The play-order index of the card winning ``trick + (card,)``, given the index ``best``
     of the card winning ``trick`` and the mask ``suits`` of the suits in it (by :func:`_card_key`)."""
@@ -186,9 +194,10 @@ def _next_best(trick: tuple[int, ...], best: int, suits: int, card: int) -> int:
     if not i:
         return 0
     more = suits | 1 << SUIT[card]
-    keys = KEY[more]
     if more == suits:  # the same suits: the earlier cards keep their keys
-        return i if keys[i][card] > keys[best][trick[best]] else best
+        keys_now, to_pass = _to_beat(trick, best, suits)
+        return i if keys_now[card] > to_pass else best
+    keys = KEY[more]
     top, high = i, keys[i][card]
     for j in range(i):
         k = keys[j][trick[j]]
