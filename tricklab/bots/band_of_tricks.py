@@ -46,7 +46,6 @@ from ..games.band_of_tricks import (
     BandOfTricksView,
     Phase,
     Wins,
-    _next_best,
 )
 from ..games.band_of_tricks.rules import _to_beat
 from ..games.core import bits
@@ -254,7 +253,8 @@ class HeuristicBot:
         trick = view.trick_ids
         i = len(trick)
         best, suits = view.best, view.suits_in
-        keys_now, to_pass = _to_beat(trick, best, suits) if i else ((), 0)
+        # per suit, once asked: the keys of the next card and the key it must pass to win
+        to_beat: list[tuple[tuple[int, ...], int] | None] = [None, None, None, None]
         leads = self._leads_to_win
         # last to play: the cheapest sure winner (keeping Metal, which can count for any suit,
         # for later); otherwise the strongest, as later cards may beat it
@@ -270,10 +270,11 @@ class HeuristicBot:
             # a lead wins by its chance; a later card if the trick's winner would be it
             if not i:
                 wins = leads[c]
-            elif suits >> suit & 1:
-                wins = keys_now[c] > to_pass
-            else:  # a new suit in the trick: every card's key may change
-                wins = _next_best(trick, best, suits, c) == i
+            else:
+                against = to_beat[suit]
+                if against is None:
+                    against = to_beat[suit] = _to_beat(trick, best, suits, suit)
+                wins = against[0][c] > against[1]
             if not wins:
                 key = _KEEP[c] if needs[suit] else _SHED[c]
                 if key > loser_key:

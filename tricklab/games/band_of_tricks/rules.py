@@ -179,12 +179,17 @@ def _rank_ids(trick: Sequence[int]) -> tuple[int, ...]:
     return tuple(sorted(range(len(trick)), key=lambda i: -keys[i][trick[i]]))
 
 
-def _to_beat(trick: tuple[int, ...], best: int, suits: int) -> tuple[tuple[int, ...], int]:
-    """For a card of a suit already in the non-empty ``trick`` (``best`` and ``suits`` as in
-    :func:`_next_best`), played next: the keys by card id it places with, and the key it must
-    pass to win the trick (the suits stay the same, so the earlier cards keep their keys)."""
-    keys = KEY[suits]
-    return keys[len(trick)], keys[best][trick[best]]
+def _to_beat(trick: tuple[int, ...], best: int, suits: int, suit: int) -> tuple[tuple[int, ...], int]:
+    """For a card of the suit ``suit`` played next to the non-empty ``trick`` (``best`` and
+    ``suits`` as in :func:`_next_best`): the keys by card id it places with, and the key it
+    must pass to win the trick (that of the card placing first so far, by the trick's suits with
+    the new card's). The keys of a trick's cards never tie (numbers differ within a suit, and
+    with three or more suits the play order decides)."""
+    more = suits | 1 << suit
+    keys = KEY[more]
+    if more == suits:  # the same suits: the earlier cards keep their keys
+        return keys[len(trick)], keys[best][trick[best]]
+    return keys[len(trick)], max([keys[j][c] for j, c in enumerate(trick)])
 
 
 def _next_best(trick: tuple[int, ...], best: int, suits: int, card: int) -> int:
@@ -193,13 +198,15 @@ def _next_best(trick: tuple[int, ...], best: int, suits: int, card: int) -> int:
     i = len(trick)
     if not i:
         return 0
-    more = suits | 1 << SUIT[card]
-    if more == suits:  # the same suits: the earlier cards keep their keys
-        keys_now, to_pass = _to_beat(trick, best, suits)
-        return i if keys_now[card] > to_pass else best
-    keys = KEY[more]
-    top, high = i, keys[i][card]
-    for j in range(i):
+    suit = SUIT[card]
+    keys_now, to_pass = _to_beat(trick, best, suits, suit)
+    if keys_now[card] > to_pass:
+        return i
+    if suits >> suit & 1:  # the same suits: the card winning so far still wins
+        return best
+    keys = KEY[suits | 1 << suit]  # a new suit: the earlier card whose key is now the highest
+    top, high = 0, keys[0][trick[0]]
+    for j in range(1, i):
         k = keys[j][trick[j]]
         if k > high:
             top, high = j, k
