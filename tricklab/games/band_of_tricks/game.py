@@ -105,6 +105,7 @@ from .rules import (
     _metal_choices,
     _new_core_view,
     _new_state,
+    _new_trick_ids,
     _next_best,
     _plays,
     _points_of,
@@ -467,7 +468,7 @@ class BandOfTricks(CoreRules[BandOfTricksState]):
             phase, lead, to_play = PLAY, winner, winner
         else:
             phase, lead, to_play = PLAY, leader, None
-        done = TrickIds(leader, trick, best, counts)
+        done = _new_trick_ids(TrickIds, (leader, trick, best, counts))
         new = _new_state(
             BandOfTricksState,
             (
@@ -514,20 +515,55 @@ class BandOfTricks(CoreRules[BandOfTricksState]):
         return new
 
     def _assign(self, state: BandOfTricksState, suit: int, facts: Facts | None) -> BandOfTricksState:
-        seat = state.to_play
-        assert seat is not None and state.last is not None
-        won = state.won
+        (
+            seed,
+            _phase,
+            seat,
+            deal,
+            start,
+            held,
+            aside,
+            bids,
+            leader,
+            trick,
+            follow,
+            best,
+            suits,
+            played,
+            won,
+            masks,
+            last,
+            scores,
+        ) = state
+        assert seat is not None and last is not None
         won = won[:seat] + (_add_win(won[seat], suit),) + won[seat + 1 :]
-        more = state.tricks_played < self._each
-        new = state._replace(
-            won=won,
-            last=state.last._replace(counts=suit),
-            phase=PLAY,
-            leader=seat if more else state.leader,
-            to_play=seat if more else None,
+        more = played < self._each
+        counted = _new_trick_ids(TrickIds, (last.leader, last.ids, last.winning, suit))
+        new = _new_state(
+            BandOfTricksState,
+            (
+                seed,
+                PLAY,
+                seat if more else None,
+                deal,
+                start,
+                held,
+                aside,
+                bids,
+                seat if more else leader,
+                trick,
+                follow,
+                best,
+                suits,
+                played,
+                won,
+                masks,
+                counted,
+                scores,
+            ),
         )
         if facts is not None:
-            facts.append((Counted(seat, suit, state.last.ids[state.last.winning]), new))
+            facts.append((Counted(seat, suit, last.ids[last.winning]), new))
         return new if more else self._end_deal(new, facts)
 
     def _end_deal(self, state: BandOfTricksState, facts: Facts | None) -> BandOfTricksState:
@@ -535,11 +571,13 @@ class BandOfTricks(CoreRules[BandOfTricksState]):
         bids, won = state.bid_ids, state.won
         scores = tuple(_points_of(bids[s], won[s], n) for s in range(n))
         deal_scores = (*state.deal_scores, scores)
+        played = len(deal_scores)
+        nxt = (state.start_player + 1) % n
+        if played < n and facts is None:  # the next deal at once (the scored state is not told)
+            return self._deal(state.seed, played, nxt, deal_scores, facts)
         new = state._replace(deal_scores=deal_scores, to_play=None)
         if facts is not None:
             facts.append((DealScored(None, state.deal, scores), new))
-        played = len(deal_scores)
-        nxt = (state.start_player + 1) % n
         if played < n:
             return self._deal(state.seed, played, nxt, deal_scores, facts)
         totals = new.totals

@@ -298,6 +298,9 @@ class TrickIds(NamedTuple):
     counts: int
 
 
+# A compact trick from its fields in order (built as each trick ends).
+_new_trick_ids = cast(Callable[[type[TrickIds], tuple[object, ...]], TrickIds], tuple.__new__)
+
 _COUNTED_TRICKS: dict[tuple[TrickIds, int], CountedTrick] = {}
 
 
