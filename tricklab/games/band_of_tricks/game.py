@@ -193,6 +193,7 @@ def _frozen_maker(cls: type[V]) -> Callable[..., V]:
 
 
 _new_view = _frozen_maker(BandOfTricksView)
+_DEALS_KEPT = 256  # deals each rules object remembers
 
 
 class BandOfTricks(CoreRules[BandOfTricksState]):
@@ -210,6 +211,9 @@ class BandOfTricks(CoreRules[BandOfTricksState]):
         super().__init__(players, options)
         self.set_actions(ACTIONS)
         self._each = CARDS_EACH[players]
+        # the hands and the card aside of each (seed, deal) dealt lately: a deal depends on
+        # nothing else, and play-outs from one position deal the same next deal again and again
+        self._dealt: dict[tuple[int, int], tuple[tuple[int, ...], int]] = {}
 
     def _check_options(self) -> None:
         cap = self.options.max_extra_deals
@@ -345,7 +349,13 @@ class BandOfTricks(CoreRules[BandOfTricksState]):
         self, seed: int, deal: int, start: int, deal_scores: tuple[tuple[int, ...], ...], facts: Facts | None
     ) -> BandOfTricksState:
         n = self.players
-        held, aside = deal_hands(shuffled_ids(self, seed, deal, DECK_IDS), n, self._each)
+        dealt = self._dealt.get((seed, deal))
+        if dealt is None:
+            dealt = deal_hands(shuffled_ids(self, seed, deal, DECK_IDS), n, self._each)
+            if len(self._dealt) >= _DEALS_KEPT:
+                self._dealt.clear()
+            self._dealt[seed, deal] = dealt
+        held, aside = dealt
         state = BandOfTricksState(
             seed,
             BID,
