@@ -3,7 +3,7 @@ and facts (:mod:`tricklab.games.band_of_tricks` puts the game together).
 
 Cards are ids 0-39 in hand order (:data:`IDS`), hands are bit masks, bids are indices into
 :data:`ALL_BIDS`. Each rule is written once, over ids: who wins a trick (:func:`_card_key`),
-the suit to follow (:func:`_follows`), which cards may be played (:func:`_plays`) and what a
+the suit to follow (:func:`_follows`), which cards may be played (:func:`_playable`) and what a
 suit scores (:func:`_suit_points`); the tables the core steps with are built from those
 functions, and the Card-level helpers call them.
 """
@@ -183,8 +183,9 @@ def _to_beat(trick: tuple[int, ...], best: int, suits: int, suit: int) -> tuple[
     """For a card of the suit ``suit`` played next to the non-empty ``trick`` (``best`` and
     ``suits`` as in :func:`_next_best`): the keys by card id it places with, and the key it
     must pass to win the trick (that of the card placing first so far, by the trick's suits with
-    the new card's). The keys of a trick's cards never tie (numbers differ within a suit, and
-    with three or more suits the play order decides)."""
+    the new card's): card ``c`` of that suit wins when ``keys[c] > to_pass``, exactly when
+    ``_next_best(trick, best, suits, c) == len(trick)``, as the keys of a trick's cards never
+    tie (numbers differ within a suit, and with three or more suits the play order decides)."""
     more = suits | 1 << suit
     keys = KEY[more]
     if more == suits:  # the same suits: the earlier cards keep their keys
@@ -198,15 +199,12 @@ def _next_best(trick: tuple[int, ...], best: int, suits: int, card: int) -> int:
     i = len(trick)
     if not i:
         return 0
-    suit = SUIT[card]
-    keys_now, to_pass = _to_beat(trick, best, suits, suit)
-    if keys_now[card] > to_pass:
-        return i
-    if suits >> suit & 1:  # the same suits: the card winning so far still wins
-        return best
-    keys = KEY[suits | 1 << suit]  # a new suit: the earlier card whose key is now the highest
-    top, high = 0, keys[0][trick[0]]
-    for j in range(1, i):
+    more = suits | 1 << SUIT[card]
+    keys = KEY[more]
+    if more == suits:  # the same suits: the earlier cards keep their keys
+        return i if keys[i][card] > keys[best][trick[best]] else best
+    top, high = i, keys[i][card]
+    for j in range(i):
         k = keys[j][trick[j]]
         if k > high:
             top, high = j, k
@@ -231,13 +229,19 @@ def _follow_of(trick: Sequence[int]) -> int:
     return follow
 
 
-def _plays(hand: int, follow: int) -> tuple[int, str | None]:
+def _playable(hand: int, follow: int) -> int:
     """The mask of the cards of ``hand`` that may be played when ``follow`` is the suit to
-    follow (-1: none), and the rule that limited them (``None``: every card may be played).
-    BT-4: holding the suit to follow, play that suit or Metal; otherwise anything."""
+    follow (-1: none). BT-4: holding the suit to follow, play that suit or Metal; otherwise
+    anything."""
     if follow < 0:
-        return hand, None
-    allowed = follow_mask(hand, follow, IDS) | (hand & METAL_MASK)
+        return hand
+    return follow_mask(hand, follow, IDS) | (hand & METAL_MASK)
+
+
+def _plays(hand: int, follow: int) -> tuple[int, str | None]:
+    """The mask of the cards of ``hand`` that may be played (:func:`_playable`) and the rule
+    that limited them (``None``: every card may be played)."""
+    allowed = _playable(hand, follow)
     return allowed, ("bt.follow" if allowed != hand else None)
 
 
