@@ -107,6 +107,7 @@ from .rules import (
     _new_state,
     _new_trick_ids,
     _next_best,
+    _playable,
     _plays,
     _points_of,
     _rank,
@@ -386,7 +387,7 @@ class BandOfTricks(CoreRules[BandOfTricksState]):
             seat = state.to_play
             if seat is None:
                 return ()
-            return bits(_plays(state.held[seat], state.follow)[0])
+            return bits(_playable(state.held[seat], state.follow))
         if phase is BID:
             return BID_IDS
         if phase is ASSIGN:
@@ -691,7 +692,7 @@ class BandOfTricks(CoreRules[BandOfTricksState]):
     def explain_choice(self, view: SeatView, seat: int | None = None) -> Reason:
         """The rule that frames the decision ``seat`` makes now, spoken to that seat (by default
         the view's own seat, else the seat to play): what a bid is, which cards may be played
-        and why (from :func:`~.rules._plays`, the one copy of the follow rule), or the Metal
+        and why (from :func:`~.rules._plays`, on the one copy of the follow rule), or the Metal
         win to count."""
         return explain_choice(self, view, seat)
 
