@@ -37,6 +37,7 @@ from ..games.band_of_tricks import (
     LABEL,
     MAX_BID,
     METAL_SUIT,
+    NO_BID,
     PLAY,
     RANK,
     SUIT,
@@ -140,6 +141,9 @@ class HeuristicBot:
         self._players = rules.players
         self._chances = _CHANCES[rules.players]
         self._leads_to_win = _LEADS_TO_WIN[rules.players]
+        # the suits that need wins (Rock, Soul, Pops; Metal: any) for the bid and wins last seen
+        self._wanted_for: tuple[int, Wins | None] = (NO_BID, None)
+        self._wanted = (False, False, False, False)
 
     def __repr__(self) -> str:
         return f"{self.rules.name} HeuristicBot(seat={self.seat})"
@@ -176,6 +180,8 @@ class HeuristicBot:
 
     def choose_id(self, view: CoreView, legal_ids: Sequence[int]) -> int:
         """The bot's decision as an action id, from ``legal_ids`` (as ``core_legal`` lists them)."""
+        if view.phase is PLAY:  # the most frequent decision (a play-out makes thousands), at once
+            return self._play(view, legal_ids)[0]
         return self._choice(view, legal_ids)[0]
 
     def _choice(self, view: CoreView, legal_ids: Sequence[int]) -> tuple[int, str]:
@@ -247,9 +253,18 @@ class HeuristicBot:
         r, s, p = BID_VALUES[bid]
         return r - won[0], s - won[1], p - won[2]
 
+    def _wanted_suits(self, view: CoreView) -> tuple[bool, bool, bool, bool]:
+        """Whether Rock, Soul and Pops still need wins (from :meth:`_needs`), then whether any does
+        (Metal can count for any of them)."""
+        bid_and_wins = (view.bid_ids[self.seat], view.won[self.seat])
+        if bid_and_wins != self._wanted_for:  # the wins change a few times a deal
+            need0, need1, need2 = self._needs(view)
+            self._wanted_for = bid_and_wins
+            self._wanted = (need0 > 0, need1 > 0, need2 > 0, need0 > 0 or need1 > 0 or need2 > 0)
+        return self._wanted
+
     def _play(self, view: CoreView, legal: Sequence[int]) -> tuple[int, str]:
-        need0, need1, need2 = self._needs(view)
-        needs = (need0 > 0, need1 > 0, need2 > 0, need0 > 0 or need1 > 0 or need2 > 0)
+        needs = self._wanted_suits(view)
         trick = view.trick_ids
         i = len(trick)
         best, suits = view.best, view.suits_in
