@@ -188,9 +188,15 @@ def _to_beat(trick: tuple[int, ...], best: int, suits: int, suit: int) -> tuple[
     tie (numbers differ within a suit, and with three or more suits the play order decides)."""
     more = suits | 1 << suit
     keys = KEY[more]
+    i = len(trick)
     if more == suits:  # the same suits: the earlier cards keep their keys
-        return keys[len(trick)], keys[best][trick[best]]
-    return keys[len(trick)], max([keys[j][c] for j, c in enumerate(trick)])
+        return keys[i], keys[best][trick[best]]
+    high = keys[0][trick[0]]  # a new suit: the earlier cards' highest key by the suits with it
+    for j in range(1, i):
+        k = keys[j][trick[j]]
+        if k > high:
+            high = k
+    return keys[i], high
 
 
 def _next_best(trick: tuple[int, ...], best: int, suits: int, card: int) -> int:
