@@ -334,7 +334,7 @@ class BandOfTricks(CoreRules[BandOfTricksState]):
         """The same state with the hands replaced: ``hands[seat]`` is a mask of card ids
         (:data:`IDS`, e.g. ``IDS.mask(cards)``). Unchecked: the caller deals every card once
         (for instance a sampled deal at the bid phase, to play it out)."""
-        return state._replace(held=tuple(hands))
+        return _new_state(type(state), (*state[:5], tuple(hands), *state[6:]))  # held is field 5
 
     # --- the core ----------------------------------------------------------------------------------
 
@@ -357,25 +357,28 @@ class BandOfTricks(CoreRules[BandOfTricksState]):
                 self._dealt.clear()
             self._dealt[seed, deal] = dealt
         held, aside = dealt
-        state = BandOfTricksState(
-            seed,
-            BID,
-            start,
-            deal,
-            start,
-            held,
-            aside,
-            (NO_BID,) * n,
-            start,
-            (),
-            -1,
-            -1,
-            0,
-            0,
-            (NO_WINS,) * n,
-            (0,) * n,
-            None,
-            deal_scores,
+        state = _new_state(
+            BandOfTricksState,
+            (
+                seed,
+                BID,
+                start,
+                deal,
+                start,
+                held,
+                aside,
+                (NO_BID,) * n,
+                start,
+                (),
+                -1,
+                -1,
+                0,
+                0,
+                (NO_WINS,) * n,
+                (0,) * n,
+                None,
+                deal_scores,
+            ),
         )
         if facts is not None:
             facts.append((Dealt(start, deal), state))
