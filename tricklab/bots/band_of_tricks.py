@@ -72,9 +72,9 @@ _CHANCES: dict[int, tuple[float, ...]] = {n: tuple(_chance(c, n) for c in IDS.ca
 # per player count: whether a lead with each card id is played to win
 _LEADS_TO_WIN: dict[int, tuple[bool, ...]] = {n: tuple(p >= _LEAD_WINS for p in _CHANCES[n]) for n in _SCALE}
 
-# How the bot ranks the cards it may play, per card id: the card with the highest key of its
-# kind is played (a number above 64 sorts a card above every card without it, as numbers are
-# at most 16).
+# How the bot ranks the cards it may play, per card id: of the kind of card it plays, the one
+# with the highest key, the first of equal keys (adding 64 puts a card above every card
+# without it, as numbers are at most 16).
 _IS_METAL = tuple(s == METAL_SUIT for s in SUIT)
 _WIN_CHEAP = tuple(-(64 * m + r) for m, r in zip(_IS_METAL, RANK, strict=True))  # non-Metal first, lowest
 _WIN_HIGH = tuple(64 * (not m) + r for m, r in zip(_IS_METAL, RANK, strict=True))  # non-Metal first, highest
