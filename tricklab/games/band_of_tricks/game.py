@@ -695,8 +695,8 @@ class BandOfTricks(CoreRules[BandOfTricksState]):
     def explain_choice(self, view: SeatView, seat: int | None = None) -> Reason:
         """The rule that frames the decision ``seat`` makes now, spoken to that seat (by default
         the view's own seat, else the seat to play): what a bid is, which cards may be played
-        and why (from :func:`~.rules._plays`, on the one copy of the follow rule), or the Metal
-        win to count."""
+        and why (from :func:`~.rules._plays`, on :func:`~.rules._playable`, the one copy of the
+        follow rule), or the Metal win to count."""
         return explain_choice(self, view, seat)
 
     def describe_action(self, action: Action, view: SeatView | None = None) -> str:
