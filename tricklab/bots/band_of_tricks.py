@@ -37,6 +37,7 @@ from ..games.band_of_tricks import (
     LABEL,
     MAX_BID,
     METAL_SUIT,
+    NO_BID,
     PLAY,
     RANK,
     SUIT,
@@ -46,8 +47,8 @@ from ..games.band_of_tricks import (
     BandOfTricksView,
     Phase,
     Wins,
-    _next_best,
 )
+from ..games.band_of_tricks.rules import _to_beat
 from ..games.core import bits
 from . import FIRST_LISTED, Decision, first_listed
 
@@ -68,6 +69,22 @@ def _chance(card: Card, players: int) -> float:
 
 # per player count: each card id's chance to win a trick
 _CHANCES: dict[int, tuple[float, ...]] = {n: tuple(_chance(c, n) for c in IDS.cards) for n in _SCALE}
+# per player count: whether a lead with each card id is played to win
+_LEADS_TO_WIN: dict[int, tuple[bool, ...]] = {n: tuple(p >= _LEAD_WINS for p in _CHANCES[n]) for n in _SCALE}
+
+# How the bot ranks the cards it may play, per card id: of the kind of card it plays, the one
+# with the highest key, the first of equal keys (adding 64 puts a card above every card
+# without it, as numbers are at most 16).
+_IS_METAL = tuple(s == METAL_SUIT for s in SUIT)
+_WIN_CHEAP = tuple(-(64 * m + r) for m, r in zip(_IS_METAL, RANK, strict=True))  # non-Metal first, lowest
+_WIN_HIGH = tuple(64 * (not m) + r for m, r in zip(_IS_METAL, RANK, strict=True))  # non-Metal first, highest
+# a losing card: of a suit needing no more wins (_SHED, the highest first) above one of a suit
+# that needs wins (_KEEP, the lowest first)
+_SHED = tuple(64 + r for r in RANK)
+_KEEP = tuple(32 - r for r in RANK)
+# every card wins: the lowest number of a suit that needs no wins (as only those are left)
+_FORCED = tuple(-r for r in RANK)
+_NO_KEY = -(1 << 30)
 
 
 class CoreView(Protocol):
@@ -123,6 +140,10 @@ class HeuristicBot:
         self._rng = random.Random(seed)
         self._players = rules.players
         self._chances = _CHANCES[rules.players]
+        self._leads_to_win = _LEADS_TO_WIN[rules.players]
+        # the suits that need wins (Rock, Soul, Pops; Metal: any) for the bid and wins last seen
+        self._wanted_for: tuple[int, Wins | None] = (NO_BID, None)
+        self._wanted = (False, False, False, False)
 
     def __repr__(self) -> str:
         return f"{self.rules.name} HeuristicBot(seat={self.seat})"
@@ -159,6 +180,8 @@ class HeuristicBot:
 
     def choose_id(self, view: CoreView, legal_ids: Sequence[int]) -> int:
         """The bot's decision as an action id, from ``legal_ids`` (as ``core_legal`` lists them)."""
+        if view.phase is PLAY:  # the most frequent decision (a play-out makes thousands), at once
+            return self._play(view, legal_ids)[0]
         return self._choice(view, legal_ids)[0]
 
     def _choice(self, view: CoreView, legal_ids: Sequence[int]) -> tuple[int, str]:
@@ -230,36 +253,64 @@ class HeuristicBot:
         r, s, p = BID_VALUES[bid]
         return r - won[0], s - won[1], p - won[2]
 
+    def _wanted_suits(self, view: CoreView) -> tuple[bool, bool, bool, bool]:
+        """Whether Rock, Soul and Pops still need wins (from :meth:`_needs`), then whether any does
+        (Metal can count for any of them)."""
+        bid_and_wins = (view.bid_ids[self.seat], view.won[self.seat])
+        if bid_and_wins != self._wanted_for:  # the wins change a few times a deal
+            need0, need1, need2 = self._needs(view)
+            self._wanted_for = bid_and_wins
+            self._wanted = (need0 > 0, need1 > 0, need2 > 0, need0 > 0 or need1 > 0 or need2 > 0)
+        return self._wanted
+
     def _play(self, view: CoreView, legal: Sequence[int]) -> tuple[int, str]:
-        plays = [a for a in legal if a < BID0]
-        need0, need1, need2 = self._needs(view)
-        needs = (need0 > 0, need1 > 0, need2 > 0, need0 > 0 or need1 > 0 or need2 > 0)
+        needs = self._wanted_suits(view)
         trick = view.trick_ids
         i = len(trick)
         best, suits = view.best, view.suits_in
-        chances = self._chances
-        good: list[int] = []  # useful cards that win (Metal is useful while any suit needs wins)
-        losers: list[tuple[int, bool]] = []
-        for c in plays:
+        # per suit, once asked: the keys of the next card and the key it must pass to win
+        to_beat: list[tuple[tuple[int, ...], int] | None] = [None, None, None, None]
+        leads = self._leads_to_win
+        # last to play: the cheapest sure winner (keeping Metal, which can count for any suit,
+        # for later); otherwise the strongest, as later cards may beat it
+        last = i == self._players - 1
+        win_keys = _WIN_CHEAP if last else _WIN_HIGH
+        # the best card of each kind so far by its key (see the tables): on equal keys the first
+        good = loser = forced = -1  # a useful card that wins (Metal is useful while any suit needs wins)
+        good_key = loser_key = forced_key = _NO_KEY
+        for c in legal:
+            if c >= BID0:
+                continue
             suit = SUIT[c]
             # a lead wins by its chance; a later card if the trick's winner would be it
-            wins = _next_best(trick, best, suits, c) == i if i else chances[c] >= _LEAD_WINS
+            if not i:
+                wins = leads[c]
+            else:
+                against = to_beat[suit]
+                if against is None:
+                    against = to_beat[suit] = _to_beat(trick, best, suits, suit)
+                wins = against[0][c] > against[1]
             if not wins:
-                losers.append((c, needs[suit]))
+                key = _KEEP[c] if needs[suit] else _SHED[c]
+                if key > loser_key:
+                    loser, loser_key = c, key
             elif needs[suit]:
-                good.append(c)
-        if good:
-            # last to play: the cheapest sure winner (keeping Metal, which can count for any
-            # suit, for later); otherwise the strongest, as later cards may beat it
-            if i == self._players - 1:
-                return min(good, key=lambda c: (SUIT[c] == METAL_SUIT, RANK[c])), WIN_CHEAP
-            return max(good, key=lambda c: (SUIT[c] != METAL_SUIT, RANK[c])), WIN_HIGH
-        if losers:
+                key = win_keys[c]
+                if key > good_key:
+                    good, good_key = c, key
+            else:
+                key = _FORCED[c]
+                if key > forced_key:
+                    forced, forced_key = c, key
+        if good >= 0:
+            return good, WIN_CHEAP if last else WIN_HIGH
+        if loser >= 0:
             # shed the most dangerous card: a high card of a suit that needs no more wins
-            card, needed = max(losers, key=lambda cu: (not cu[1], -RANK[cu[0]] if cu[1] else RANK[cu[0]]))
-            return card, KEEP if needed else SHED
+            return loser, KEEP if needs[SUIT[loser]] else SHED
+        if forced < 0:
+            raise ValueError("no card to play among the legal actions")
         # every card wins: give up the least valuable one
-        return min(plays, key=lambda c: (needs[SUIT[c]], RANK[c])), FORCED
+        return forced, FORCED
 
     # counting Metal wins ------------------------------------------------------------------------
 

@@ -40,12 +40,21 @@ S = TypeVar("S", bound=GameState)
 
 _CHUNKS = 8  # masks of up to 64 cards, read a byte at a time
 _BYTE_BITS = tuple(tuple(tuple(8 * k + b for b in range(8) if m >> b & 1) for m in range(256)) for k in range(_CHUNKS))
+_BYTES_0, _BYTES_1, _BYTES_2, _BYTES_3, _BYTES_4 = _BYTE_BITS[:5]
 
 
 def bits(mask: int) -> tuple[int, ...]:
     """The set bits of ``mask``, lowest first (the card ids of a hand, in hand order)."""
     if mask < 256:
         return _BYTE_BITS[0][mask]
+    if mask < 1 << 40:  # up to 40 cards, the most often asked (a hand of Band of Tricks): at once
+        return (
+            _BYTES_0[mask & 255]
+            + _BYTES_1[mask >> 8 & 255]
+            + _BYTES_2[mask >> 16 & 255]
+            + _BYTES_3[mask >> 24 & 255]
+            + _BYTES_4[mask >> 32]
+        )
     out: tuple[int, ...] = ()
     for table in _BYTE_BITS:
         if not mask:
@@ -164,7 +173,10 @@ def hidden_hands(hands: tuple[int, ...], seat: int | None) -> tuple[int | None, 
     seat's own; the others are ``None``."""
     if seat is None:
         return hands
-    return tuple(h if s == seat else None for s, h in enumerate(hands))
+    shown: list[int | None] = [None] * len(hands)
+    if 0 <= seat < len(hands):  # (an unknown seat sees none)
+        shown[seat] = hands[seat]
+    return tuple(shown)
 
 
 # --- secret simultaneous choices ----------------------------------------------------------------

@@ -103,8 +103,11 @@ from .rules import (
     _join,
     _legal,
     _metal_choices,
+    _new_core_view,
     _new_state,
+    _new_trick_ids,
     _next_best,
+    _playable,
     _plays,
     _points_of,
     _rank,
@@ -191,6 +194,7 @@ def _frozen_maker(cls: type[V]) -> Callable[..., V]:
 
 
 _new_view = _frozen_maker(BandOfTricksView)
+_DEALS_KEPT = 256  # deals each rules object remembers
 
 
 class BandOfTricks(CoreRules[BandOfTricksState]):
@@ -208,6 +212,9 @@ class BandOfTricks(CoreRules[BandOfTricksState]):
         super().__init__(players, options)
         self.set_actions(ACTIONS)
         self._each = CARDS_EACH[players]
+        # the hands and the card aside of each (seed, deal) dealt lately: a deal depends on
+        # nothing else, and play-outs from one position deal the same next deal again and again
+        self._dealt: dict[tuple[int, int], tuple[tuple[int, ...], int]] = {}
 
     def _check_options(self) -> None:
         cap = self.options.max_extra_deals
@@ -327,7 +334,7 @@ class BandOfTricks(CoreRules[BandOfTricksState]):
         """The same state with the hands replaced: ``hands[seat]`` is a mask of card ids
         (:data:`IDS`, e.g. ``IDS.mask(cards)``). Unchecked: the caller deals every card once
         (for instance a sampled deal at the bid phase, to play it out)."""
-        return state._replace(held=tuple(hands))
+        return _new_state(type(state), (*state[:5], tuple(hands), *state[6:]))  # held is field 5
 
     # --- the core ----------------------------------------------------------------------------------
 
@@ -343,26 +350,35 @@ class BandOfTricks(CoreRules[BandOfTricksState]):
         self, seed: int, deal: int, start: int, deal_scores: tuple[tuple[int, ...], ...], facts: Facts | None
     ) -> BandOfTricksState:
         n = self.players
-        held, aside = deal_hands(shuffled_ids(self, seed, deal, DECK_IDS), n, self._each)
-        state = BandOfTricksState(
-            seed,
-            BID,
-            start,
-            deal,
-            start,
-            held,
-            aside,
-            (NO_BID,) * n,
-            start,
-            (),
-            -1,
-            -1,
-            0,
-            0,
-            (NO_WINS,) * n,
-            (0,) * n,
-            None,
-            deal_scores,
+        dealt = self._dealt.get((seed, deal))
+        if dealt is None:
+            dealt = deal_hands(shuffled_ids(self, seed, deal, DECK_IDS), n, self._each)
+            if len(self._dealt) >= _DEALS_KEPT:
+                self._dealt.clear()
+            self._dealt[seed, deal] = dealt
+        held, aside = dealt
+        state = _new_state(
+            BandOfTricksState,
+            (
+                seed,
+                BID,
+                start,
+                deal,
+                start,
+                held,
+                aside,
+                (NO_BID,) * n,
+                start,
+                (),
+                -1,
+                -1,
+                0,
+                0,
+                (NO_WINS,) * n,
+                (0,) * n,
+                None,
+                deal_scores,
+            ),
         )
         if facts is not None:
             facts.append((Dealt(start, deal), state))
@@ -374,7 +390,7 @@ class BandOfTricks(CoreRules[BandOfTricksState]):
             seat = state.to_play
             if seat is None:
                 return ()
-            return bits(_plays(state.held[seat], state.follow)[0])
+            return bits(_playable(state.held[seat], state.follow))
         if phase is BID:
             return BID_IDS
         if phase is ASSIGN:
@@ -466,7 +482,7 @@ class BandOfTricks(CoreRules[BandOfTricksState]):
             phase, lead, to_play = PLAY, winner, winner
         else:
             phase, lead, to_play = PLAY, leader, None
-        done = TrickIds(leader, trick, best, counts)
+        done = _new_trick_ids(TrickIds, (leader, trick, best, counts))
         new = _new_state(
             BandOfTricksState,
             (
@@ -513,20 +529,55 @@ class BandOfTricks(CoreRules[BandOfTricksState]):
         return new
 
     def _assign(self, state: BandOfTricksState, suit: int, facts: Facts | None) -> BandOfTricksState:
-        seat = state.to_play
-        assert seat is not None and state.last is not None
-        won = state.won
+        (
+            seed,
+            _phase,
+            seat,
+            deal,
+            start,
+            held,
+            aside,
+            bids,
+            leader,
+            trick,
+            follow,
+            best,
+            suits,
+            played,
+            won,
+            masks,
+            last,
+            scores,
+        ) = state
+        assert seat is not None and last is not None
         won = won[:seat] + (_add_win(won[seat], suit),) + won[seat + 1 :]
-        more = state.tricks_played < self._each
-        new = state._replace(
-            won=won,
-            last=state.last._replace(counts=suit),
-            phase=PLAY,
-            leader=seat if more else state.leader,
-            to_play=seat if more else None,
+        more = played < self._each
+        counted = _new_trick_ids(TrickIds, (last.leader, last.ids, last.winning, suit))
+        new = _new_state(
+            BandOfTricksState,
+            (
+                seed,
+                PLAY,
+                seat if more else None,
+                deal,
+                start,
+                held,
+                aside,
+                bids,
+                seat if more else leader,
+                trick,
+                follow,
+                best,
+                suits,
+                played,
+                won,
+                masks,
+                counted,
+                scores,
+            ),
         )
         if facts is not None:
-            facts.append((Counted(seat, suit, state.last.ids[state.last.winning]), new))
+            facts.append((Counted(seat, suit, last.ids[last.winning]), new))
         return new if more else self._end_deal(new, facts)
 
     def _end_deal(self, state: BandOfTricksState, facts: Facts | None) -> BandOfTricksState:
@@ -534,11 +585,13 @@ class BandOfTricks(CoreRules[BandOfTricksState]):
         bids, won = state.bid_ids, state.won
         scores = tuple(_points_of(bids[s], won[s], n) for s in range(n))
         deal_scores = (*state.deal_scores, scores)
+        played = len(deal_scores)
+        nxt = (state.start_player + 1) % n
+        if played < n and facts is None:  # the next deal at once (the scored state is not told)
+            return self._deal(state.seed, played, nxt, deal_scores, facts)
         new = state._replace(deal_scores=deal_scores, to_play=None)
         if facts is not None:
             facts.append((DealScored(None, state.deal, scores), new))
-        played = len(deal_scores)
-        nxt = (state.start_player + 1) % n
         if played < n:
             return self._deal(state.seed, played, nxt, deal_scores, facts)
         totals = new.totals
@@ -642,8 +695,8 @@ class BandOfTricks(CoreRules[BandOfTricksState]):
     def explain_choice(self, view: SeatView, seat: int | None = None) -> Reason:
         """The rule that frames the decision ``seat`` makes now, spoken to that seat (by default
         the view's own seat, else the seat to play): what a bid is, which cards may be played
-        and why (from :func:`~.rules._plays`, the one copy of the follow rule), or the Metal
-        win to count."""
+        and why (from :func:`~.rules._plays`, on :func:`~.rules._playable`, the one copy of the
+        follow rule), or the Metal win to count."""
         return explain_choice(self, view, seat)
 
     def describe_action(self, action: Action, view: SeatView | None = None) -> str:
@@ -730,21 +783,46 @@ class BandOfTricks(CoreRules[BandOfTricksState]):
     def core_view(self, state: BandOfTricksState, seat: int | None) -> BandOfTricksCoreView:
         """What ``seat`` may see, compactly (no Card objects): for bots and the advisor. Unchecked
         ``seat`` (0 to players - 1, or ``None`` for the teacher)."""
-        return BandOfTricksCoreView(
-            seat,
-            state.phase,
-            state.to_play,
-            state.deal,
-            state.start_player,
-            hidden_hands(state.held, seat),
-            state.bid_ids,
-            state.leader,
-            state.trick_ids,
-            state.follow,
-            state.best,
-            state.suits_in,
-            state.tricks_played,
-            state.won,
+        # built from the state's fields in order, as the core steps build states (a bot's every
+        # decision starts here)
+        (
+            _seed,
+            phase,
+            to_play,
+            deal,
+            start,
+            held,
+            _aside,
+            bids,
+            leader,
+            trick,
+            follow,
+            best,
+            suits,
+            played,
+            won,
+            _masks,
+            _last,
+            _scores,
+        ) = state
+        return _new_core_view(
+            BandOfTricksCoreView,
+            (
+                seat,
+                phase,
+                to_play,
+                deal,
+                start,
+                hidden_hands(held, seat),
+                bids,
+                leader,
+                trick,
+                follow,
+                best,
+                suits,
+                played,
+                won,
+            ),
         )
 
     # --- narration: facts as events ----------------------------------------------------------------

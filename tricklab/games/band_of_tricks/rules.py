@@ -3,7 +3,7 @@ and facts (:mod:`tricklab.games.band_of_tricks` puts the game together).
 
 Cards are ids 0-39 in hand order (:data:`IDS`), hands are bit masks, bids are indices into
 :data:`ALL_BIDS`. Each rule is written once, over ids: who wins a trick (:func:`_card_key`),
-the suit to follow (:func:`_follows`), which cards may be played (:func:`_plays`) and what a
+the suit to follow (:func:`_follows`), which cards may be played (:func:`_playable`) and what a
 suit scores (:func:`_suit_points`); the tables the core steps with are built from those
 functions, and the Card-level helpers call them.
 """
@@ -179,6 +179,26 @@ def _rank_ids(trick: Sequence[int]) -> tuple[int, ...]:
     return tuple(sorted(range(len(trick)), key=lambda i: -keys[i][trick[i]]))
 
 
+def _to_beat(trick: tuple[int, ...], best: int, suits: int, suit: int) -> tuple[tuple[int, ...], int]:
+    """For a card of the suit ``suit`` played next to the non-empty ``trick`` (``best`` and
+    ``suits`` as in :func:`_next_best`): the keys by card id it places with, and the key it
+    must pass to win the trick (that of the card placing first so far, by the trick's suits with
+    the new card's): card ``c`` of that suit wins when ``keys[c] > to_pass``, exactly when
+    ``_next_best(trick, best, suits, c) == len(trick)``, as the keys of a trick's cards never
+    tie (numbers differ within a suit, and with three or more suits the play order decides)."""
+    more = suits | 1 << suit
+    keys = KEY[more]
+    i = len(trick)
+    if more == suits:  # the same suits: the earlier cards keep their keys
+        return keys[i], keys[best][trick[best]]
+    high = keys[0][trick[0]]  # a new suit: the earlier cards' highest key by the suits with it
+    for j in range(1, i):
+        k = keys[j][trick[j]]
+        if k > high:
+            high = k
+    return keys[i], high
+
+
 def _next_best(trick: tuple[int, ...], best: int, suits: int, card: int) -> int:
     """The play-order index of the card winning ``trick + (card,)``, given the index ``best``
     of the card winning ``trick`` and the mask ``suits`` of the suits in it (by :func:`_card_key`)."""
@@ -215,13 +235,19 @@ def _follow_of(trick: Sequence[int]) -> int:
     return follow
 
 
-def _plays(hand: int, follow: int) -> tuple[int, str | None]:
+def _playable(hand: int, follow: int) -> int:
     """The mask of the cards of ``hand`` that may be played when ``follow`` is the suit to
-    follow (-1: none), and the rule that limited them (``None``: every card may be played).
-    BT-4: holding the suit to follow, play that suit or Metal; otherwise anything."""
+    follow (-1: none). BT-4: holding the suit to follow, play that suit or Metal; otherwise
+    anything."""
     if follow < 0:
-        return hand, None
-    allowed = follow_mask(hand, follow, IDS) | (hand & METAL_MASK)
+        return hand
+    return follow_mask(hand, follow, IDS) | (hand & METAL_MASK)
+
+
+def _plays(hand: int, follow: int) -> tuple[int, str | None]:
+    """The mask of the cards of ``hand`` that may be played (:func:`_playable`) and the rule
+    that limited them (``None``: every card may be played)."""
+    allowed = _playable(hand, follow)
     return allowed, ("bt.follow" if allowed != hand else None)
 
 
@@ -281,6 +307,9 @@ class TrickIds(NamedTuple):
     winning: int
     counts: int
 
+
+# A compact trick from its fields in order (built as each trick ends).
+_new_trick_ids = cast(Callable[[type[TrickIds], tuple[object, ...]], TrickIds], tuple.__new__)
 
 _COUNTED_TRICKS: dict[tuple[TrickIds, int], CountedTrick] = {}
 
@@ -402,6 +431,10 @@ class BandOfTricksCoreView(NamedTuple):
     suits_in: int
     tricks_played: int
     won: tuple[Wins, ...]
+
+
+# A core view from its fields in order (as _new_state: one is built before every bot decision).
+_new_core_view = cast(Callable[[type[BandOfTricksCoreView], tuple[object, ...]], BandOfTricksCoreView], tuple.__new__)
 
 
 @dataclass(frozen=True, slots=True)
