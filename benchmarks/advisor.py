@@ -136,7 +136,9 @@ def main() -> None:
             medians.append(statistics.median(walls))
             best = first.best
             hand = " ".join(str(c) for c in first.hand)
-            print(f"\n  {label}, 4 players, deal {deal}, seat {first.seat}, hand {hand}: {len(first.estimates)} choices")
+            print(
+                f"\n  {label}, 4 players, deal {deal}, seat {first.seat}, hand {hand}: {len(first.estimates)} choices"
+            )
             print(
                 f"    wall {statistics.median(walls):.3f} s median (min {min(walls):.3f}, max {max(walls):.3f}); "
                 f"CPU {statistics.median(cpus):.3f} s median; target 1 s"

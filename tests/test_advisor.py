@@ -419,7 +419,7 @@ def test_bt_playouts_match_the_checked_engine(players: int, seeds: range) -> Non
         wins, _, _ = engine_bt(rules, state, seat, played)
         assert advice.metal_wins[wins.count(bt.METAL)] == 1
         played_for = [e for e in advice.estimates if e.played_for]
-        assert len(played_for) >= tricklab.advisor.SHORTLIST and advice.estimate(played).played_for
+        assert len(played_for) >= tricklab.advisor.SHORTLIST
         assert bid is None or (advice.tried is not None and advice.tried.played_for)
         for estimate in played_for:  # each bid played for: the engine's play-out aiming for it
             target = estimate.bid
@@ -517,16 +517,18 @@ def test_bt_every_bid_agrees_with_brute_force() -> None:
             continue
         exact = [bot_counts(rules, seat, bid, wins) for wins, _, _ in plays]
         scores = [bt_deal_points(bid, list(won.values()), rules.players) for won in exact]
-        assert close(estimate.mean, scores, samples), (bid, estimate.mean, sum(scores) / 90)
+        assert estimate.samples == tricklab.advisor.SHORTLIST_DEALS  # the rough figures: from the first deals
+        assert close(estimate.mean, scores, estimate.samples), (bid, estimate.mean, sum(scores) / 90)
         if bid.zero:
             hits = [sum(won.values()) == 0 for won in exact]
         else:
             hits = [won == bid.as_dict() for won in exact]
             for j, key in enumerate(bt.BID_SUITS):
                 for w in range(3):
-                    assert close(estimate.suits[j][w] / samples, [won[key] == w for won in exact], samples)
-        assert close(estimate.p_exact, hits, samples)
-    assert played_for >= tricklab.advisor.SHORTLIST and advice.estimate(own).played_for
+                    share = estimate.suits[j][w] / estimate.samples
+                    assert close(share, [won[key] == w for won in exact], estimate.samples)
+        assert close(estimate.p_exact, hits, estimate.samples)
+    assert played_for >= tricklab.advisor.SHORTLIST
     # the bid played out: the engine's own Metal choices are what the advisor counts
     for wins, won, _ in plays:
         assert tuple(bot_counts(rules, seat, own, wins).values()) == won[:3]
@@ -572,14 +574,15 @@ def test_bt_result_fields(bt_advice: tuple[Any, Any, Advice]) -> None:
     rough = [e for e in advice.estimates if not e.played_for]
     totals = rough[0].tricks
     assert len(rough) <= 343 - tricklab.advisor.SHORTLIST
-    for e in advice.estimates:  # the rough bids share the bot's own bid's play-outs
+    for e in advice.estimates:  # the rough bids share the bot's own bid's play-outs, on the first deals
         assert e.tricks == totals or e.played_for
-        assert sum(e.tricks) == 300 and len(e.suits) == 3 and all(sum(h) == 300 for h in e.suits)
+        assert e.samples == (300 if e.played_for else tricklab.advisor.SHORTLIST_DEALS)
+        assert sum(e.tricks) == e.samples and len(e.suits) == 3 and all(sum(h) == e.samples for h in e.suits)
     zero = advice.estimate("zero")
     assert zero.hits == zero.tricks[0]
     assert advice.estimate({"rock": 1}) is advice.estimate(Bid(1, 0, 0)) is advice.estimate("bid 1 0 0")
     assert advice.estimate(Bid(0, 0, 0)) is advice.estimates[0]
-    assert sum(advice.metal_wins) == 300
+    assert sum(advice.metal_wins) == tricklab.advisor.SHORTLIST_DEALS
     assert advice.best.played_for and advice.best.mean == max(e.mean for e in advice.estimates if e.played_for)
     data = json.loads(json.dumps(advice.as_dict(), allow_nan=False))  # plain data for a widget
     assert data["played"] == str(advice.played) and len(data["estimates"]) == 343
@@ -601,7 +604,8 @@ def test_progress_and_cancellation() -> None:
     _, _, view = bidding_view(rules, seed=1)
     calls: list[tuple[int, int]] = []
     advice = advise(rules, view, samples=200, progress=lambda done, total: calls.append((done, total)))
-    assert calls[0] == (0, 400) and calls[-1] == (400, 400)  # two passes over the deals: shortlist, then played for
+    # two passes over the deals: the first 200 (of at most 250) to shortlist, then all to play for
+    assert calls[0] == (0, 400) and calls[-1] == (400, 400)
     assert [d for d, _ in calls] == sorted({d for d, _ in calls}) and len(calls) == 51
     assert advice == advise(rules, view, samples=200)  # watching does not change the numbers
     assert advise(rules, view, samples=200, progress=lambda d, t: 0) == advice  # only False cancels

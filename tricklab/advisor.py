@@ -60,20 +60,21 @@ prediction leads (TS-3), so the seat's prediction can change who leads.
 **Band of Tricks** has 343 bids (7 x 7 x 7 per-suit bids, 0 0 0 being Zero Success, BT-3):
 too many to play for each. So:
 
-* *Shortlist.* Each sampled deal is played out once with the seat's bot aiming for its own
-  bid (``Advice.played``), and every bid is scored roughly on the tricks the seat won in
-  that play. A trick won with a Metal card counts for Rock, Soul or Pops as its winner
+* *Shortlist.* The first :data:`SHORTLIST_DEALS` sampled deals are played out once with the
+  seat's bot aiming for its own bid (``Advice.played``), and every bid is scored roughly on
+  the tricks the seat won in that play. A trick won with a Metal card counts for Rock, Soul or Pops as its winner
   chooses *when the trick is won* (BT-6), so for every bid scored the seat's Metal wins are
   counted in trick order, each at the moment it was won, the way the seat's bot counts
   them under that bid (``metal_suit``): never a choice made with hindsight. Under Zero
   Success a Metal win counts for no suit, just as a trick won.
-* *Played for.* The :data:`SHORTLIST` bids with the best rough scores, the bot's own bid and
-  the bid under test are then each played out on the same deals with the seat's bot aiming
-  for that bid. They share the play for as long as the seat's bot decides the same under
-  each, and fork where it parts ways (the other players' bots read their own bid and hand,
-  not the seat's bid). Their figures are their own; the other bids keep their rough
-  figures, marked ``played_for=False``, and are never recommended (a bid far from the one
-  played is usually worse in the rough than played for: try it with ``bid=``).
+* *Played for.* The :data:`SHORTLIST` bids with the best rough scores and the bid under test
+  are then each played out on every sampled deal with the seat's bot aiming for that bid.
+  They share the play for as long as the seat's bot decides the same under each (the bot
+  says what of a bid its card depends on: ``play_aim``), and fork where it parts ways (the
+  other players' bots read their own bid and hand, not the seat's bid). Their figures are
+  their own; the other bids keep their rough figures, marked ``played_for=False``, and are
+  never recommended (a bid far from the one played is usually worse in the rough than played
+  for: try it with ``bid=``).
 
 **Jewel Vault**: which cards to pass, once the dealer named how many (JV-4). Every way to
 pass is tried when there are at most :data:`ALL_PASSES` (passing 1 card); otherwise the
@@ -1104,12 +1105,12 @@ class _TsPlayouts:
 # --- Band of Tricks ----------------------------------------------------------------------------------------
 
 _BT_MODEL = (
-    "Each sampled deal of the unseen cards was first played out by the heuristic bots with the seat's "
+    "The first sampled deals of the unseen cards were first played out by the heuristic bots with the seat's "
     "bot aiming for its own bid ({own}); players still to bid bid as their bot would. Every bid was "
     "scored roughly on that play, each Metal win counted, when it was won, for the suit where it "
-    "helped that bid most. The {shortlist} best bids by that rough score, the bot's own bid and the bid "
-    "tried were then each played out on the same deals with the seat's bot aiming for that bid: "
-    "their figures are their own. The other bids' figures are rough (nobody played for them)."
+    "helped that bid most. The {shortlist} best bids by that rough score and the bid tried were then "
+    "each played out on every deal with the seat's bot aiming for that bid: their figures are their "
+    "own. The other bids' figures are rough (nobody played for them, and from the first {rough} deals)."
 )
 _METAL = bt.METAL_SUIT
 
@@ -1195,9 +1196,16 @@ class _BtPlayouts:
             else:
                 choices: dict[int, list[int]] = {}
                 held = state.bid_ids
+                won = state.won[seat]
+                chosen: dict[object, int] = {}  # a card per aim: bids with the same aim play alike
+                playing = state.phase is bt.PLAY
                 for b in group:  # the state holds the group's first bid; the others reach the bot by its view
-                    own = view if held[seat] == b else view._replace(bid_ids=held[:seat] + (b,) + held[seat + 1 :])
-                    choices.setdefault(own_bot.choose_id(own, ids), []).append(b)
+                    aim = own_bot.play_aim(b, won) if playing else b
+                    action = chosen.get(aim, -1)
+                    if action < 0:
+                        own = view if held[seat] == b else view._replace(bid_ids=held[:seat] + (b,) + held[seat + 1 :])
+                        action = chosen[aim] = own_bot.choose_id(own, ids)
+                    choices.setdefault(action, []).append(b)
                 (action, group), *rest = choices.items()
                 for other, part in rest:  # the seat's bot parts ways here: play the other part apart
                     apart = wins[:]
@@ -1257,8 +1265,10 @@ def _bt_key(wins: tuple[int, ...]) -> tuple[tuple[int, int, int], ...]:
 
 
 SHORTLIST = 8
-"""Band of Tricks: how many of the best bids by the rough scores are played out for (besides the
-bid under test and the bot's own bid)."""
+"""Band of Tricks: how many of the best bids by the rough scores are played for (besides the bid
+under test)."""
+SHORTLIST_DEALS = 250
+"""Band of Tricks: the rough scores that pick the shortlist are from the first this many deals."""
 
 
 def _advise_bt(
@@ -1275,27 +1285,24 @@ def _advise_bt(
     own = BandBot(rules, seat).bid_of(bt.IDS.mask(view.hand))
     playouts = _BtPlayouts(rules, view, seat)
     deals = [sampler.sample_masks(rng)[0] for _ in range(samples)]
-    ticker.total = 2 * samples
+    rough_deals = min(samples, SHORTLIST_DEALS)
+    ticker.total = rough_deals + samples
     ticker.tick(0)
-    # 1. shortlist: the bot's own bid played out on every deal, every bid scored on that play
+    # 1. shortlist: the bot's own bid played out on the first deals, every bid scored on that play
     keys: dict[tuple[tuple[int, int, int], ...], int] = {}
-    own_leaves = []
-    for done, hands in enumerate(deals, start=1):
+    for done, hands in enumerate(deals[:rough_deals], start=1):
         (leaf,) = playouts.run(hands, [own])
-        own_leaves.append(leaf)
         key = _bt_key(leaf.wins)
         keys[key] = keys.get(key, 0) + 1
         ticker.tick(done)
-    rough, metal = _score_all_bids(rules, keys, samples)
+    rough, metal = _score_all_bids(rules, keys, rough_deals)
     ranked = sorted(range(len(rough)), key=lambda i: (-rough[i].mean, -rough[i].p_exact, i))
     tried = None if under_test is None else bt.ALL_BIDS.index(under_test)
-    played_for = list(dict.fromkeys([*ranked[:SHORTLIST], own, *([] if tried is None else [tried])]))
-    # 2. every shortlisted bid played for, on the same deals
-    others = [b for b in played_for if b != own]
+    played_for = list(dict.fromkeys([*ranked[:SHORTLIST], *([] if tried is None else [tried])]))
+    # 2. every shortlisted bid played for, on every deal
     leaves: dict[int, list[_BtLeaf]] = {b: [] for b in played_for}
-    leaves[own] = own_leaves
-    for done, hands in enumerate(deals, start=samples + 1):
-        for leaf in playouts.run(hands, others):
+    for done, hands in enumerate(deals, start=rough_deals + 1):
+        for leaf in playouts.run(hands, played_for):
             leaves[leaf.bid].append(leaf)
         ticker.tick(done)
     estimates = list(rough)
@@ -1303,7 +1310,9 @@ def _advise_bt(
         played = _bt_played_estimate(rules, view, b, leaves[b])
         estimates[b] = replace(played, reasons=_bt_reasons(played, rules.players, rules.zero_success_points))
     model = _BT_MODEL.format(
-        own="Zero Success" if own == bt.ZERO_BID else str(bt.ALL_BIDS[own]).removeprefix("bid "), shortlist=SHORTLIST
+        own="Zero Success" if own == bt.ZERO_BID else str(bt.ALL_BIDS[own]).removeprefix("bid "),
+        shortlist=SHORTLIST,
+        rough=rough_deals,
     )
     return _advice(rules, view, seat, samples, seed, under_test, bt.ALL_BIDS[own], estimates, model, metal)
 

@@ -253,14 +253,24 @@ class HeuristicBot:
         r, s, p = BID_VALUES[bid]
         return r - won[0], s - won[1], p - won[2]
 
+    @staticmethod
+    def play_aim(bid: int, won: Wins) -> tuple[bool, bool, bool, bool]:
+        """All that the bot's choice of a card reads of its bid (an index into ``ALL_BIDS``) with
+        the wins ``won`` so far: whether Rock, Soul and Pops still need wins, then whether any
+        does. Two bids with the same aim play the same card (the advisor plays them together)."""
+        if bid < 0 or bid == ZERO_BID:
+            return False, False, False, False
+        r, s, p = BID_VALUES[bid]
+        need0, need1, need2 = r - won[0], s - won[1], p - won[2]
+        return need0 > 0, need1 > 0, need2 > 0, need0 > 0 or need1 > 0 or need2 > 0
+
     def _wanted_suits(self, view: CoreView) -> tuple[bool, bool, bool, bool]:
         """Whether Rock, Soul and Pops still need wins (from :meth:`_needs`), then whether any does
         (Metal can count for any of them)."""
         bid_and_wins = (view.bid_ids[self.seat], view.won[self.seat])
         if bid_and_wins != self._wanted_for:  # the wins change a few times a deal
-            need0, need1, need2 = self._needs(view)
             self._wanted_for = bid_and_wins
-            self._wanted = (need0 > 0, need1 > 0, need2 > 0, need0 > 0 or need1 > 0 or need2 > 0)
+            self._wanted = self.play_aim(*bid_and_wins)
         return self._wanted
 
     def _play(self, view: CoreView, legal: Sequence[int]) -> tuple[int, str]:
