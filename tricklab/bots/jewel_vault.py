@@ -170,35 +170,38 @@ class HeuristicBot:
         return self._value(view, SUIT_INDEX[suit])
 
     def _value(self, view: SeatView, suit: int) -> float:
-        if suit == _DIAMOND:
-            return 2.0 if view.supply else 0.0
-        if suit == _HEART:
-            return 1.0 if view.supply else 0.0
-        side = self._side
-        own = view.showrooms[side]
-        others = [v for s, v in enumerate(view.showrooms) if s != side]
-        if suit == _SPADE:
-            if not own:
-                return 0.0
-            # safety matters more the more the showroom stands out as a target
-            exposed = own >= max(others, default=0)
-            return 1.0 + (min(1.0, 0.15 * own) if exposed else 0.05 * own)
-        if not any(others):
-            return 0.0
-        # one point for this side, and one fewer for one of the rivals
-        return 1.0 + 1.0 / len(others)
+        return self._values(view)[suit]
 
     def _values(self, view: SeatView) -> tuple[float, ...]:
-        """:meth:`_value` of each suit (♠ ♥ ♦ ♣), kept for the next decisions: it reads only the
-        showrooms and whether the supply is empty."""
-        cache = self._values_stocked if view.supply else self._values_empty
+        """What each suit's action is worth now, by suit index (♠ ♥ ♦ ♣); kept per showrooms for
+        the next decisions (:meth:`_worth` reads only them and whether the supply is empty)."""
+        supply = view.supply
+        cache = self._values_stocked if supply else self._values_empty
         rooms = view.showrooms
         found = cache.get(rooms)
         if found is None:
             if len(cache) > 10_000:
                 cache.clear()
-            found = cache[rooms] = tuple(self._value(view, suit) for suit in range(4))
+            found = cache[rooms] = self._worth(bool(supply), rooms)
         return found
+
+    def _worth(self, supply: bool, rooms: tuple[int, ...]) -> tuple[float, ...]:
+        """The value of each suit's action, by suit index, with jewels in the supply or not and
+        these showrooms (one per side)."""
+        worth = [0.0, 0.0, 0.0, 0.0]
+        if supply:
+            worth[_DIAMOND], worth[_HEART] = 2.0, 1.0
+        side = self._side
+        own = rooms[side]
+        others = rooms[:side] + rooms[side + 1 :]
+        if own:
+            # safety matters more the more the showroom stands out as a target
+            exposed = own >= max(others, default=0)
+            worth[_SPADE] = 1.0 + (min(1.0, 0.15 * own) if exposed else 0.05 * own)
+        if any(others):
+            # one point for this side, and one fewer for one of the rivals
+            worth[_CLUB] = 1.0 + 1.0 / len(others)
+        return tuple(worth)
 
     def _ducking(self, view: SeatView) -> bool:
         """Aim for no trick this round: none won yet and few high cards in hand."""
@@ -227,12 +230,10 @@ class HeuristicBot:
         total = [0, 0, 0, 0]
         for c in ids:
             total[_SUIT[c]] += _RANK[c]
-
-        def weakness(c: int) -> tuple[int, int, int]:
-            suit = _SUIT[c]
-            return (count[suit], total[suit], _RANK[c])
-
-        return sorted(ids, key=weakness)
+        # weakest first: the shortest suit, then the lowest total of ranks, then the lowest card
+        # (then hand order, the order of ids)
+        weakest = sorted([(count[_SUIT[c]], total[_SUIT[c]], _RANK[c], c) for c in ids])
+        return [w[3] for w in weakest]
 
     def _pass(self, view: SeatView, legal: Sequence[int]) -> tuple[int, str]:
         k = view.announced or 1
@@ -243,17 +244,19 @@ class HeuristicBot:
         steals = [a for a in legal if STEAL_BASE <= a < PASS_BASE]
         if not steals:
             return legal[0], FIRST_LISTED
-        sides = view.sides
-
-        def tricks(side: int) -> int:
-            return sum(t for s, t in enumerate(view.tricks_won) if sides[s] == side)
-
-        def appeal(action: int) -> tuple[int, int, int]:
+        sides, rooms = view.sides, view.showrooms
+        tricks = [0] * len(sides)  # tricks won this round, per side
+        for seat, won in enumerate(view.tricks_won):
+            tricks[sides[seat]] += won
+        # the largest showroom, then more tricks, then the lower target (the first of equals, as max gives)
+        chosen, top = -1, (0, 0, 0)
+        for action in steals:
             target = action - STEAL_BASE
             side = sides[target]
-            return (view.showrooms[side], tricks(side), -target)
-
-        return max(steals, key=appeal), STEAL_BIG
+            appeal = (rooms[side], tricks[side], -target)
+            if chosen < 0 or appeal > top:
+                chosen, top = action, appeal
+        return chosen, STEAL_BIG
 
     def _play(self, view: SeatView, legal: Sequence[int]) -> tuple[int, str]:
         plays = legal if max(legal) < _PLAYS else [a for a in legal if a < _PLAYS]
