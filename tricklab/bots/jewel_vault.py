@@ -54,7 +54,7 @@ _PLAYS = len(CARD_IDS)  # action ids below this play the card of that id
 # card ids run by suit, then rank (Ace low): a suit's cards are one run of ids, lowest card first
 
 
-@lru_cache(maxsize=1024)
+@lru_cache(maxsize=256)
 def _lead_keys(values: tuple[float, ...]) -> tuple[tuple[tuple[int, float], ...], tuple[tuple[float, int], ...]]:
     """What a lead compares, per card id, for these values of the suits' actions: ducking, the
     lowest card, then of the suit worth most; else the best mix of rank and worth, then the lower."""

@@ -958,7 +958,7 @@ class JewelVault(CoreRules[JewelVaultState]):
             allowed = follow_mask(hand, SUIT_OF[trick[0]], CARD_IDS) if trick else hand
             ids = self._play_ids.get(allowed)
             if ids is None:
-                if len(self._play_ids) > 50_000:
+                if len(self._play_ids) > 20_000:
                     self._play_ids.clear()
                 ids = self._play_ids[allowed] = bits(allowed)
             return ids
