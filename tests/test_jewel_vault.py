@@ -1016,6 +1016,12 @@ def _view(rules: Any, state: JewelVaultState, seat: int) -> Any:
     return rules.view(state, seat)
 
 
+def test_card_ids_run_by_suit_then_rank() -> None:
+    # the bot compares cards of one suit by their ids and finds a suit's cards as one run of ids
+    order = [(CARD_IDS.suit[i], CARD_IDS.rank[i]) for i in range(len(CARD_IDS))]
+    assert order == sorted(order) and len(set(order)) == len(order)
+
+
 def test_bot_passes_its_weakest_suit() -> None:
     rules = jv(4)
     match = rules.new_match(seed=1, first_dealer=3)

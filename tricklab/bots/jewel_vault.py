@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Sequence
+from functools import lru_cache
 from typing import Protocol
 
 from ..actions import Action, Announce, Play
@@ -50,6 +51,16 @@ _HIGH_MASK = mask_of(i for i, rank in enumerate(CARD_IDS.rank) if rank >= _HIGH)
 _SUIT, _RANK, _SUIT_MASKS = CARD_IDS.suit, CARD_IDS.rank, CARD_IDS.suit_mask
 _SPADE, _HEART, _DIAMOND, _CLUB = SUIT_INDEX["S"], SUIT_INDEX["H"], SUIT_INDEX["D"], SUIT_INDEX["C"]
 _PLAYS = len(CARD_IDS)  # action ids below this play the card of that id
+# card ids run by suit, then rank (Ace low): a suit's cards are one run of ids, lowest card first
+
+
+@lru_cache(maxsize=256)
+def _lead_keys(values: tuple[float, ...]) -> tuple[tuple[tuple[int, float], ...], tuple[tuple[float, int], ...]]:
+    """What a lead compares, per card id, for these values of the suits' actions: ducking, the
+    lowest card, then of the suit worth most; else the best mix of rank and worth, then the lower."""
+    low = tuple((_RANK[a], -values[_SUIT[a]]) for a in range(_PLAYS))
+    high = tuple((_RANK[a] + 2 * values[_SUIT[a]], -_RANK[a]) for a in range(_PLAYS))
+    return low, high
 
 
 class SeatView(Protocol):
@@ -109,6 +120,9 @@ class HeuristicBot:
         self._trick_size = rules.trick_size
         self._pass_ids = action_table().pass_ids
         self._rng = random.Random(seed)
+        self._winning_index = rules.winning_index
+        self._values_stocked: dict[tuple[int, ...], tuple[float, ...]] = {}  # showrooms -> _values
+        self._values_empty: dict[tuple[int, ...], tuple[float, ...]] = {}  # the same, the supply empty
 
     def __repr__(self) -> str:
         return f"{self.rules.name} HeuristicBot(seat={self.seat})"
@@ -156,23 +170,38 @@ class HeuristicBot:
         return self._value(view, SUIT_INDEX[suit])
 
     def _value(self, view: SeatView, suit: int) -> float:
-        if suit == _DIAMOND:
-            return 2.0 if view.supply else 0.0
-        if suit == _HEART:
-            return 1.0 if view.supply else 0.0
+        return self._values(view)[suit]
+
+    def _values(self, view: SeatView) -> tuple[float, ...]:
+        """What each suit's action is worth now, by suit index (♠ ♥ ♦ ♣); kept per showrooms for
+        the next decisions (:meth:`_worth` reads only them and whether the supply is empty)."""
+        supply = view.supply
+        cache = self._values_stocked if supply else self._values_empty
+        rooms = view.showrooms
+        found = cache.get(rooms)
+        if found is None:
+            if len(cache) > 10_000:
+                cache.clear()
+            found = cache[rooms] = self._worth(bool(supply), rooms)
+        return found
+
+    def _worth(self, supply: bool, rooms: tuple[int, ...]) -> tuple[float, ...]:
+        """The value of each suit's action, by suit index, with jewels in the supply or not and
+        these showrooms (one per side)."""
+        worth = [0.0, 0.0, 0.0, 0.0]
+        if supply:
+            worth[_DIAMOND], worth[_HEART] = 2.0, 1.0
         side = self._side
-        own = view.showrooms[side]
-        others = [v for s, v in enumerate(view.showrooms) if s != side]
-        if suit == _SPADE:
-            if not own:
-                return 0.0
+        own = rooms[side]
+        others = rooms[:side] + rooms[side + 1 :]
+        if own:
             # safety matters more the more the showroom stands out as a target
             exposed = own >= max(others, default=0)
-            return 1.0 + (min(1.0, 0.15 * own) if exposed else 0.05 * own)
-        if not any(others):
-            return 0.0
-        # one point for this side, and one fewer for one of the rivals
-        return 1.0 + 1.0 / len(others)
+            worth[_SPADE] = 1.0 + (min(1.0, 0.15 * own) if exposed else 0.05 * own)
+        if any(others):
+            # one point for this side, and one fewer for one of the rivals
+            worth[_CLUB] = 1.0 + 1.0 / len(others)
+        return tuple(worth)
 
     def _ducking(self, view: SeatView) -> bool:
         """Aim for no trick this round: none won yet and few high cards in hand."""
@@ -201,12 +230,10 @@ class HeuristicBot:
         total = [0, 0, 0, 0]
         for c in ids:
             total[_SUIT[c]] += _RANK[c]
-
-        def weakness(c: int) -> tuple[int, int, int]:
-            suit = _SUIT[c]
-            return (count[suit], total[suit], _RANK[c])
-
-        return sorted(ids, key=weakness)
+        # weakest first: the shortest suit, then the lowest total of ranks, then the lowest card
+        # (then hand order, the order of ids)
+        weakest = sorted([(count[_SUIT[c]], total[_SUIT[c]], _RANK[c], c) for c in ids])
+        return [w[3] for w in weakest]
 
     def _pass(self, view: SeatView, legal: Sequence[int]) -> tuple[int, str]:
         k = view.announced or 1
@@ -217,62 +244,67 @@ class HeuristicBot:
         steals = [a for a in legal if STEAL_BASE <= a < PASS_BASE]
         if not steals:
             return legal[0], FIRST_LISTED
-        sides = view.sides
-
-        def tricks(side: int) -> int:
-            return sum(t for s, t in enumerate(view.tricks_won) if sides[s] == side)
-
-        def appeal(action: int) -> tuple[int, int, int]:
+        sides, rooms = view.sides, view.showrooms
+        tricks = [0] * len(sides)  # tricks won this round, per side
+        for seat, won in enumerate(view.tricks_won):
+            tricks[sides[seat]] += won
+        # the largest showroom, then more tricks, then the lower target (the first of equals, as max gives)
+        chosen, top = -1, (0, 0, 0)
+        for action in steals:
             target = action - STEAL_BASE
             side = sides[target]
-            return (view.showrooms[side], tricks(side), -target)
-
-        return max(steals, key=appeal), STEAL_BIG
+            appeal = (rooms[side], tricks[side], -target)
+            if chosen < 0 or appeal > top:
+                chosen, top = action, appeal
+        return chosen, STEAL_BIG
 
     def _play(self, view: SeatView, legal: Sequence[int]) -> tuple[int, str]:
-        plays = [a for a in legal if a < _PLAYS]
+        plays = legal if max(legal) < _PLAYS else [a for a in legal if a < _PLAYS]
         if len(plays) == 1:
             return plays[0], ONLY
         trick = view.trick_ids
         ducking = self._ducking(view)
-        values = [self._value(view, suit) for suit in range(4)]
+        values = self._values(view)
         if not trick:
             return self._lead(plays, values, ducking), LEAD_LOW if ducking else LEAD
         led = _SUIT[trick[0]]
-        follows = [a for a in plays if _SUIT[a] == led]
-        if not follows:
-            return self._discard(view, plays, values, ducking), DISCARD
-        best = max(_RANK[c] for c in trick if _SUIT[c] == led)
-        winners = [a for a in follows if _RANK[a] > best]
-        losers = [a for a in follows if _RANK[a] < best]
-        last = len(trick) == self._trick_size - 1
-        wanted = values[led] > 0 and not ducking
-        rank = _RANK.__getitem__
-        if ducking or not wanted:
-            if losers:
-                return max(losers, key=rank), DUCK
-            return min(follows, key=rank), DUCK_FAILS
-        if winners:
-            return (min(winners, key=rank), WIN_CHEAP) if last else (max(winners, key=rank), WIN_HIGH)
-        return min(follows, key=rank), NO_WINNER
+        follows: Sequence[int] = plays
+        low, high = min(plays), max(plays)
+        if _SUIT[low] != led or _SUIT[high] != led:  # not all of the led suit (its ids are one run)
+            follows = [a for a in plays if _SUIT[a] == led]
+            if not follows:
+                return self._discard(view, plays, values, ducking), DISCARD
+            low, high = min(follows), max(follows)
+        # within a suit the higher card has the higher id: compare the ids with the winning card's
+        best = trick[self._winning_index(trick)]
+        if ducking or not values[led] > 0:  # the trick is not wanted
+            if low < best:
+                return max(a for a in follows if a < best), DUCK
+            return low, DUCK_FAILS
+        if high > best:
+            if len(trick) == self._trick_size - 1:
+                return min(a for a in follows if a > best), WIN_CHEAP
+            return high, WIN_HIGH
+        return low, NO_WINNER
 
     @staticmethod
-    def _lead(plays: list[int], values: list[float], ducking: bool) -> int:
-        if ducking:
-            return min(plays, key=lambda a: (_RANK[a], -values[_SUIT[a]]))
-        return max(plays, key=lambda a: (_RANK[a] + 2 * values[_SUIT[a]], -_RANK[a]))
+    def _lead(plays: Sequence[int], values: tuple[float, ...], ducking: bool) -> int:
+        low, high = _lead_keys(values)
+        return min(plays, key=low.__getitem__) if ducking else max(plays, key=high.__getitem__)
 
     @staticmethod
-    def _discard(view: SeatView, plays: list[int], values: list[float], ducking: bool) -> int:
+    def _discard(view: SeatView, plays: Sequence[int], values: tuple[float, ...], ducking: bool) -> int:
         hand = view.hand_mask
         counts = [(hand & m).bit_count() for m in _SUIT_MASKS]
-
-        def score(action: int) -> tuple[float, int, int]:
-            # best action first; then the shorter suit (a new void); then the card to shed
+        # best action first; then the shorter suit (a new void); then the card to shed
+        # (the first of equals, as max gives)
+        chosen, top = -1, (0.0, 0, 0)
+        for action in plays:
             suit, rank = _SUIT[action], _RANK[action]
-            return (values[suit], -counts[suit], rank if ducking else -rank)
-
-        return max(plays, key=score)
+            score = (values[suit], -counts[suit], rank if ducking else -rank)
+            if chosen < 0 or score > top:
+                chosen, top = action, score
+        return chosen
 
     # --- the reasons ---------------------------------------------------------------------------
 

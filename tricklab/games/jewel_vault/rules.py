@@ -137,6 +137,7 @@ PASS_BASE = STEAL_BASE + MAX_SEATS  # passes of 1, 2, then 3 cards, each in lexi
 _ANNOUNCE_IDS = tuple(ANNOUNCE_BASE + k - 1 for k in ANNOUNCE_CHOICES)
 _SPADE, _HEART, _DIAMOND, _CLUB = 0, 1, 2, 3
 _VOID, _TRICK, _MOST, _NO_TRICK = range(4)  # indices into CAUSES
+_ROUND_END_SUITS = tuple(SUIT_INDEX[suit] for suit in ROUND_END_ORDER)
 
 
 class ActionTable(NamedTuple):
@@ -555,6 +556,14 @@ class JewelVault(CoreRules[JewelVaultState]):
         self._counts_cache: dict[tuple[int, ...], tuple[tuple[int, ...], ...]] = {}
         # the seats in play order of a trick led by each seat (with two players each plays twice)
         self._seats_from = tuple(tuple((lead + i) % n for i in range(self._trick_size)) for lead in range(n))
+        # the seats in turn order from each dealer's left, and so each side's members (JV-6)
+        self._turn_from = tuple(tuple((dealer + 1 + i) % n for i in range(n)) for dealer in range(n))
+        self._members_from = tuple(
+            tuple(tuple(s for s in order if self._sides[s] == side) for side in range(self._n_sides))
+            for order in self._turn_from
+        )
+        self._play_ids: dict[int, tuple[int, ...]] = {}  # mask of playable cards -> their ids
+        self._steal_ids: dict[tuple[int, ...], tuple[int, ...]] = {}  # sides to rob -> the action ids
 
     def _check_options(self) -> None:
         o = self.options
@@ -692,25 +701,24 @@ class JewelVault(CoreRules[JewelVaultState]):
         the sides holding that many, the seat taking the action or -1)``. Nobody takes it on a
         tie or when nobody won any; of two partners, the one with more (first in turn order
         from the dealer's left on equal counts)."""
-        n = self.players
-        order = [(dealer + 1 + i) % n for i in range(n)]
+        sides = self._sides
+        members_from = self._members_from[dealer]
         out = []
-        for suit in ROUND_END_ORDER:
-            k = SUIT_INDEX[suit]
-            per_side = [sum(counts[s][k] for s in members) for members in self._members]
+        for k in _ROUND_END_SUITS:
+            per_side = [0] * self._n_sides
+            for seat, row in enumerate(counts):
+                per_side[sides[seat]] += row[k]
             best = max(per_side)
             top = tuple(side for side, c in enumerate(per_side) if c == best)
             actor = -1
             if best and len(top) == 1:
-                members = [s for s in order if self._sides[s] == top[0]]
-                actor = max(members, key=lambda s: counts[s][k])
+                actor = max(members_from[top[0]], key=lambda s: counts[s][k])
             out.append((k, best, top, actor))
         return tuple(out)
 
     def no_trick_seats(self, tricks_won: tuple[int, ...], dealer: int) -> tuple[int, ...]:
         """The seats that won no trick, going left from the dealer's left neighbour (JV-6)."""
-        n = self.players
-        return tuple(s for s in ((dealer + 1 + i) % n for i in range(n)) if tricks_won[s] == 0)
+        return tuple(s for s in self._turn_from[dealer] if tricks_won[s] == 0)
 
     def round_end_owed(
         self, counts: tuple[tuple[int, ...], ...], tricks_won: tuple[int, ...], dealer: int
@@ -947,13 +955,23 @@ class JewelVault(CoreRules[JewelVaultState]):
             assert seat is not None
             trick = state.trick_ids
             hand = state.hand_masks[seat]
-            return bits(follow_mask(hand, SUIT_OF[trick[0]], CARD_IDS) if trick else hand)
+            allowed = follow_mask(hand, SUIT_OF[trick[0]], CARD_IDS) if trick else hand
+            ids = self._play_ids.get(allowed)
+            if ids is None:
+                if len(self._play_ids) > 20_000:
+                    self._play_ids.clear()
+                ids = self._play_ids[allowed] = bits(allowed)
+            return ids
         if phase is PASS:
             assert seat is not None and state.announced is not None
             return PassIds(state.hand_masks[seat], state.announced)
         if phase is STEAL:
             assert seat is not None
-            return tuple(STEAL_BASE + side for side in self.steal_sides(state.showrooms, self._sides[seat]))
+            sides = self.steal_sides(state.showrooms, self._sides[seat])
+            steals = self._steal_ids.get(sides)
+            if steals is None:
+                steals = self._steal_ids[sides] = tuple(STEAL_BASE + side for side in sides)
+            return steals
         if phase is ANNOUNCE:
             return _ANNOUNCE_IDS
         return ()
@@ -1099,14 +1117,10 @@ class JewelVault(CoreRules[JewelVaultState]):
                     else:
                         candidates = self.steal_sides(rooms, side)
                         if len(candidates) > 1:
-                            return _with(
-                                state,
-                                supply=supply,
-                                showrooms=rooms,
-                                vaults=vaults,
-                                owed=owed,
-                                phase=STEAL,
-                                to_play=seat,
+                            # the seat chooses: phase, to_play, the jewels and owed change (1, 2, 15-18)
+                            return _new(
+                                JewelVaultState,
+                                (state[0], STEAL, seat, *state[3:15], supply, rooms, vaults, owed, *state[19:]),
                             )
                         target = candidates[0] if candidates else None
                 supply, rooms, vaults, blocked = move(supply, rooms, vaults, side, suit, target)
@@ -1418,19 +1432,22 @@ class JewelVault(CoreRules[JewelVaultState]):
 
     def core_view(self, state: JewelVaultState, seat: int) -> JewelVaultCoreView:
         """What ``seat`` may see, as ints (unchecked ``seat``): the bots' fast view."""
-        return JewelVaultCoreView(
-            seat,
-            state.phase,
-            state.to_play,
-            state.hand_masks[seat],
-            state.trick_ids,
-            state.leader,
-            state.announced,
-            state.tricks_won,
-            state.supply,
-            state.showrooms,
-            state.vaults[self._sides[seat]],
-            self._sides,
+        return _new(  # positionally, in the order of the fields: cheaper
+            JewelVaultCoreView,
+            (
+                seat,
+                state.phase,
+                state.to_play,
+                state.hand_masks[seat],
+                state.trick_ids,
+                state.leader,
+                state.announced,
+                state.tricks_won,
+                state.supply,
+                state.showrooms,
+                state.vaults[self._sides[seat]],
+                self._sides,
+            ),
         )
 
     def view(self, state: JewelVaultState, seat: int | None) -> JewelVaultView:
