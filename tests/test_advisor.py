@@ -576,14 +576,17 @@ def test_bt_result_fields(bt_advice: tuple[Any, Any, Advice]) -> None:
     assert len(rough) <= 343 - tricklab.advisor.SHORTLIST
     for e in advice.estimates:  # the rough bids share the bot's own bid's play-outs, on the first deals
         assert e.tricks == totals or e.played_for
-        assert e.samples == (300 if e.played_for else tricklab.advisor.SHORTLIST_DEALS)
+        # played for: on every deal, or on the first 15 % when dropped in the race; rough: the first 250
+        assert e.samples in ((300, 45) if e.played_for else (tricklab.advisor.SHORTLIST_DEALS,))
         assert sum(e.tricks) == e.samples and len(e.suits) == 3 and all(sum(h) == e.samples for h in e.suits)
     zero = advice.estimate("zero")
     assert zero.hits == zero.tricks[0]
     assert advice.estimate({"rock": 1}) is advice.estimate(Bid(1, 0, 0)) is advice.estimate("bid 1 0 0")
     assert advice.estimate(Bid(0, 0, 0)) is advice.estimates[0]
     assert sum(advice.metal_wins) == tricklab.advisor.SHORTLIST_DEALS
-    assert advice.best.played_for and advice.best.mean == max(e.mean for e in advice.estimates if e.played_for)
+    finalists = [e for e in advice.estimates if e.played_for and e.samples == 300]
+    assert len(finalists) == 3 and len([e for e in advice.estimates if e.played_for]) == tricklab.advisor.SHORTLIST
+    assert advice.best.mean == max(e.mean for e in finalists)
     data = json.loads(json.dumps(advice.as_dict(), allow_nan=False))  # plain data for a widget
     assert data["played"] == str(advice.played) and len(data["estimates"]) == 343
     single = advise(rules, view, samples=1)  # one sample: no standard error to give
@@ -604,9 +607,11 @@ def test_progress_and_cancellation() -> None:
     _, _, view = bidding_view(rules, seed=1)
     calls: list[tuple[int, int]] = []
     advice = advise(rules, view, samples=200, progress=lambda done, total: calls.append((done, total)))
-    # two passes over the deals: the first 200 (of at most 250) to shortlist, then all to play for
-    assert calls[0] == (0, 400) and calls[-1] == (400, 400)
-    assert [d for d, _ in calls] == sorted({d for d, _ in calls}) and len(calls) == 51
+    # bid play-outs: 200 to shortlist (at most 250), then the race: 8 bids on 30 deals, 3 on the other 170
+    assert calls[0] == (0, 950) and calls[-1] == (950, 950)
+    dones = [d for d, _ in calls]
+    assert dones == sorted(set(dones)) and len(calls) <= 51  # about every fiftieth of the way, never back
+    assert all(b - a <= 950 // 50 + 8 for a, b in itertools.pairwise(dones))  # a deal of the race: 8
     assert advice == advise(rules, view, samples=200)  # watching does not change the numbers
     assert advise(rules, view, samples=200, progress=lambda d, t: 0) == advice  # only False cancels
 
@@ -615,7 +620,7 @@ def test_progress_and_cancellation() -> None:
 
     with pytest.raises(AdviceCancelled) as info:
         advise(rules, view, samples=200, progress=cancel_halfway)
-    assert (info.value.done, info.value.total) == (200, 400)
+    assert info.value.total == 950 and 475 <= info.value.done < 475 + 950 // 50 + 8
     ts_rules = get_ts(3)
     _, _, ts_view = bidding_view(ts_rules, seed=1)
     with pytest.raises(AdviceCancelled):
@@ -719,21 +724,33 @@ def jv_pass_view(rules: Any, seed: int, announce: int | None = None) -> tuple[tr
     return match, seat, match.view(seat)
 
 
-def engine_jv(rules: Any, state: Any, seat: int, passed: Pass) -> int:
+def engine_jv(rules: Any, state: Any, seat: int, passed: Pass) -> tuple[int, int, set[Card]]:
     """Play a round from the start of its passes with the heuristic bots, ``seat`` passing
-    ``passed``: the points the round brings the seat's side (JV-8: the public side points)."""
+    ``passed``: the points the round brings the seat's side (JV-8: the public side points),
+    the tricks the seat won and its cards in them (from the engine's trick events)."""
     bots = make_bots(rules, "heuristic", 0)
     side = rules.side_of(seat)
     before = rules.side_points(state)[side]
     round_index = state.round
+    tricks, cards = 0, set()
+    mine: list[Card] = []  # the seat's cards in the trick being played
     while state.to_play is not None and state.round == round_index:
         mover = state.to_play
         if state.phase == jv.PASS and mover == seat:
             action: Any = passed
         else:
             action = bots[mover].choose(rules.view(state, mover), rules.legal_actions(state))
-        state = rules.apply(state, action)
-    return int(rules.side_points(state)[side] - before)
+        log: list[Any] = []
+        state = rules.apply(state, action, log)
+        if isinstance(action, Play) and mover == seat:
+            mine.append(rules.card(action.card))
+        for event, _ in log:
+            if event.kind == "trick":
+                if event.seat == seat:
+                    tricks += 1
+                    cards |= set(mine)
+                mine.clear()
+    return int(rules.side_points(state)[side] - before), tricks, cards
 
 
 def shares_close(promised: Any, tried: Any) -> bool:
@@ -757,8 +774,8 @@ def test_bt_the_recommended_bid_keeps_its_promise(players: int) -> None:
         assert best.played_for and best.samples == 150
         again = advise(rules, view, bid=best.bid, samples=150, seed=seed)
         assert again.tried == best and again.best == best, seed
-        for estimate in advice.estimates:  # every figure shown as played for is that bid's own
-            if estimate.played_for:
+        for estimate in advice.estimates:  # a figure played for on every deal is that bid's own
+            if estimate.played_for and estimate.samples == 150 and estimate is not best:
                 assert advise(rules, view, bid=estimate.bid, samples=150, seed=seed).tried == estimate
                 break
         other = advise(rules, view, bid=best.bid, samples=150, seed=seed + 7919).tried
@@ -807,7 +824,11 @@ def test_jv_playouts_match_the_checked_engine(players: int, options: dict[str, A
         assert len(advice.estimates) == math.comb(len(view.hand), view.announced) or len(advice.estimates) == 10
         for estimate in advice.estimates:
             assert isinstance(estimate.bid, Pass)
-            assert estimate.mean == engine_jv(rules, state, seat, estimate.bid), (seed, estimate.text)
+            points, tricks, cards = engine_jv(rules, state, seat, estimate.bid)
+            assert estimate.mean == points, (seed, estimate.text)
+            assert estimate.tricks[tricks] == 1
+            kept = set(view.hand) - set(estimate.bid.cards)  # the seat's own cards it kept
+            assert {c for c, k in estimate.card_wins if k} == cards & kept
 
 
 def test_jv_candidates_every_pass_or_the_nearest_to_the_bots() -> None:

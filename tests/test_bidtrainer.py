@@ -159,8 +159,8 @@ def test_the_bar_follows_the_advisors_reports() -> None:
     trainer.progress.value = 60  # a full bar from an earlier run
     reports.clear()
     assert trainer.try_bid() is not None
-    # Band of Tricks reports its two passes over the 60 deals: 120 steps
-    assert reports[0] == (0, 60) and reports[-1] == (120, 120)
+    # the bar's reset, then the advisor's reports up to its total (Band of Tricks counts bid play-outs)
+    assert reports[0] == (0, 60) and reports[-1][0] == reports[-1][1] > 60
     assert [done for done, _ in reports] == sorted(done for done, _ in reports)
 
 

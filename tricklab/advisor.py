@@ -101,7 +101,7 @@ import random
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from itertools import combinations
-from typing import Any, Protocol
+from typing import Any, Protocol, TypeVar
 
 from .actions import BID_SUITS, Action, Bid, Pass, Play, Predict, parse_action
 from .bots.band_of_tricks import HeuristicBot as BandBot
@@ -660,6 +660,7 @@ class _Ticker:
         self.progress = progress
         self.total = total
         self.next = 0
+        self.done = 0
 
     @property
     def total(self) -> int:
@@ -672,6 +673,7 @@ class _Ticker:
         self.step = max(1, total // PROGRESS_STEPS)
 
     def tick(self, done: int) -> None:
+        self.done = done
         if self.progress is None or (done < self.next and done != self.total):
             return
         self.next = done + self.step
@@ -1102,6 +1104,74 @@ class _TsPlayouts:
         return tricks, gems + bonus
 
 
+# --- racing the choices on the same deals ------------------------------------------------------------
+
+Stages = tuple[tuple[float, int], ...]
+"""A race: after each share of the deals, only this many of the best choices go on."""
+
+Outcome = TypeVar("Outcome")
+
+
+def _race(
+    samples: int,
+    shortlist: Sequence[int],
+    tried: int | None,
+    stages: Stages,
+    run: Callable[[int, Sequence[int]], Mapping[int, Outcome]],
+    value: Callable[[Outcome], float],
+    ticker: _Ticker,
+    weight: Callable[[int], int],
+) -> dict[int, list[Outcome]]:
+    """Each choice's outcomes on the deals it played: every choice of ``shortlist`` plays the
+    first deals; after each stage (a share of the ``samples`` deals) only the best ``keep`` by
+    mean ``value`` go on (ties: earlier in ``shortlist``), and the choice under test
+    ``tried`` plays every deal. ``run(i, playing)`` plays deal ``i`` for the choices
+    ``playing`` and gives each one's outcome. Progress counts ``weight(len(playing))`` a deal."""
+    out: dict[int, list[Outcome]] = {c: [] for c in dict.fromkeys([*shortlist, *([] if tried is None else [tried])])}
+    stops = _stops(samples, stages)
+    running = list(shortlist)
+    done = ticker.done  # work already reported (a shortlist's play-outs before the race)
+    begin = 0
+    for stage, stop in enumerate(stops):
+        playing = list(dict.fromkeys([*running, *([] if tried is None else [tried])]))
+        for i in range(begin, max(begin, stop)):
+            for choice, outcome in run(i, playing).items():
+                out[choice].append(outcome)
+            done += weight(len(playing))
+            ticker.tick(done)
+        begin = max(begin, stop)
+        if stage < len(stages):
+            order = {c: k for k, c in enumerate(shortlist)}
+            running = sorted(running, key=lambda c: (-_mean_of(out[c], value), order[c]))[: stages[stage][1]]
+    if done != ticker.total:  # the choice under test was among the best: less work than the most
+        ticker.tick(ticker.total)
+    return out
+
+
+def _count(playing: int) -> int:
+    """A race's work on one deal: a play-out for each choice playing it."""
+    return playing
+
+
+def _stops(samples: int, stages: Stages) -> list[int]:
+    """Where each stage of a race ends (a number of deals), the last at ``samples``."""
+    return [max(1, math.ceil(share * samples)) for share, _ in stages] + [samples]
+
+
+def _race_work(samples: int, choices: int, tried: bool, stages: Stages, weight: Callable[[int], int]) -> int:
+    """The most work a race reports (the choice under test may turn out to be among the best)."""
+    stops = _stops(samples, stages)
+    sizes = [choices] + [min(keep, choices) for _, keep in stages]
+    begins = [0, *stops[:-1]]
+    return sum(
+        max(0, stop - begin) * weight(size + tried) for begin, stop, size in zip(begins, stops, sizes, strict=True)
+    )
+
+
+def _mean_of(outcomes: Sequence[Outcome], value: Callable[[Outcome], float]) -> float:
+    return sum(value(o) for o in outcomes) / len(outcomes)
+
+
 # --- Band of Tricks ----------------------------------------------------------------------------------------
 
 _BT_MODEL = (
@@ -1269,6 +1339,9 @@ SHORTLIST = 8
 under test)."""
 SHORTLIST_DEALS = 250
 """Band of Tricks: the rough scores that pick the shortlist are from the first this many deals."""
+BT_RACE: Stages = ((0.15, 3),)
+"""Band of Tricks' race of the shortlisted bids: after 15 % of the deals only the 3 best go on
+(the bid under test plays every deal)."""
 
 
 def _advise_bt(
@@ -1286,7 +1359,9 @@ def _advise_bt(
     playouts = _BtPlayouts(rules, view, seat)
     deals = [sampler.sample_masks(rng)[0] for _ in range(samples)]
     rough_deals = min(samples, SHORTLIST_DEALS)
-    ticker.total = rough_deals + samples
+    tried = None if under_test is None else bt.ALL_BIDS.index(under_test)
+    # progress counts bid play-outs: the shortlist's, then the race's
+    ticker.total = rough_deals + _race_work(samples, SHORTLIST, tried is not None, BT_RACE, _count)
     ticker.tick(0)
     # 1. shortlist: the bot's own bid played out on the first deals, every bid scored on that play
     keys: dict[tuple[tuple[int, int, int], ...], int] = {}
@@ -1297,14 +1372,17 @@ def _advise_bt(
         ticker.tick(done)
     rough, metal = _score_all_bids(rules, keys, rough_deals)
     ranked = sorted(range(len(rough)), key=lambda i: (-rough[i].mean, -rough[i].p_exact, i))
-    tried = None if under_test is None else bt.ALL_BIDS.index(under_test)
-    played_for = list(dict.fromkeys([*ranked[:SHORTLIST], *([] if tried is None else [tried])]))
-    # 2. every shortlisted bid played for, on every deal
-    leaves: dict[int, list[_BtLeaf]] = {b: [] for b in played_for}
-    for done, hands in enumerate(deals, start=rough_deals + 1):
-        for leaf in playouts.run(hands, played_for):
-            leaves[leaf.bid].append(leaf)
-        ticker.tick(done)
+    # 2. the shortlisted bids played for, raced on the same deals
+    n = rules.players
+
+    def run(i: int, playing: Sequence[int]) -> dict[int, _BtLeaf]:
+        return {leaf.bid: leaf for leaf in playouts.run(deals[i], playing)}
+
+    def points(leaf: _BtLeaf) -> float:
+        return bt._points_of(leaf.bid, leaf.won, n)
+
+    leaves = _race(samples, ranked[:SHORTLIST], tried, BT_RACE, run, points, ticker, _count)
+    played_for = list(leaves)
     estimates = list(rough)
     for b in played_for:
         played = _bt_played_estimate(rules, view, b, leaves[b])
@@ -1453,9 +1531,9 @@ def _score_all_bids(
 ALL_PASSES = 10
 """Jewel Vault: with at most this many possible passes every one is tried; with more (2 or 3
 cards to pass) the shortlist is the :data:`ALL_PASSES` passes nearest the bot's own."""
-RACE = ((0.1, 4), (0.3, 2))
-"""Jewel Vault's race: after 10 % of the deals only the 4 best passes go on, after 30 % the 2
-best; the pass under test always plays every deal."""
+RACE: Stages = ((0.06, 3), (0.2, 1))
+"""Jewel Vault's race: after 6 % of the deals only the 3 best passes go on, after 20 % the best;
+the pass under test always plays every deal."""
 
 _JV_MODEL = (
     "Each sampled deal of the unseen cards was played from the start of the passes by the heuristic "
@@ -1546,9 +1624,12 @@ class _JvPlayouts:
         state = rules.with_hands(self.opening, hands)
         round_index = state.round
         last = self.trick_size - 1
+        final = rules.tricks_per_round - 1
+        seats = range(rules.players)
         play = jv.PLAY
         pending = True
-        mine = carriers = passed_won = tricks = 0  # mine: the seat's hand once the cards changed hands
+        mine = carriers = passed_won = tricks = waiting = 0  # mine: the seat's hand once the cards changed hands
+        before = state.tricks_won
         while state.to_play is not None and state.round == round_index:
             mover = state.to_play
             if pending and mover == seat:
@@ -1560,18 +1641,24 @@ class _JvPlayouts:
                 if not mine:  # the seat's own cards less those it passed, and those it received
                     received = state.pass_masks[self.giver]
                     mine = hands[seat] & ~passed | (received or 0)
+                waiting = mask_of(state.trick_ids) | 1 << choice  # a card's action id is its card id
+                before = state.tricks_won
+            winner = -1
+            if waiting and state.tricks_played == final:  # the last trick: the round may end with it
                 facts: Facts = []
                 state = step(state, choice, facts)
-                for fact, _ in facts:
-                    if isinstance(fact, jv.TrickWon):
-                        cards = mask_of(fact.cards)
-                        if fact.seat == seat:
-                            tricks += 1
-                            carriers |= cards & mine
-                        elif fact.seat == receiver:
-                            passed_won |= cards & passed
+                winner = next((f.seat for f, _ in facts if isinstance(f, jv.TrickWon) and f.seat is not None), -1)
             else:
                 state = step(state, choice)
+                if waiting and state.tricks_won != before:  # the trick is taken (after any action it owed)
+                    winner = next(s for s in seats if state.tricks_won[s] != before[s])
+            if winner >= 0:
+                if winner == seat:
+                    tricks += 1
+                    carriers |= waiting & mine
+                elif winner == receiver:
+                    passed_won |= waiting & passed
+                waiting = 0
         points = rules.points_of(state.jewels)[self.side] - self.before
         return _JvOutcome(points, tricks, carriers, passed_won)
 
@@ -1609,28 +1696,15 @@ def _advise_jv(
     extra = [] if tried is None or tried in shortlist else [tried]
     playouts = _JvPlayouts(rules, view, seat)
     deals = [sampler.sample_masks(rng)[0] for _ in range(samples)]
-    outcomes: dict[int, list[_JvOutcome]] = {a: [] for a in [*shortlist, *extra]}
-    masks = {a: table.pass_masks[a - jv.PASS_BASE] for a in outcomes}
-    stops = [max(1, math.ceil(share * samples)) for share, _ in RACE] + [samples]
-    sizes = [len(shortlist)] + [min(keep, len(shortlist)) for _, keep in RACE]
-    # progress counts play-outs, at most this many (the pass under test may be among the best)
-    spans = zip([0, *stops], stops, sizes, strict=False)
-    ticker.total = sum(max(0, stop - begin) * (size + 1) for begin, stop, size in spans)
+    masks = {a: table.pass_masks[a - jv.PASS_BASE] for a in [*shortlist, *extra]}
+
+    def run(i: int, playing: Sequence[int]) -> dict[int, _JvOutcome]:
+        hands = deals[i]
+        return {a: playouts.run(hands, a, masks[a]) for a in playing}
+
+    ticker.total = _race_work(samples, len(shortlist), tried is not None, RACE, _count)
     ticker.tick(0)
-    running = list(shortlist)
-    begin = done = 0
-    for stage, stop in enumerate(stops):
-        playing = list(dict.fromkeys([*running, *([] if tried is None else [tried])]))
-        for i in range(begin, max(begin, stop)):
-            hands = deals[i]
-            for a in playing:
-                outcomes[a].append(playouts.run(hands, a, masks[a]))
-            done += len(playing)
-            ticker.tick(done)
-        begin = max(begin, stop)
-        if stage < len(RACE):  # the race: only the best go on (ties: nearer the bot's own pass)
-            running = sorted(running, key=lambda a: (-_mean(outcomes[a]), shortlist.index(a)))[: RACE[stage][1]]
-    ticker.tick(ticker.total)
+    outcomes = _race(samples, shortlist, tried, RACE, run, _points, ticker, _count)
     ways = math.comb(len(view.hand), k)
     if len(shortlist) == ways:
         candidates = f"All {ways} ways to pass {k} were tried."
@@ -1712,8 +1786,8 @@ def _jv_reasons(rules: jv.JewelVault, estimate: BidEstimate, given: Sequence[tup
     return tuple(reasons)
 
 
-def _mean(outcomes: Sequence[_JvOutcome]) -> float:
-    return sum(o.points for o in outcomes) / len(outcomes)
+def _points(outcome: _JvOutcome) -> float:
+    return outcome.points
 
 
 # --- the entries a game names in its declaration (Capabilities.advice) ----------------------------------

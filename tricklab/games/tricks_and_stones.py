@@ -1223,11 +1223,12 @@ class TricksAndStones(CoreRules[TricksAndStonesState]):
         """A listed gem action: the board and supply after it, then the next place."""
         queue = state.gem_queue
         seat, place = queue[0]
-        own = self._gem_table(state)[1][action]
         board = state.board
-        board = board[:seat] + (own,) + board[seat + 1 :]
         supply = state.supply
-        supply = supply[:seat] + (supply[seat] - _PLACED[action],) + supply[seat + 1 :]
+        if action != SKIP_ID:  # a skip leaves the board and the supply as they are (TS-6)
+            own = self._gem_table(state)[1][action]
+            board = board[:seat] + (own,) + board[seat + 1 :]
+            supply = supply[:seat] + (supply[seat] - _PLACED[action],) + supply[seat + 1 :]
         queue = queue[1:]
         if facts is not None:
             new = state._replace(board=board, supply=supply, gem_queue=queue, to_play=queue[0][0] if queue else None)
