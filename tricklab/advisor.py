@@ -68,7 +68,9 @@ too many to play for each. So:
   them under that bid (``metal_suit``): never a choice made with hindsight. Under Zero
   Success a Metal win counts for no suit, just as a trick won.
 * *Played for.* The :data:`SHORTLIST` bids with the best rough scores and the bid under test
-  are then each played out on every sampled deal with the seat's bot aiming for that bid.
+  are then each played out with the seat's bot aiming for that bid, raced on the same deals
+  (:data:`BT_RACE`: all of them on the first 15 %, the 3 best and the bid under test on every
+  deal).
   They share the play for as long as the seat's bot decides the same under each (the bot
   says what of a bid its card depends on: ``play_aim``), and fork where it parts ways (the
   other players' bots read their own bid and hand, not the seat's bid). Their figures are
@@ -81,8 +83,8 @@ pass is tried when there are at most :data:`ALL_PASSES` (passing 1 card); otherw
 :data:`ALL_PASSES` passes nearest the bot's own (``HeuristicBot.pass_order``), and the pass
 under test. Each is played from the start of the passes: players passing before the seat
 choose again on their sampled hand, as their choices are secret. The passes race on the
-same deals (:data:`RACE`): after a tenth of the deals only the 4 best go on, after 30 % the
-2 best, while the pass under test plays every deal; each figure is from the deals its pass
+same deals (:data:`RACE`): after 6 % of the deals only the 3 best go on, after 20 % the best
+alone, while the pass under test plays every deal; each figure is from the deals its pass
 was played on, and only a pass played on every deal is recommended.
 
 Progress and cancellation: ``progress(done, total)`` is called with ``done = 0`` before the
@@ -1175,12 +1177,13 @@ def _mean_of(outcomes: Sequence[Outcome], value: Callable[[Outcome], float]) -> 
 # --- Band of Tricks ----------------------------------------------------------------------------------------
 
 _BT_MODEL = (
-    "The first sampled deals of the unseen cards were first played out by the heuristic bots with the seat's "
-    "bot aiming for its own bid ({own}); players still to bid bid as their bot would. Every bid was "
-    "scored roughly on that play, each Metal win counted, when it was won, for the suit where it "
+    "The first {rough} sampled deals of the unseen cards were played out by the heuristic bots with the "
+    "seat's bot aiming for its own bid ({own}); players still to bid bid as their bot would. Every bid "
+    "was scored roughly on that play, each Metal win counted, when it was won, for the suit where it "
     "helped that bid most. The {shortlist} best bids by that rough score and the bid tried were then "
-    "each played out on every deal with the seat's bot aiming for that bid: their figures are their "
-    "own. The other bids' figures are rough (nobody played for them, and from the first {rough} deals)."
+    "each played out with the seat's bot aiming for that bid, raced on the same deals: all of them on "
+    "the first {first}, the {keep} best and the bid tried on every deal. Their figures are their own; "
+    "the other bids' figures are rough (nobody played for them)."
 )
 _METAL = bt.METAL_SUIT
 
@@ -1391,6 +1394,8 @@ def _advise_bt(
         own="Zero Success" if own == bt.ZERO_BID else str(bt.ALL_BIDS[own]).removeprefix("bid "),
         shortlist=SHORTLIST,
         rough=rough_deals,
+        first=f"{BT_RACE[0][0]:.0%}",
+        keep=BT_RACE[0][1],
     )
     return _advice(rules, view, seat, samples, seed, under_test, bt.ALL_BIDS[own], estimates, model, metal)
 
@@ -1540,7 +1545,7 @@ _JV_MODEL = (
     "bots, the seat passing the cards under test; players who pass before the seat choose again on "
     "their sampled hand (their choices are secret). The score is what the round brings the seat's "
     "side: vault jewels 2 points, showroom jewels 1. {candidates} The passes raced on the same deals: "
-    "after {first} of the deals only the {keep1} best went on, after {second} the {keep2} best; each "
+    "after {first} of the deals only the {keep1} best went on, after {second} the best alone; each "
     "figure is from the deals that pass was played on."
 )
 
@@ -1714,7 +1719,7 @@ def _advise_jv(
             "(the bot passes the cards of its shortest, weakest suits first)."
         )
     model = _JV_MODEL.format(
-        candidates=candidates, first=f"{RACE[0][0]:.0%}", keep1=RACE[0][1], second=f"{RACE[1][0]:.0%}", keep2=RACE[1][1]
+        candidates=candidates, first=f"{RACE[0][0]:.0%}", keep1=RACE[0][1], second=f"{RACE[1][0]:.0%}"
     )
     estimates = [_jv_estimate(rules, view, table.actions[a], masks[a], outcomes[a]) for a in outcomes]
     own = table.actions[shortlist[0]]  # the bot's own pass comes first

@@ -544,11 +544,15 @@ class _SuitBidForm:
 
     @staticmethod
     def note(advice: Advice) -> str:
-        played = sum(e.played_for for e in advice.estimates)
-        rough = len(advice.estimates) - played
+        played = [e for e in advice.estimates if e.played_for]
+        full = sum(e.samples == advice.samples for e in played)
+        early = sorted({e.samples for e in played if e.samples < advice.samples})
+        stopped = f", the others on the first {' or '.join(map(str, early))}" if early else ""
+        rough = len(advice.estimates) - len(played)
         return (
-            f"The {played} bids in the chart were each played for, on the same deals; the other {rough} "
-            "were only scored on the play for the bot's own bid (rough figures), to pick the ones to play for."
+            f"The {len(played)} bids in the chart were each played for, on the same deals (the first {full} "
+            f"on every deal{stopped}); the other {rough} were only scored on the play for the bot's own bid "
+            "(rough figures), to pick the ones to play for. Only a bid played for on every deal is recommended."
         )
 
     @staticmethod
@@ -605,7 +609,7 @@ class _SuitBidForm:
     @staticmethod
     def shown(advice: Advice, tried: BidEstimate) -> list[BidEstimate]:
         played = [e for e in advice.estimates if e.played_for]
-        ranked = sorted(played, key=lambda e: -e.mean)[:TOP_BIDS]
+        ranked = sorted(played, key=lambda e: (-e.samples, -e.mean))[:TOP_BIDS]
         return ranked + [e for e in (tried,) if e not in ranked]
 
     @staticmethod
