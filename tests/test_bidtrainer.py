@@ -27,7 +27,7 @@ def test_tricks_and_stones_prediction_by_clicking_and_the_advisors_numbers() -> 
     assert data["mean"] == f"{expected.estimate(4).mean:.4f}"
     html = trainer.board.scene["html"]
     assert "You make exactly 4 about" in html and html.count('<figure class="tl-chart">') == 2
-    assert trainer.progress.value == 200
+    assert trainer.progress.value == trainer.progress.max > 200  # play-outs: 200 deals, raced predictions
 
 
 def test_same_seed_same_numbers_and_a_different_seed_differs() -> None:
@@ -147,7 +147,7 @@ def test_every_run_starts_its_bar_at_zero_on_the_click_and_counts_up() -> None:
             values.insert(0, 0)
         else:
             assert seen[:2] == [("value", 0, True), ("disabled", True, True)], seen[:3]
-        assert values[0] == 0 and values[-1] == 100 == trainer.progress.max and len(values) > 10
+        assert values[0] == 0 and values[-1] == trainer.progress.max > 100 and len(values) > 10
         assert values == sorted(values), values
 
 

@@ -47,8 +47,9 @@ How the numbers are made
    citing the scoring rule (a prediction off by a trick, a suit's overrun or shortfall, a
    trick under Zero Success, the passed cards winning tricks for their receiver).
 
-**Tricks & Stones.** Each sampled deal is played out once for *each* prediction 0-5. The six
-share the play of the cards for as long as the seat's bot plays the same card under each
+**Tricks & Stones.** The six predictions 0-5 race on the same deals (:data:`TS_RACE`): all of
+them on the first 20 % of the deals, then the 3 best and the prediction under test on every
+deal. On each deal they share the play of the cards for as long as the seat's bot plays the same card under each
 and the same player leads, and fork where they part. The score depends on the seat's gems,
 so the seat's bot takes its gem actions after every trick exactly as in a real round
 (aiming its gems at the number of tricks it expects, see the bot), from the core's table of
@@ -69,7 +70,7 @@ too many to play for each. So:
   Success a Metal win counts for no suit, just as a trick won.
 * *Played for.* The :data:`SHORTLIST` bids with the best rough scores and the bid under test
   are then each played out with the seat's bot aiming for that bid, raced on the same deals
-  (:data:`BT_RACE`: all of them on the first 15 %, the 3 best and the bid under test on every
+  (:data:`BT_RACE`: all of them on the first 15 %, the 2 best and the bid under test on every
   deal).
   They share the play for as long as the seat's bot decides the same under each (the bot
   says what of a bid its card depends on: ``play_aim``), and fork where it parts ways (the
@@ -83,7 +84,7 @@ pass is tried when there are at most :data:`ALL_PASSES` (passing 1 card); otherw
 :data:`ALL_PASSES` passes nearest the bot's own (``HeuristicBot.pass_order``), and the pass
 under test. Each is played from the start of the passes: players passing before the seat
 choose again on their sampled hand, as their choices are secret. The passes race on the
-same deals (:data:`RACE`): after 6 % of the deals only the 3 best go on, after 20 % the best
+same deals (:data:`RACE`): after 5 % of the deals only the 3 best go on, after 15 % the best
 alone, while the pass under test plays every deal; each figure is from the deals its pass
 was played on, and only a pass played on every deal is recommended.
 
@@ -883,10 +884,11 @@ def _pick_best(estimates: Sequence[BidEstimate]) -> BidEstimate:
 # --- Tricks & Stones --------------------------------------------------------------------------------------
 
 _TS_MODEL = (
-    "Each sampled deal of the unseen cards was played out by the heuristic bots once for every "
-    "prediction 0-5, with the seat's bot aiming for that prediction and taking its gem actions "
-    "after each trick as in a real round; the other players predicted as their bot would. The "
-    "score is the seat's own gems in the chamber of its tricks, plus 3 for an exact prediction."
+    "The sampled deals of the unseen cards were played out by the heuristic bots for each prediction, "
+    "with the seat's bot aiming for that prediction and taking its gem actions after each trick as in "
+    "a real round; the other players predicted as their bot would. The predictions raced on the same "
+    "deals: all six on the first 20 %, the 3 best and the prediction tried on every deal. The score is "
+    "the seat's own gems in the chamber of its tricks, plus 3 for an exact prediction."
 )
 
 
@@ -902,38 +904,44 @@ def _advise_ts(
     ticker: _Ticker,
 ) -> Advice:
     playouts = _TsPlayouts(rules, view, seat)
-    size = ts.CARDS_EACH + 1
-    predictions = range(ts.MAX_PREDICTION + 1)
-    hist = [[0] * size for _ in predictions]
-    sums = [0.0 for _ in predictions]
-    squares = [0.0 for _ in predictions]
-    hits = [0 for _ in predictions]
-    scores: list[dict[int, int]] = [{} for _ in predictions]
-    cards: list[dict[int, int]] = [{} for _ in predictions]
+    deals = [sampler.sample_masks(rng) for _ in range(samples)]
+    predictions = list(range(ts.MAX_PREDICTION + 1))
+    tried = under_test.n if isinstance(under_test, Predict) else None
+
+    def run(i: int, playing: Sequence[int]) -> dict[int, tuple[int, int, int, int]]:
+        hands, aside = deals[i]
+        return {outcome[0]: outcome for outcome in playouts.run(hands, aside, playing)}
+
+    def score(outcome: tuple[int, int, int, int]) -> float:
+        return outcome[2]
+
+    ticker.total = _race_work(samples, len(predictions), tried is not None, TS_RACE, _count)
     ticker.tick(0)
-    for done in range(1, samples + 1):
-        hands, aside = sampler.sample_masks(rng)
-        for p, tricks, score, winners in playouts.run(hands, aside):
-            hist[p][tricks] += 1
-            sums[p] += score
-            squares[p] += score * score
-            hits[p] += tricks == p
-            scores[p][score] = scores[p].get(score, 0) + 1
-            if winners:
-                _count_bits(cards[p], winners)
-        ticker.tick(done)
-    estimates = []
+    outcomes = _race(samples, predictions, tried, TS_RACE, run, score, ticker, _count)
+    size = ts.CARDS_EACH + 1
     hand = ts.IDS.mask(view.hand)
+    estimates = []
     for p in predictions:
-        mean, stderr = _summary(sums[p], squares[p], samples)
-        card_wins = tuple((ts.IDS.card(c), cards[p].get(c, 0)) for c in bits(hand))
-        estimates.append(
-            BidEstimate(
-                Predict(p), str(Predict(p)), samples, tuple(hist[p]), hits[p], hits[p] / samples, mean, stderr,
-                scores=tuple(sorted(scores[p].items())), card_wins=card_wins,
-            )
+        hist = [0] * size
+        scores: dict[int, int] = {}
+        cards: dict[int, int] = {}
+        total = squares = hits = 0
+        for _, tricks, points, winners in outcomes[p]:
+            hist[tricks] += 1
+            total += points
+            squares += points * points
+            hits += tricks == p
+            scores[points] = scores.get(points, 0) + 1
+            if winners:
+                _count_bits(cards, winners)
+        count = len(outcomes[p])
+        mean, stderr = _summary(total, squares, count)
+        card_wins = tuple((ts.IDS.card(c), cards.get(c, 0)) for c in bits(hand))
+        estimate = BidEstimate(
+            Predict(p), str(Predict(p)), count, tuple(hist), hits, hits / count, mean, stderr,
+            scores=tuple(sorted(scores.items())), card_wins=card_wins,
         )  # fmt: skip
-        estimates[-1] = replace(estimates[-1], reasons=_ts_reasons(estimates[-1]))
+        estimates.append(replace(estimate, reasons=_ts_reasons(estimate)))
     return _advice(rules, view, seat, samples, seed, under_test, None, estimates, _TS_MODEL, ())
 
 
@@ -996,15 +1004,17 @@ class _TsPlayouts:
         # the seat's gem turns met so far: (gems, supply, prediction, trick note) -> (gems, supply)
         self._gems: dict[tuple[tuple[int, ...], int, int, _TrickNote], tuple[tuple[int, ...], int]] = {}
 
-    def run(self, hands: tuple[int, ...], aside: int) -> list[tuple[int, int, int, int]]:
-        """``(prediction, tricks won, score, cards)`` of the seat for each prediction 0-5 on one
-        deal, ``cards`` the mask of the seat's cards that won a trick."""
+    def run(
+        self, hands: tuple[int, ...], aside: int, predictions: Sequence[int] = range(ts.MAX_PREDICTION + 1)
+    ) -> list[tuple[int, int, int, int]]:
+        """``(prediction, tricks won, score, cards)`` of the seat for each of ``predictions`` on
+        one deal, ``cards`` the mask of the seat's cards that won a trick."""
         rules, seat, bots = self.rules, self.seat, self.bots
         legal, step, core_view = rules.core_legal, rules.core_step, rules.core_view
         start = rules.with_hands(self.opening, hands, aside)
         others: dict[int, int] = {}  # the other seats' predictions: their bots', the same each time
         leading: dict[int, tuple[ts.TricksAndStonesState, list[int]]] = {}  # first leader -> play
-        for p in range(ts.MAX_PREDICTION + 1):
+        for p in predictions:
             state = start
             while state.phase is ts.PREDICT:
                 mover = state.to_play
@@ -1337,13 +1347,16 @@ def _bt_key(wins: tuple[int, ...]) -> tuple[tuple[int, int, int], ...]:
     return tuple(segments)
 
 
+TS_RACE: Stages = ((0.2, 3),)
+"""Tricks & Stones' race of the six predictions: all of them on the first 20 % of the deals, then
+the 3 best (and the prediction under test) on every deal."""
 SHORTLIST = 8
 """Band of Tricks: how many of the best bids by the rough scores are played for (besides the bid
 under test)."""
 SHORTLIST_DEALS = 250
 """Band of Tricks: the rough scores that pick the shortlist are from the first this many deals."""
-BT_RACE: Stages = ((0.15, 3),)
-"""Band of Tricks' race of the shortlisted bids: after 15 % of the deals only the 3 best go on
+BT_RACE: Stages = ((0.15, 2),)
+"""Band of Tricks' race of the shortlisted bids: after 15 % of the deals only the 2 best go on
 (the bid under test plays every deal)."""
 
 
@@ -1536,8 +1549,8 @@ def _score_all_bids(
 ALL_PASSES = 10
 """Jewel Vault: with at most this many possible passes every one is tried; with more (2 or 3
 cards to pass) the shortlist is the :data:`ALL_PASSES` passes nearest the bot's own."""
-RACE: Stages = ((0.06, 3), (0.2, 1))
-"""Jewel Vault's race: after 6 % of the deals only the 3 best passes go on, after 20 % the best;
+RACE: Stages = ((0.05, 3), (0.15, 1))
+"""Jewel Vault's race: after 5 % of the deals only the 3 best passes go on, after 15 % the best;
 the pass under test always plays every deal."""
 
 _JV_MODEL = (

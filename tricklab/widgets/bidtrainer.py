@@ -76,7 +76,7 @@ class BidTrainer(w.VBox):  # type: ignore[misc]
         self.cancel_button = w.Button(description="Cancel", disabled=True)
         self.play_button = w.Button(description="Play it out", tooltip="play this deal with this bid, with bots")
         self.back_button = w.Button(description="Back to the trainer", tooltip="the hand, your bid and its numbers")
-        self.progress = w.IntProgress(value=0, min=0, max=samples, description="Deals", bar_style="info")
+        self.progress = w.IntProgress(value=0, min=0, max=samples, description="Play-outs", bar_style="info")
         self.try_button.on_click(lambda _: self.start())
         self.cancel_button.on_click(lambda _: self._cancel.set())
         self.play_button.on_click(lambda _: self.play_out())
@@ -475,7 +475,13 @@ class _PredictionForm:
 
     @staticmethod
     def note(advice: Advice) -> str:
-        return "Every prediction was played for on every deal."
+        full = sum(e.samples == advice.samples for e in advice.estimates)
+        early = sorted({e.samples for e in advice.estimates if e.samples < advice.samples})
+        stopped = f"; the others stopped after {' or '.join(map(str, early))} (wider error bars)" if early else ""
+        return (
+            f"Each prediction was played for; the predictions raced on the same deals: {full} played every "
+            f"deal{stopped}. Only a prediction played on every deal is recommended."
+        )
 
     @staticmethod
     def action(t: BidTrainer) -> Action:
