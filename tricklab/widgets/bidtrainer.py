@@ -448,6 +448,19 @@ def _reasons_html(title: str, estimate: BidEstimate) -> str:
     return f'<div class="tl-advice-why"><h5>{esc(title)}</h5><ul>{"".join(items)}</ul></div>'
 
 
+def _race_note(advice: Advice, choices: str) -> str:
+    """How the race of the choices played for went, in words: how many played every deal,
+    after how many deals the others stopped, and that only the former are recommended."""
+    played = [e for e in advice.estimates if e.played_for]
+    full = sum(e.samples == advice.samples for e in played)
+    early = sorted({e.samples for e in played if e.samples < advice.samples})
+    stopped = f"; the others stopped after {' or '.join(map(str, early))} deals (wider error bars)" if early else ""
+    return (
+        f"The {choices} raced on the same deals: {full} in the chart played every deal{stopped}. "
+        f"Only one played for on every deal is recommended."
+    )
+
+
 def _short(estimate: BidEstimate) -> str:
     """A bid as its chart label: the prediction's number, the bid's numbers, the passed cards."""
     if isinstance(estimate.bid, Pass):
@@ -475,13 +488,7 @@ class _PredictionForm:
 
     @staticmethod
     def note(advice: Advice) -> str:
-        full = sum(e.samples == advice.samples for e in advice.estimates)
-        early = sorted({e.samples for e in advice.estimates if e.samples < advice.samples})
-        stopped = f"; the others stopped after {' or '.join(map(str, early))} (wider error bars)" if early else ""
-        return (
-            f"Each prediction was played for; the predictions raced on the same deals: {full} played every "
-            f"deal{stopped}. Only a prediction played on every deal is recommended."
-        )
+        return "Each prediction was played for. " + _race_note(advice, "predictions")
 
     @staticmethod
     def action(t: BidTrainer) -> Action:
@@ -550,15 +557,10 @@ class _SuitBidForm:
 
     @staticmethod
     def note(advice: Advice) -> str:
-        played = [e for e in advice.estimates if e.played_for]
-        full = sum(e.samples == advice.samples for e in played)
-        early = sorted({e.samples for e in played if e.samples < advice.samples})
-        stopped = f", the others on the first {' or '.join(map(str, early))}" if early else ""
-        rough = len(advice.estimates) - len(played)
+        rough = sum(not e.played_for for e in advice.estimates)
         return (
-            f"The {len(played)} bids in the chart were each played for, on the same deals (the first {full} "
-            f"on every deal{stopped}); the other {rough} were only scored on the play for the bot's own bid "
-            "(rough figures), to pick the ones to play for. Only a bid played for on every deal is recommended."
+            f"The bids in the chart were each played for; the other {rough} were only scored on the play for "
+            "the bot's own bid (rough figures), to pick the ones to play for. " + _race_note(advice, "bids")
         )
 
     @staticmethod
@@ -706,14 +708,7 @@ class _PassForm:
 
     @staticmethod
     def note(advice: Advice) -> str:
-        full = [e for e in advice.estimates if e.samples == advice.samples]
-        early = sorted({e.samples for e in advice.estimates if e.samples < advice.samples})
-        stops = " or ".join(f"{n}" for n in early)
-        stopped = f"; the others stopped early, after {stops} deals (so their error bars are wider)" if early else ""
-        return (
-            f"The passes raced on the same deals: the first {len(full)} in the chart played every deal{stopped}. "
-            "Only a pass played on every deal is recommended."
-        )
+        return _race_note(advice, "passes")
 
     @staticmethod
     def sentence(tried: BidEstimate, best: BidEstimate) -> str:
