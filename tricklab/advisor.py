@@ -549,17 +549,18 @@ class BidEstimate:
 
 @dataclass(frozen=True, slots=True)
 class Advice:
-    """Estimates for every candidate bid of one seat's hand.
+    """Estimates for the candidate bids (or passes) of one seat's hand.
 
     ``estimates``: Tricks & Stones, predictions 0 to 5; Band of Tricks, Zero Success (which
     is also the bid 0 0 0) then the 342 other per-suit bids, in the engine's order
-    (``band_of_tricks.ALL_BIDS``).
-    ``best`` has the highest expected score (ties: the higher ``p_exact``, then the first
-    listed). ``bid`` is the bid under test as given (checked and normalised), ``played``
-    the bid the seat's bot aimed for in every play-out (Band of Tricks; ``None`` for
-    Tricks & Stones, where every prediction is played out). ``metal_wins[k]`` counts the
-    deals in which the seat won ``k`` tricks with Metal (Band of Tricks; else empty).
-    ``model`` says in one paragraph how the numbers were made.
+    (``band_of_tricks.ALL_BIDS``); Jewel Vault, the passes tried, the bot's own first.
+    ``best`` is the choice played for on every deal with the highest expected score (ties:
+    the higher ``p_exact``, then the first listed): trying it gives its figure. ``bid`` is
+    the choice under test as given (checked and normalised). ``played`` is the bot's own
+    choice: the Band of Tricks bid whose play-outs score the rough figures, the Jewel Vault
+    pass the shortlist starts from (``None`` for Tricks & Stones). ``metal_wins[k]`` counts
+    the shortlist's deals in which the seat won ``k`` tricks with Metal (Band of Tricks; else
+    empty). ``model`` says in one paragraph how the numbers were made.
     """
 
     game: str
