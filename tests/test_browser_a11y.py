@@ -158,8 +158,10 @@ def test_the_rulebooks_links_lead_to_each_game(voila_url: str, browser: Any) -> 
     page, _ = open_page(browser, render(voila_url, "rulebooks", ""))
     try:
         page.locator("text=ts.lead.first").first.wait_for(timeout=90_000)
-        targets = page.locator("a[href^='#']").evaluate_all("els => els.map(e => e.getAttribute('href').slice(1))")
         titles = {tricklab.find_game(name).title.replace(" ", "-") for name in tricklab.games()}
+        for title in titles:  # the links are Markdown outputs, drawn after the rulebooks' HTML
+            page.locator(f"a[href='#{title}']").first.wait_for(timeout=30_000)
+        targets = page.locator("a[href^='#']").evaluate_all("els => els.map(e => e.getAttribute('href').slice(1))")
         assert titles <= set(targets), targets
         for target in targets:
             assert page.evaluate("id => !!document.getElementById(id)", target), target
