@@ -22,6 +22,7 @@ from .actions import (
     Play,
     Predict,
     Skip,
+    Sow,
     Steal,
 )
 from .bots import Bot, RandomBot
@@ -87,6 +88,7 @@ __all__ = [
     "Score",
     "ScoreLine",
     "Skip",
+    "Sow",
     "Steal",
     "Step",
     "TrickOutcome",

@@ -244,6 +244,25 @@ class Steal(Action):
         return f"steal {self.target}"
 
 
+@dataclass(frozen=True, slots=True)
+class Sow(Action):
+    """Kalah: sow the stones of the mover's pit ``pit`` (1-6, counted in the sowing direction:
+    1 is the pit furthest from the mover's store, 6 the one next to it)."""
+
+    pit: int
+    verb: ClassVar[str] = "sow"
+
+    def __post_init__(self) -> None:
+        if isinstance(self.pit, bool) or not isinstance(self.pit, int):
+            raise InvalidAction(
+                f"Sow: the pit must be a whole number from 1 to 6, not {describe(self.pit)}", rule_id="mk.sow"
+            )
+        _set(self, "pit", _whole("Sow", "the pit", self.pit))
+
+    def __str__(self) -> str:
+        return f"sow {self.pit}"
+
+
 _WHOLE = re.compile(r"-?[0-9]{1,19}")
 
 
@@ -292,6 +311,13 @@ def parse_action(text: str | Action, card: Callable[[str], Card]) -> Action:
             return Pass(tuple(card(a) for a in args))
         if verb == "steal" and len(args) == 1:
             return Steal(_int(args[0], text))
+        if verb == "sow" and len(args) == 1:
+            if _WHOLE.fullmatch(args[0]) is None:
+                raise InvalidAction(
+                    f"{describe(text)}: the pit to sow is a whole number from 1 to 6, not {describe(args[0])}",
+                    rule_id="mk.sow",
+                )
+            return Sow(int(args[0]))
     except InvalidAction:
         raise
     except TricklabError as exc:
@@ -299,5 +325,5 @@ def parse_action(text: str | Action, card: Callable[[str], Card]) -> Action:
     raise InvalidAction(
         f"{describe(text)} is not an action; actions look like 'play QS', 'predict 3', 'place 1 4', "
         "'move 2>3', 'skip', 'bid 1 3 0', 'bid zero', 'count rock', 'announce 2', "
-        "'pass 2H 3S' or 'steal 1'"
+        "'pass 2H 3S', 'steal 1' or 'sow 3'"
     )
