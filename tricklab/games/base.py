@@ -228,6 +228,12 @@ class EventKind(Word):
     EXCHANGE = "exchange"  # the passed cards reach their receivers together
     ACTION = "action"  # a suit action moves a jewel (or cannot)
     ROUND_END = "round-end"  # the end-of-round suit actions are owed
+    # Kalah
+    SOW = "sow"  # a pit's stones are picked up to be sown
+    STONE = "stone"  # one stone of a sowing is dropped into a pit or a store
+    AGAIN = "again"  # the last stone fell into the mover's own store: the mover moves again
+    CAPTURE = "capture"  # the last stone and the stones opposite go to the mover's store
+    SWEEP = "sweep"  # at the end, a player stores the stones left on their side
 
 
 @dataclass(frozen=True, slots=True)
