@@ -363,9 +363,9 @@ def test_no_capture_in_a_pit_that_held_stones_or_on_the_opponents_side() -> None
     after, facts = step(rules, state, 1)  # pit 3 held a stone
     assert after.pits == board((0, 2, 2, 1, 1, 1), 0, (1, 1, 1, 5, 1, 1), 0)
     assert not any(isinstance(f, Captured) for f, _ in facts)
-    state = rules.position(board((1, 1, 1, 1, 1, 3), 0, (0, 1, 1, 1, 1, 1), 0), to_play=0)
-    after, facts = step(rules, state, 6)  # the last stone falls into seat 1's empty pit 2... no: pit 1 then 2
-    assert after.pits == board((1, 1, 1, 1, 1, 0), 1, (1, 2, 1, 1, 1, 1), 0)
+    state = rules.position(board((1, 1, 1, 1, 1, 3), 0, (0, 0, 1, 1, 1, 1), 0), to_play=0)
+    after, facts = step(rules, state, 6)  # store, then seat 1's pits 1 and 2: the last in an empty pit of seat 1
+    assert after.pits == board((1, 1, 1, 1, 1, 0), 1, (1, 1, 1, 1, 1, 1), 0)
     assert not any(isinstance(f, Captured) for f, _ in facts)
 
 
