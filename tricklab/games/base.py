@@ -185,6 +185,7 @@ class TieBreak(Word):
     EXACT_PREDICTIONS = "exact predictions"  # Tricks & Stones: more exact predictions
     EXTRA_DEALS = "extra deals"  # Band of Tricks: further deals until one seat leads
     VAULT = "vault"  # Jewel Vault: more jewels in the vault
+    FEWER_CUP = "fewer cup cards"  # Mandala: fewer cards in the Cup
     SHARED = "shared"  # still tied after every tie-break: the win is shared
 
 
@@ -228,6 +229,16 @@ class EventKind(Word):
     EXCHANGE = "exchange"  # the passed cards reach their receivers together
     ACTION = "action"  # a suit action moves a jewel (or cannot)
     ROUND_END = "round-end"  # the end-of-round suit actions are owed
+    # Mandala
+    MOUNTAIN = "mountain"  # a card goes into a Mountain
+    FIELD = "field"  # cards go into a player's Field
+    DISCARD = "discard"  # cards are discarded from a hand
+    DRAW = "draw"  # cards are drawn from the deck
+    RESHUFFLE = "reshuffle"  # the discards become the new deck
+    COMPLETE = "complete"  # a Mandala holds all six colours
+    CLAIM = "claim"  # a colour of a completed Mandala's Mountain is taken
+    CLEAR = "clear"  # a completed Mandala's Fields are discarded
+    REFILL = "refill"  # new cards go into an emptied Mountain
 
 
 @dataclass(frozen=True, slots=True)
