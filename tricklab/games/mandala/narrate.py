@@ -176,7 +176,7 @@ _END_RULE = {"river": "md.end.river", "deck": "md.end.deck", "stuck": "md.end.st
 _END_TEXT = {
     "river": "A River holds all six colours.",
     "deck": "The last Mandala after the deck ran out has been shared out.",
-    "stuck": "The player to move holds no card and nothing can be drawn.",
+    "stuck": "The player to move holds no card.",
 }
 
 

@@ -220,8 +220,9 @@ RULEBOOK = Rulebook(
         Clause(
             "md.end.stuck",
             "End: nothing to play",
-            "If the player to move holds no card and there is nothing left to draw, they cannot take a "
-            "turn and the game ends there. The rulings leave this case open; it can only happen very late.",
+            "A hand can only run empty when nothing is left to draw. If the player to move holds no card, "
+            "no turn is possible and the game ends there. The rulings leave this case open; it can only "
+            "happen very late.",
         ),
         Clause(
             "md.score",
