@@ -9,7 +9,8 @@ the Mandalas 1 and 2, as a learner does.
 
 Action ids (:func:`action_table`): ``0..11`` a card into a Mountain (``6 * mandala + colour``),
 then cards into a Field (per Mandala and colour, 1 to 7 cards), a discard (per colour, 1 to 8
-cards) and a claim (per colour): 150 actions, of which at most a few dozen are legal at once.
+cards) and a claim (per colour): 150 actions. A turn lists at most 36 of them (12 Mountain plays,
+at most 8 Field plays per Mandala and 8 discards, for a hand of 8), so the list is built whole.
 """
 
 from __future__ import annotations
@@ -725,6 +726,40 @@ class Mandala(CoreRules[MandalaState]):
         parts = [f"{cup[c]} {COLOURS[c]} at {i + 1}" for i, c in enumerate(river) if cup[c]]
         detail = f" ({', '.join(parts)})" if parts else ""
         return f"{self.seat_name(seat)} scores {plural(total, 'point')}{detail}."
+
+    # --- words for the learner ----------------------------------------------------------------------
+
+    def describe_action(self, action: Action, view: Any = None) -> str:
+        """``action`` in words for the seat taking it: ``"Put one red card into Mountain 1, then
+        draw"``. With the view of a claim, a claim says how many cards it takes."""
+        if isinstance(action, ToMountain):
+            return f"Put one {action.colour} card into Mountain {action.mandala}, then draw"
+        if isinstance(action, ToField):
+            return f"Put {plural(action.count, action.colour + ' card')} into your Field of Mandala {action.mandala}"
+        if isinstance(action, Discard):
+            return f"Discard {plural(action.count, action.colour + ' card')} and draw as many"
+        if isinstance(action, Claim):
+            taken = ""
+            if isinstance(view, MandalaView) and view.claiming is not None:
+                n = view.mandalas[view.claiming - 1].mountain.get(action.colour, 0)
+                taken = f" ({plural(n, 'card')})" if n else ""
+            return f"Claim {action.colour}{taken}"
+        return super().describe_action(action, view)
+
+    def explain_choice(self, view: Any, seat: int | None = None) -> Reason:
+        """The rule framing the decision now: a turn's three actions, or a claim's colours."""
+        if not isinstance(view, MandalaView) or view.to_play is None:
+            return Reason("md.over", "The game is over.")
+        if view.phase is CLAIM and view.claiming is not None:
+            colours = and_list(view.mandalas[view.claiming - 1].mountain)
+            return Reason(
+                "md.claim", f"Mandala {view.claiming} is complete: choose a colour of its Mountain ({colours})."
+            )
+        return Reason(
+            "md.turn",
+            "Put one card into a Mountain and draw, put cards of one colour into your own Field, "
+            "or discard cards of one colour and draw as many.",
+        )
 
     def narrate(self, fact: Fact, state: MandalaState) -> Event:
         from .narrate import narrate
