@@ -7,6 +7,7 @@ from __future__ import annotations
 import importlib
 import json
 import random
+import re
 from collections import Counter
 from collections.abc import Callable, Iterator, Mapping
 from dataclasses import replace
@@ -32,7 +33,7 @@ from tricklab.games.mandala import (
 )
 
 from .conftest import examples
-from .test_rulebook_wording import SEEDS, shared_run, words
+from .test_rulebook_wording import ONE_PLURAL, SEEDS, ZERO_BASED, learner_sentences, shared_run, words
 
 RULES = Mandala.create(2)
 registry = importlib.import_module("tricklab.games")  # the module (tricklab.games is also a function)
@@ -178,7 +179,7 @@ def test_a_turn_is_one_of_three_actions_and_there_are_no_tricks() -> None:
 def test_only_cards_in_hand_may_be_used() -> None:
     state = position(hands=({"red": 2, "blue": 1}, {"green": 1}))
     error = refused(state, "mountain 1 green", "md.turn.hand")
-    assert "Player 1 holds no green card" in str(error) and "you hold no green card" in error.to_you
+    assert "Player 1 holds no green card" in str(error) and error.to_you == "You hold no green card"
     refused(state, "field 1 red 3", "md.turn.hand")
     refused(state, "discard blue 2", "md.turn.hand")
     refused(state, "discard orange 1", "md.turn.hand")
@@ -259,7 +260,7 @@ def test_rule_of_color_within_one_mandala() -> None:
     refused(state, "field 1 blue 1", "md.color")
     # a colour in one's own Field cannot go into that Mandala's Mountain, but more may join it
     error = refused(state, "mountain 2 green", "md.color")
-    assert "your Field of Mandala 2" in error.to_you
+    assert error.to_you.startswith("Green is already in your Field of Mandala 2")
     assert ToField(2, "green", 1) in RULES.legal_actions(state)
     # the Mountain may hold several cards of one colour; the other Mandala does not matter
     legal = RULES.legal_actions(state)
@@ -520,6 +521,25 @@ def test_actions_and_choices_in_words() -> None:
     assert choice.rule_id == "md.claim" and "red, orange and yellow" in choice.text
     assert RULES.explain_choice(RULES.view(position(), 0)).rule_id == "md.turn"
     assert RULES.explain_choice(RULES.view(replace(position(), phase=OVER, to_play=None), 0)).rule_id == "md.over"
+
+
+def test_engine_sentences_count_and_seat_rightly() -> None:
+    for seed in range(6):
+        rules = RULES.with_options(claim_tie="completer") if seed % 2 else RULES
+        match = random_match(seed, rules=rules)
+        sentences = list(learner_sentences(match))
+        for seat in (0, 1):
+            sentences += [s.event.text for s in match.timeline(seat)]
+        for state in match.states[:-1]:  # every refusal of the moment, too
+            legal = set(rules.legal_actions(state))
+            for action in rules.actions:
+                if action not in legal:
+                    with pytest.raises(IllegalAction) as info:
+                        rules.apply(state, action)
+                    sentences += [str(info.value), info.value.to_you]
+        for text in sentences:
+            assert "(s)" not in text and not ONE_PLURAL.search(text) and not ZERO_BASED.search(text), text
+            assert not re.search(r"\b1 [a-z]+ cards\b|\ba orange\b", text), text
 
 
 # --- actions and their text forms ------------------------------------------------------------------

@@ -101,7 +101,7 @@ def narrate(rules: Mandala, fact: Fact) -> Event:
         seen = f": {_colours(fact.colours)}" if fact.colours is not None and fact.count else ""
         text = f"{who} draws {plural(fact.count, 'card')}{seen}."
         if fact.count < fact.wanted:
-            text += f" There was nothing more to draw ({fact.wanted} were due)."
+            text += f" There was nothing more to draw ({plural(fact.wanted, 'card')} due)."
         why = (
             "After a Mountain play a player draws up to three, never beyond eight cards in hand."
             if fact.rule == "md.turn.draw"
@@ -112,7 +112,7 @@ def narrate(rules: Mandala, fact: Fact) -> Event:
             reasons.append(Reason("md.reshuffle", "The deck and the discard pile are both empty."))
         return event(fact.kind, fact.seat, text, reasons, **data)
     if isinstance(fact, Reshuffled):
-        text = f"The deck has run out: the {plural(fact.count, 'discarded card')} are shuffled into a new deck."
+        text = f"The deck has run out: the discard pile ({plural(fact.count, 'card')}) is shuffled into a new deck."
         reasons = [Reason("md.reshuffle", "An empty deck is replaced by the shuffled discard pile.")]
         if fact.number == 1:
             reasons.append(Reason("md.end.deck", "The next Mandala to be completed ends the game."))
@@ -139,16 +139,20 @@ def narrate(rules: Mandala, fact: Fact) -> Event:
         return event(fact.kind, fact.seat, text, reasons, **data)
     if isinstance(fact, Claimed):
         who = name(fact.seat or 0)
-        took = f"{who} claims {fact.colour} from Mountain {fact.mandala}: {plural(fact.count, 'card')}"
+        if fact.count == 1:
+            took, it = f"{who} claims the one {fact.colour} card of Mountain {fact.mandala}", "it goes"
+        else:
+            took, it = f"{who} claims the {fact.count} {fact.colour} cards of Mountain {fact.mandala}", "they go"
         if fact.discarded:
-            text = f"{took}, discarded."
+            text = f"{took}: {it} onto the discard pile."
             reason = Reason("md.claim.empty-field", f"{who} has no card in their Field of this Mandala.")
         elif fact.river_space is not None:
-            cup = f", {fact.to_cup} into the Cup" if fact.to_cup else ""
-            text = f"{took}; one goes to River space {fact.river_space}{cup}."
+            rest = f"; the other {plural(fact.to_cup, 'card')} into the Cup" if fact.to_cup else ""
+            one = "it goes" if fact.count == 1 else "one goes"
+            text = f"{took}: {one} to River space {fact.river_space}{rest}."
             reason = Reason("md.claim.river", f"{fact.colour.capitalize()} is new to {who}'s River.")
         else:
-            text = f"{took}, all into the Cup."
+            text = f"{took}: {it} into the Cup."
             reason = Reason("md.claim.cup", f"{who}'s River already shows {fact.colour}.")
         return event(fact.kind, fact.seat, text, [Reason("md.claim", "A colour is taken whole."), reason], **data)
     if isinstance(fact, Cleared):

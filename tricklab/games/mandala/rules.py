@@ -585,6 +585,13 @@ class Mandala(CoreRules[MandalaState]):
     # --- refusals ----------------------------------------------------------------------------------
 
     def explain_illegal(self, state: MandalaState, action: Action) -> IllegalAction:
+        """Why ``action`` is refused now: the rule id, a sentence about the table and the same
+        reason spoken to the acting seat (``to_you``, a sentence of its own)."""
+        error = self._refusal(state, action)
+        to_you = error.to_you[:1].upper() + error.to_you[1:]
+        return illegal(error.rule_id or "md.turn", str(error), to_you)
+
+    def _refusal(self, state: MandalaState, action: Action) -> IllegalAction:
         seat = state.to_play
         if seat is None:
             return illegal("md.over", "the game is over: nobody takes another turn")
