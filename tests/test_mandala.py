@@ -4,6 +4,7 @@ and property tests over many seeded random games with their own reading of the r
 
 from __future__ import annotations
 
+import hashlib
 import importlib
 import json
 import random
@@ -751,6 +752,19 @@ def test_timeline_grows_with_the_match_and_shrinks_with_undo(registered: None) -
     assert [(s.event.text, s.state, s.decisions) for s in match.timeline()] == rebuilt()
 
 
+def test_a_seed_keeps_its_deal_and_its_game() -> None:
+    """Records are forever: the same seed deals the same cards and reshuffles the same way."""
+    state = RULES.initial_state(2026)
+    assert state.mountains == (cc(red=1, blue=1), cc(orange=2))
+    assert state.hand_counts == (cc(red=2, orange=2, blue=2), cc(red=2, yellow=1, green=1, purple=2))
+    assert state.cup_counts == (cc(yellow=1, purple=1), cc(red=1, yellow=1))
+    assert state.deck[:10] == (3, 2, 3, 4, 4, 4, 2, 3, 3, 2) and state.to_play == 1
+    match = random_match(31)
+    assert len(match.actions) == 97 and match.state.reshuffles == 1 and match.state.end == "deck"
+    assert hashlib.sha256(match.to_json().encode()).hexdigest()[:16] == "ab0a17caa73afc8c"
+    assert match.result is not None and match.result.totals == (26, 29)
+
+
 def test_another_spelling_of_a_listed_action_is_recorded_as_the_listed_one() -> None:
     match = RULES.new_match(seed=5)
     listed = match.legal_actions()[0]
@@ -817,7 +831,7 @@ def oracle_legal(state: MandalaState) -> set[str]:
     return out
 
 
-@examples(0.25)  # an example is a whole game with checks after every decision
+@examples(0.5)  # an example is a whole game with checks after every decision
 @given(
     seed=st.integers(min_value=0, max_value=2**63 - 1),
     claim_tie=st.sampled_from(["other", "completer"]),
@@ -867,3 +881,12 @@ def test_random_games_keep_every_rule(seed: int, claim_tie: str, river_end: str)
     elif state.end == "deck":
         assert state.reshuffles >= 1
     assert match.timeline()[-1].state == state
+    if seed % 4 == 0:  # a seat's timeline, for a quarter of the games (it replays the whole game)
+        for seat in (0, 1):
+            for step in match.timeline(seat):
+                check_view(step.state, seat)
+                data = step.event.data
+                if step.event.kind == EventKind.DEAL:
+                    assert data["hands"][1 - seat] is None and data["cups"] == (None, None)
+                if step.event.kind == EventKind.DRAW and step.event.seat != seat:
+                    assert data["colours"] is None
