@@ -18,7 +18,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import ClassVar
 
-from .cards import Card, any_card
+from .cards import COLOURS, Card, any_card
 from .errors import InvalidAction, InvalidCard, TricklabError, describe
 
 #: Numbers in actions are refused beyond this size: no game counts that far, and a
@@ -263,6 +263,80 @@ class Sow(Action):
         return f"sow {self.pit}"
 
 
+def _colour(action: str, value: object) -> str:
+    key = value.strip().lower() if isinstance(value, str) else None
+    if key not in COLOURS:
+        raise InvalidAction(f"{action}: the colour must be one of {', '.join(COLOURS)}, not {describe(value)}")
+    return key
+
+
+@dataclass(frozen=True, slots=True)
+class ToMountain(Action):
+    """Mandala: put one card of ``colour`` into the Mountain of Mandala ``mandala`` (1 or 2),
+    then draw up to three cards. Text: ``mountain 1 red``."""
+
+    mandala: int
+    colour: str
+    verb: ClassVar[str] = "mountain"
+
+    def __post_init__(self) -> None:
+        _set(self, "mandala", _whole("ToMountain", "the Mandala", self.mandala))
+        _set(self, "colour", _colour("ToMountain", self.colour))
+
+    def __str__(self) -> str:
+        return f"mountain {self.mandala} {self.colour}"
+
+
+@dataclass(frozen=True, slots=True)
+class ToField(Action):
+    """Mandala: put ``count`` cards of ``colour`` into the own Field of Mandala ``mandala``
+    (1 or 2); no draw. Text: ``field 2 blue 3``."""
+
+    mandala: int
+    colour: str
+    count: int
+    verb: ClassVar[str] = "field"
+
+    def __post_init__(self) -> None:
+        _set(self, "mandala", _whole("ToField", "the Mandala", self.mandala))
+        _set(self, "colour", _colour("ToField", self.colour))
+        _set(self, "count", _whole("ToField", "the number of cards", self.count))
+
+    def __str__(self) -> str:
+        return f"field {self.mandala} {self.colour} {self.count}"
+
+
+@dataclass(frozen=True, slots=True)
+class Discard(Action):
+    """Mandala: discard ``count`` cards of ``colour`` and draw as many. Text: ``discard green 2``."""
+
+    colour: str
+    count: int
+    verb: ClassVar[str] = "discard"
+
+    def __post_init__(self) -> None:
+        _set(self, "colour", _colour("Discard", self.colour))
+        _set(self, "count", _whole("Discard", "the number of cards", self.count))
+
+    def __str__(self) -> str:
+        return f"discard {self.colour} {self.count}"
+
+
+@dataclass(frozen=True, slots=True)
+class Claim(Action):
+    """Mandala: take every card of ``colour`` from the Mountain of the completed Mandala.
+    Text: ``claim red``."""
+
+    colour: str
+    verb: ClassVar[str] = "claim"
+
+    def __post_init__(self) -> None:
+        _set(self, "colour", _colour("Claim", self.colour))
+
+    def __str__(self) -> str:
+        return f"claim {self.colour}"
+
+
 _WHOLE = re.compile(r"-?[0-9]{1,19}")
 
 
@@ -318,6 +392,14 @@ def parse_action(text: str | Action, card: Callable[[str], Card]) -> Action:
                     rule_id="mk.sow",
                 )
             return Sow(int(args[0]))
+        if verb == "mountain" and len(args) == 2:
+            return ToMountain(_int(args[0], text), args[1])
+        if verb == "field" and len(args) == 3:
+            return ToField(_int(args[0], text), args[1], _int(args[2], text))
+        if verb == "discard" and len(args) == 2:
+            return Discard(args[0], _int(args[1], text))
+        if verb == "claim" and len(args) == 1:
+            return Claim(args[0])
     except InvalidAction:
         raise
     except TricklabError as exc:
@@ -325,5 +407,5 @@ def parse_action(text: str | Action, card: Callable[[str], Card]) -> Action:
     raise InvalidAction(
         f"{describe(text)} is not an action; actions look like 'play QS', 'predict 3', 'place 1 4', "
         "'move 2>3', 'skip', 'bid 1 3 0', 'bid zero', 'count rock', 'announce 2', "
-        "'pass 2H 3S', 'steal 1' or 'sow 3'"
+        "'pass 2H 3S', 'steal 1', 'sow 3', 'mountain 1 red', 'field 2 blue 3', 'discard green 2' or 'claim red'"
     )

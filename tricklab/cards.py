@@ -5,6 +5,8 @@
   Ace is high or low. Notation: rank then suit letter, ``7S``, ``10H``, ``JD``, ``AS``;
   ``T`` for ten and the symbols ♠♥♦♣ are accepted on input.
 * :class:`BandCard` -- Band of Tricks: suit letter then number, ``R13``, ``S5``, ``P3``, ``M10``.
+* :class:`ColourCard` -- Mandala: a colour and the card's copy number (1-18), ``red3``,
+  ``blue18``. The copies of a colour play alike; the number only tells them apart.
 
 Cards are small immutable values, interned: a card parsed twice is the same object.
 Each game's ``Rules.card`` checks that a card belongs to its deck.
@@ -43,6 +45,9 @@ RANK_NAME = {
 BAND_SUITS = ("R", "S", "P", "M")
 BAND_SUIT_NAME = {"R": "Rock", "S": "Soul", "P": "Pops", "M": "Metal"}
 BAND_SUIT_KEY = {"R": "rock", "S": "soul", "P": "pops", "M": "metal"}
+
+COLOURS = ("red", "orange", "yellow", "green", "blue", "purple")  # Mandala's six colours, in this order
+COLOUR_COPIES = 18  # Mandala: cards of each colour
 
 
 class Card:
@@ -216,6 +221,58 @@ class BandCard(Card):
         return cls(match.group(1), int(match.group(2)))
 
 
+class ColourCard(Card):
+    """A Mandala card: ``suit`` is its colour (``"red"``) and ``rank`` its copy number, 1 to 18."""
+
+    __slots__ = ()
+
+    _PATTERN: ClassVar[re.Pattern[str]] = re.compile(r"^([a-z]+)(\d{1,2})$")
+
+    @classmethod
+    def _check(cls, suit: str, rank: int) -> None:
+        if suit not in COLOURS or not 1 <= rank <= COLOUR_COPIES:
+            raise InvalidCard(
+                f"a Mandala card has a colour ({', '.join(COLOURS)}) and a copy number from 1 to "
+                f"{COLOUR_COPIES}, not {describe(suit)} and {describe(rank)}"
+            )
+
+    def __str__(self) -> str:
+        return f"{self.suit}{self.rank}"
+
+    def __repr__(self) -> str:
+        return f"ColourCard('{self}')"
+
+    @property
+    def pretty(self) -> str:
+        """The colour alone: the copies of a colour play alike."""
+        return self.suit
+
+    @property
+    def name(self) -> str:
+        return f"{self.suit.capitalize()} card {self.rank}"
+
+    @property
+    def suit_name(self) -> str:
+        return self.suit.capitalize()
+
+    @property
+    def symbol(self) -> str:
+        return self.suit[0].upper()
+
+    @classmethod
+    def parse(cls, text: str) -> ColourCard:
+        """Parse ``"red3"``, ``"Blue18"``...; checks the notation only, not a deck."""
+        if not isinstance(text, str):
+            raise InvalidCard(f"a card must be given as text like 'red3', not {describe(text)}")
+        match = cls._PATTERN.match(text.strip().lower())
+        if match is None or match.group(1) not in COLOURS:
+            raise InvalidCard(
+                f"{describe(text)} is not a Mandala card: write the colour ({', '.join(COLOURS)}) "
+                "then the copy number, for example red3 or blue18"
+            )
+        return cls(match.group(1), int(match.group(2)))
+
+
 def any_card(value: object) -> Card:
     """A card of either family from its text (``"AS"``, ``"10H"``, ``"R13"``), or a card as it is.
 
@@ -225,7 +282,7 @@ def any_card(value: object) -> Card:
     if isinstance(value, Card):
         return value
     if isinstance(value, str):
-        for family in (FrenchCard, BandCard):
+        for family in (FrenchCard, BandCard, ColourCard):
             try:
                 return family.parse(value)
             except InvalidCard:
@@ -245,7 +302,9 @@ class Deck:
 
     __slots__ = ("_by_text", "card_type", "cards", "game")
 
-    def __init__(self, game: str, card_type: type[FrenchCard] | type[BandCard], cards: tuple[Card, ...]):
+    def __init__(
+        self, game: str, card_type: type[FrenchCard] | type[BandCard] | type[ColourCard], cards: tuple[Card, ...]
+    ):
         self.game = game
         self.card_type = card_type
         self.cards = cards

@@ -185,6 +185,7 @@ class TieBreak(Word):
     EXACT_PREDICTIONS = "exact predictions"  # Tricks & Stones: more exact predictions
     EXTRA_DEALS = "extra deals"  # Band of Tricks: further deals until one seat leads
     VAULT = "vault"  # Jewel Vault: more jewels in the vault
+    FEWER_CUP = "fewer cup cards"  # Mandala: fewer cards in the Cup
     SHARED = "shared"  # still tied after every tie-break: the win is shared
 
 
@@ -234,6 +235,16 @@ class EventKind(Word):
     AGAIN = "again"  # the last stone fell into the mover's own store: the mover moves again
     CAPTURE = "capture"  # the last stone and the stones opposite go to the mover's store
     SWEEP = "sweep"  # at the end, a player stores the stones left on their side
+    # Mandala
+    MOUNTAIN = "mountain"  # a card goes into a Mountain
+    FIELD = "field"  # cards go into a player's Field
+    DISCARD = "discard"  # cards are discarded from a hand
+    DRAW = "draw"  # cards are drawn from the deck
+    RESHUFFLE = "reshuffle"  # the discards become the new deck
+    COMPLETE = "complete"  # a Mandala holds all six colours
+    CLAIM = "claim"  # a colour of a completed Mandala's Mountain is taken
+    CLEAR = "clear"  # a completed Mandala's Fields are discarded
+    REFILL = "refill"  # new cards go into an emptied Mountain
 
 
 @dataclass(frozen=True, slots=True)
