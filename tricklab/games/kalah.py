@@ -46,7 +46,7 @@ from .base import (
     quote_action,
     quote_names,
 )
-from .capabilities import Capabilities
+from .capabilities import Capabilities, Ref
 from .core import CoreRules, Fact, Facts, event
 
 NAME = "kalah"
@@ -344,6 +344,15 @@ class GameEnded(Fact):
     emptied: tuple[int, ...]
 
 
+#: What Kalah offers besides its rules: for now only its bots (the heuristic player and the
+#: searching one of :mod:`tricklab.bots.kalah`).
+CAPABILITIES = Capabilities(
+    bots=(
+        ("heuristic", Ref("tricklab.bots.kalah:HeuristicBot")),
+        ("search", Ref("tricklab.bots.kalah:SearchBot")),
+    ),
+)
+
 _new = tuple.__new__
 _ACTIONS = tuple(Sow(pit) for pit in range(1, PITS + 1))  # action id k sows pit k + 1
 _SIDE_IDS = tuple(tuple(range(s * (PITS + 1), s * (PITS + 1) + PITS)) for s in range(2))
@@ -359,7 +368,7 @@ class Kalah(CoreRules[KalahState]):
     player_counts: ClassVar[tuple[int, ...]] = (2,)
     rulebook: ClassVar[Rulebook] = RULEBOOK
     options_type: ClassVar[type[Options]] = KalahOptions
-    capabilities: ClassVar[Capabilities] = Capabilities()
+    capabilities: ClassVar[Capabilities] = CAPABILITIES
     match_option_names: ClassVar[tuple[str, ...]] = ()
     options: KalahOptions
 
