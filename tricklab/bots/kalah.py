@@ -232,6 +232,7 @@ class SearchBot:
         self._deadline = 0.0
         self._nodes = 0
         self._cut = False  # some line stopped at the depth limit before the end
+        self._last_order: tuple[int, ...] = ()  # the root moves of the last search, best first
 
     def __repr__(self) -> str:
         return f"{self.rules.name} SearchBot(seat={self.seat}, depth={self.depth})"
@@ -245,7 +246,9 @@ class SearchBot:
 
     def decide(self, view: SeatView, legal_actions: Sequence[Action]) -> Decision:
         """The action :meth:`choose` takes and why: the rule that limits the choice, then how far
-        the bot looked and what the move is worth there (``bot.kalah.search``)."""
+        the bot looked and what the move is worth there (``bot.kalah.search``). With a fixed
+        ``depth`` it is exactly :meth:`choose`'s move; with a time budget each call searches
+        anew and may reach another depth."""
         action, value = self._decision(view, legal_actions)
         limit = self.rules.explain_choice(view, self.seat)  # type: ignore[arg-type]
         if value is None:
@@ -298,8 +301,6 @@ class SearchBot:
         best = max(found.values())
         order = self._last_order
         return next(a for a in order if found[a] == best), best
-
-    _last_order: tuple[int, ...] = ()
 
     def _deepen(self, state: KalahState, legal: tuple[int, ...], exact: bool) -> tuple[int, dict[int, int]]:
         """The depth searched and each root move's value there (exact values with ``exact``;
