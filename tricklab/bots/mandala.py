@@ -106,14 +106,6 @@ class HeuristicBot:
 
     # --- what colours are worth ---------------------------------------------------------------------
 
-    @staticmethod
-    def river_worth(river: Sequence[str], colour: str) -> int:
-        """Points one more Cup card of ``colour`` would score against ``river``: its space
-        (``rules.score`` of one card), or the next free space for a new colour (0 when full)."""
-        if colour in river:
-            return river.index(colour) + 1
-        return len(river) + 1 if len(river) < RIVER_SPACES else 0
-
     def _claim_value(self, river: Sequence[str], colour: str, n: int) -> float:
         """What taking ``n`` cards of ``colour`` is worth to a seat with ``river``: the Cup cards'
         points, and for a new colour the River space it sets (worth more the earlier)."""
@@ -266,9 +258,8 @@ class HeuristicBot:
         if tag == FIELD:
             return Reason(
                 tag,
-                f"Build your Field of Mandala {k.mandala + 1} with {colour}, a colour you hold "
-                f"{plural(k.cards, 'card')} of: when a Mandala is complete, the player with more cards in "
-                "their Field chooses first.",
+                f"Build your Field of Mandala {k.mandala + 1} with your {plural(k.cards, colour + ' card')}: "
+                "when a Mandala is complete, the player with more cards in their Field chooses first.",
             )
         if tag == MOUNTAIN:
             if colour in river:
