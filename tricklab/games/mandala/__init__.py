@@ -23,7 +23,8 @@ The match option ``first_player`` (0 or 1) says who starts; by default the seed 
 The game is laid out as a package: :mod:`.rulebook` (its words, numbers and clauses),
 :mod:`.rules` (the core: compact state, ``core_legal``/``core_step``, refusals, views),
 :mod:`.facts` (the facts the core reports) and :mod:`.narrate` (the facts as events).
-It is not in the registry of games yet: use ``Mandala.create(2)``.
+It is not in the registry of games yet: use ``Mandala.create(2)``. Its heuristic bot,
+:class:`tricklab.bots.mandala.HeuristicBot`, plays ``Mandala.create(2).play(bots="heuristic")``.
 """
 
 from .facts import (
