@@ -14,9 +14,13 @@ from .band_of_tricks import BandOfTricks
 from .base import Rules
 from .capabilities import Capabilities
 from .jewel_vault import JewelVault
+from .kalah import Kalah
+from .mandala import Mandala
 from .tricks_and_stones import TricksAndStones
 
-GAMES: dict[str, type[Rules[Any]]] = {cls.name: cls for cls in (TricksAndStones, BandOfTricks, JewelVault)}
+GAMES: dict[str, type[Rules[Any]]] = {
+    cls.name: cls for cls in (TricksAndStones, BandOfTricks, JewelVault, Kalah, Mandala)
+}
 DEFAULT_GAME: str = next(iter(GAMES))  # what a widget or an app shows unless told otherwise
 _ALIASES: dict[str, str] = {
     alias: cls.name for cls in GAMES.values() for alias in (cls.name, cls.title.lower(), *cls.aliases)
