@@ -29,6 +29,7 @@ from ..cards import SUIT_NAME, SUIT_SYMBOL, Card
 if TYPE_CHECKING:
     from ..advisor import AdvisorEntry
     from ..bots import Bot
+    from ..moves import MovesEntry
     from ..review import ReviewEntry
     from .base import Rules, TrickOutcome
 
@@ -186,6 +187,7 @@ class Capabilities:
     bots: tuple[tuple[str, Ref[BotFactory]], ...] = ()  # named bots besides "random"
     advice: Ref[AdvisorEntry] | None = None  # the advisor's entry for the game, if it has one
     review: Ref[ReviewEntry] | None = None  # the review's entry for the game, if it has one
+    moves: Ref[MovesEntry] | None = None  # "try a move": every legal move's outcome, if offered
     variants: tuple[str, ...] = ()  # yes/no rules options a link may switch on
     examples: tuple[Example, ...] = ()
 

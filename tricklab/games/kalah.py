@@ -344,13 +344,14 @@ class GameEnded(Fact):
     emptied: tuple[int, ...]
 
 
-#: What Kalah offers besides its rules: for now only its bots (the heuristic player and the
-#: searching one of :mod:`tricklab.bots.kalah`).
+#: What Kalah offers besides its rules: its bots (the heuristic player and the searching one of
+#: :mod:`tricklab.bots.kalah`) and "try a move" (each move's outcome and searched value).
 CAPABILITIES = Capabilities(
     bots=(
         ("heuristic", Ref("tricklab.bots.kalah:HeuristicBot")),
         ("search", Ref("tricklab.bots.kalah:SearchBot")),
     ),
+    moves=Ref("tricklab.moves:KALAH_MOVES"),
 )
 
 _new = tuple.__new__

@@ -269,7 +269,10 @@ class MandalaView:
         return tuple(ColourCard(colour, k) for colour, n in own.items() for k in range(1, n + 1))
 
 
-CAPABILITIES = Capabilities(bots=(("heuristic", Ref("tricklab.bots.mandala:HeuristicBot")),))
+CAPABILITIES = Capabilities(
+    bots=(("heuristic", Ref("tricklab.bots.mandala:HeuristicBot")),),
+    moves=Ref("tricklab.moves:MANDALA_MOVES"),  # "try a move": each move's outcome, as the seat knows it
+)
 
 
 class Mandala(CoreRules[MandalaState]):

@@ -1,0 +1,405 @@
+"""Try a move: every legal move of a position, what it does, and why.
+
+For the seat to move, :func:`try_moves` makes each legal move on a copy of the position with
+the game's own core step (``core_step``) and reads what the rules did from the game's own facts
+and narration: nothing here works out a rule a second time. Each :class:`MoveOutcome` holds the
+move, the position after it as the seat sees it, a short tally of what it did (stones gained,
+an extra turn, a capture; cards drawn, a Mandala completed), the events and reasons the game
+narrates for it, and the move a bot of the game would pick, with the bot's reasons.
+
+What is particular to a game is declared by the game: ``Capabilities.moves`` names a
+:class:`MovesEntry` (in this module, one per game, like the advisor's entries). An entry says
+how to rebuild the position from the seat's view (only what the seat may see: the other hand,
+the deck and the face-down cards are not known, so an outcome that depends on them says so,
+"then draws 3 cards", without naming them), how to tally a move's facts, and how the best move
+is found (Kalah: the searching bot, which also gives every move a value).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, replace
+from typing import Any
+
+from .actions import Action
+from .errors import InvalidOption, describe
+from .explain import Reason, plural
+from .games.base import Event, GameState, Rules, SeatView
+from .games.core import CoreRules, Fact, Facts
+from .match import Match
+
+#: how many moves ahead Kalah's search looks for the values shown (a fixed depth, so the same
+#: position always gets the same values)
+SEARCH_DEPTH = 8
+#: a seat that is none of the players: a fact as nobody at the table knows it yet (a draw's cards)
+_NOBODY = -1
+
+
+@dataclass(frozen=True, slots=True)
+class Effect:
+    """One thing a move does, counted: ``key`` names it (``"gained"``, ``"again"``,
+    ``"captured"``, ``"drawn"``, ``"completed"``, ...), ``amount`` counts it and ``text`` says it
+    in plain words."""
+
+    key: str
+    amount: int
+    text: str
+
+
+@dataclass(frozen=True, slots=True)
+class MoveOutcome:
+    """One legal move and what it does, as the seat to move can know it.
+
+    ``text`` is the move's text form (``"sow 3"``), ``description`` the move in words, ``view``
+    the position after it as the seat sees it, ``effects`` the tally of what it did, ``events``
+    the game's own narration of the move (automatic steps included), ``value`` the searched
+    value where the game has a search (own store minus the opponent's, looking ahead), and
+    ``best`` whether it is the move the game's bot picks, with ``verdict``, the bot's reasons.
+    """
+
+    action: Action
+    text: str
+    description: str
+    view: SeatView
+    effects: tuple[Effect, ...]
+    events: tuple[Event, ...]
+    value: int | None = None
+    best: bool = False
+    verdict: tuple[Reason, ...] = ()
+
+    def effect(self, key: str) -> int:
+        """The amount of the effect ``key`` (0 if the move does not have it)."""
+        return sum(e.amount for e in self.effects if e.key == key)
+
+    @property
+    def reasons(self) -> tuple[Reason, ...]:
+        """The rules the move's events cite, each once, in the order they first apply."""
+        seen: dict[tuple[str, str], Reason] = {}
+        for event in self.events:
+            for reason in event.reasons:
+                seen.setdefault((reason.rule_id, reason.text), reason)
+        return tuple(seen.values())
+
+    @property
+    def rule_ids(self) -> tuple[str, ...]:
+        return tuple(dict.fromkeys(r.rule_id for r in self.reasons))
+
+
+@dataclass(frozen=True, slots=True)
+class Tried:
+    """What an entry makes of one move's facts: the view after it, the tally and the events."""
+
+    view: SeatView
+    effects: tuple[Effect, ...]
+    events: tuple[Event, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class Best:
+    """The move a game's bot picks (and why), and each move's value if the game searches."""
+
+    action: Action
+    reasons: tuple[Reason, ...]
+    values: dict[Action, int] | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class MovesEntry:
+    """How "try a move" works for one game. A game names its entry in its declaration
+    (``Capabilities(moves=Ref("tricklab.moves:KALAH_MOVES"))``).
+
+    ``position(rules, view)`` is the position as the seat knows it, rebuilt from its view (what
+    the seat cannot see filled in with stand-ins that the rules never read for this move, or
+    whose part in it ``tally`` hides). ``tally(rules, seat, before, facts)`` turns the facts of
+    one move (each with the state after it) into the view after it, the effects and the events.
+    ``best(rules, view, seat, legal)`` is the bot's pick. ``value_title`` names the values, if
+    the game gives any (``""``: none); ``best_title`` says who picks the best move.
+    """
+
+    position: Callable[[Rules[Any], SeatView], GameState]
+    tally: Callable[[Rules[Any], int, GameState, Facts], Tried]
+    best: Callable[[Rules[Any], SeatView, int, Sequence[Action]], Best]
+    value_title: str = ""
+    best_title: str = "the bot's choice"
+
+
+def entry_of(rules: Rules[Any]) -> MovesEntry:
+    """The game's declared entry, or :class:`InvalidOption` for a game that has none."""
+    ref = rules.capabilities.moves
+    if ref is None or not isinstance(rules, CoreRules):
+        raise InvalidOption(f"trying moves is not offered for {rules.title}")
+    return ref.load()
+
+
+def offers_moves(game: type[Rules[Any]] | Rules[Any]) -> bool:
+    """Whether the game declares "try a move"."""
+    return game.capabilities.moves is not None
+
+
+def try_moves(
+    source: Match | Rules[Any], state: GameState | None = None, seat: int | None = None
+) -> tuple[MoveOutcome, ...]:
+    """Every legal move of the position with what it does, for the seat to move.
+
+    ``source`` is a match (its current state is used) or a game's rules with ``state``. ``seat``
+    must be the seat to move (by default it is). Only what that seat sees is used: its view,
+    never the whole state.
+    """
+    if isinstance(source, Match):
+        if state is not None:
+            raise InvalidOption("give a match, or rules and a state, not a match and a state")
+        rules: Rules[Any] = source.rules
+        state = source.state
+    elif isinstance(source, Rules):
+        rules = source
+        if state is None:
+            raise InvalidOption(f"trying moves with {rules.title}'s rules needs a state (or give a match)")
+    else:
+        raise InvalidOption(f"try_moves takes a match or a game's rules, not {describe(source)}")
+    entry = entry_of(rules)
+    assert isinstance(rules, CoreRules)
+    mover = state.to_play
+    if mover is None:
+        raise InvalidOption("the game is over: there is no move to try")
+    if seat is None:
+        seat = mover
+    rules.check_view_seat(seat)
+    if seat != mover:
+        raise InvalidOption(
+            f"it is {rules.seat_name(mover)}'s turn, not {describe(seat)}'s: only the player to move can try moves"
+        )
+    view = rules.view(state, seat)
+    known = entry.position(rules, view)
+    legal = rules.legal_actions(known)
+    best = entry.best(rules, view, seat, legal)
+    outcomes = []
+    for action in legal:
+        facts: Facts = []
+        rules.core_step(known, rules.listed_action_id(known, action), facts)
+        tried = entry.tally(rules, seat, known, facts)
+        outcomes.append(
+            MoveOutcome(
+                action=action,
+                text=str(action),
+                description=rules.describe_action(action, view),
+                view=tried.view,
+                effects=tried.effects,
+                events=tried.events,
+                value=None if best.values is None else best.values.get(action),
+                best=action == best.action,
+                verdict=best.reasons if action == best.action else (),
+            )
+        )
+    return tuple(outcomes)
+
+
+def _narrated(rules: CoreRules[Any], facts: Facts, seat: int, hidden: Callable[[Fact], bool]) -> list[Event]:
+    """The game's events for ``facts``: each told as ``seat`` may see it, and a fact ``hidden``
+    says nobody knows yet (a draw) told as nobody at the table sees it."""
+    return [rules.narrate(fact.seen_by(_NOBODY if hidden(fact) else seat), after) for fact, after in facts]
+
+
+# --- Kalah ------------------------------------------------------------------------------------------
+
+
+def _kalah_position(rules: Rules[Any], view: SeatView) -> GameState:
+    from .games.kalah import KalahState, KalahView
+
+    assert isinstance(view, KalahView)
+    return KalahState(0, view.phase, view.to_play, tuple(view.pits))  # Kalah hides nothing
+
+
+def _kalah_tally(rules: Rules[Any], seat: int, before: GameState, facts: Facts) -> Tried:
+    from .games.kalah import Captured, GameEnded, Kalah, KalahState, MovedAgain, Swept, store_of
+
+    assert isinstance(rules, Kalah) and isinstance(before, KalahState)
+    after: KalahState = facts[-1][1]
+    store = store_of(seat)
+    gained = after.pits[store] - before.pits[store]
+    effects = [Effect("gained", gained, f"{plural(gained, 'stone')} into your store")]
+    for fact, _ in facts:
+        if isinstance(fact, MovedAgain):
+            effects.append(Effect("again", 1, "your last stone lands in your store: you move again"))
+        elif isinstance(fact, Captured):
+            effects.append(
+                Effect(
+                    "captured",
+                    fact.stones,
+                    f"captures {plural(fact.stones, 'stone')} from the pit across (pit {fact.across}), "
+                    "with your last stone",
+                )
+            )
+        elif isinstance(fact, Swept) and fact.seat != seat:
+            effects.append(
+                Effect("swept", fact.stones, f"the other player stores the {plural(fact.stones, 'stone')} left")
+            )
+        elif isinstance(fact, GameEnded):
+            effects.append(Effect("ends", 1, "the game ends"))
+    events = _narrated(rules, facts, seat, lambda fact: False)
+    return Tried(rules.view(after, seat), tuple(effects), tuple(events))
+
+
+def _kalah_best(rules: Rules[Any], view: SeatView, seat: int, legal: Sequence[Action]) -> Best:
+    from .bots.kalah import SearchBot
+    from .games.kalah import Kalah, KalahView
+
+    assert isinstance(rules, Kalah) and isinstance(view, KalahView)
+    bot = SearchBot(rules, seat, depth=SEARCH_DEPTH)
+    decision = bot.decide(view, legal)
+    return Best(decision.action, tuple(decision.reasons), bot.values(view))
+
+
+KALAH_MOVES = MovesEntry(
+    position=_kalah_position,
+    tally=_kalah_tally,
+    best=_kalah_best,
+    value_title=f"Search value ({SEARCH_DEPTH} moves ahead)",
+    best_title="the searching bot's choice",
+)
+
+
+# --- Mandala ----------------------------------------------------------------------------------------
+
+
+def _mandala_position(rules: Rules[Any], view: SeatView) -> GameState:
+    """The position as the seat knows it: its own hand and everything face up; the other hand,
+    the Cups and the deck as stand-in cards of the right number (the first colour). The rules
+    read only how many of them there are during one move, except for the cards drawn, which
+    :func:`_mandala_tally` leaves unnamed."""
+    from .cards import COLOURS
+    from .games.mandala import COLOUR_INDEX, MandalaState, MandalaView
+
+    assert isinstance(view, MandalaView)
+    seat = view.seat
+    assert seat is not None
+
+    def counts(held: dict[str, int] | None) -> tuple[int, ...]:
+        return tuple((held or {}).get(c, 0) for c in COLOURS)
+
+    def stand_in(n: int) -> tuple[int, ...]:
+        return (n,) + (0,) * (len(COLOURS) - 1)
+
+    hands = tuple(counts(view.hands[s]) if s == seat else stand_in(view.hand_sizes[s]) for s in range(2))
+    return MandalaState(
+        phase=view.phase,
+        to_play=view.to_play,
+        turn=view.turn,
+        hand_counts=hands,
+        mountains=tuple(counts(area.mountain) for area in view.mandalas),
+        fields=tuple(tuple(counts(f) for f in area.fields) for area in view.mandalas),
+        river_ids=tuple(tuple(COLOUR_INDEX[c] for c in river) for river in view.rivers),
+        cup_counts=tuple(stand_in(n) for n in view.cup_sizes),
+        deck=(0,) * view.deck_size,
+        discards=counts(view.discards),
+        reshuffles=view.reshuffles,
+        claiming=None if view.claiming is None else view.claiming - 1,
+        last=view.last,
+    )
+
+
+def _mandala_tally(rules: Rules[Any], seat: int, before: GameState, facts: Facts) -> Tried:
+    """A Mandala move's facts as the seat can know them before making it: cards drawn and new
+    Mountain cards are counted, never named, and the view after it shows only the known cards
+    (a game that ends is scored when the Cups are opened: that is not known yet either)."""
+    from .cards import COLOURS
+    from .games.core import event
+    from .games.mandala import (
+        COLOUR_INDEX,
+        Claimed,
+        Completed,
+        Drew,
+        Ended,
+        IntoField,
+        IntoMountain,
+        Mandala,
+        MandalaState,
+        MandalaView,
+        Refilled,
+    )
+
+    assert isinstance(rules, Mandala) and isinstance(before, MandalaState)
+    after: MandalaState = facts[-1][1]
+    drawn = [0] * len(COLOURS)
+    refilled: dict[int, list[int]] = {}
+    effects: list[Effect] = []
+    events: list[Event] = []
+    for fact, state in facts:
+        told = rules.narrate(fact.seen_by(_NOBODY if isinstance(fact, Drew) else seat), state)
+        if isinstance(fact, Drew):
+            for colour in fact.colours or ():
+                drawn[COLOUR_INDEX[colour]] += 1
+            if fact.seat == seat and fact.count:
+                effects.append(
+                    Effect("drawn", fact.count, f"then you draw {plural(fact.count, 'card')} (unknown until drawn)")
+                )
+        elif isinstance(fact, Refilled):
+            refilled.setdefault(fact.mandala - 1, []).extend(COLOUR_INDEX[c] for c in fact.colours)
+            told = event(
+                told.kind,
+                None,
+                f"{plural(len(fact.colours), 'new card')} from the deck go face up into Mountain {fact.mandala}.",
+                told.reasons,
+                mandala=fact.mandala,
+            )
+        elif isinstance(fact, (IntoMountain, IntoField)):
+            shows = len(rules.present(state, fact.mandala - 1))
+            effects.append(Effect("colours", shows, f"Mandala {fact.mandala} then shows {shows} of the six colours"))
+            if isinstance(fact, IntoField):
+                own, other = (sum(f) for f in (state.fields[fact.mandala - 1][s] for s in (seat, 1 - seat)))
+                effects.append(
+                    Effect("field", own, f"your Field there holds {plural(own, 'card')}, the other player's {other}")
+                )
+        elif isinstance(fact, Completed):
+            chooser = "you choose" if fact.first == seat else f"{rules.seat_name(fact.first)} chooses"
+            effects.append(Effect("completed", fact.mandala, f"completes Mandala {fact.mandala}: {chooser} first"))
+        elif isinstance(fact, Claimed) and fact.seat == seat:
+            if fact.discarded:
+                effects.append(Effect("claimed", fact.count, f"takes {plural(fact.count, fact.colour + ' card')}"))
+                effects.append(Effect("discarded", fact.count, "they are discarded: you have no Field there"))
+            else:
+                effects.append(Effect("claimed", fact.count, f"takes {plural(fact.count, fact.colour + ' card')}"))
+                if fact.river_space is not None:
+                    effects.append(
+                        Effect("river", fact.river_space, f"{fact.colour} goes to your River space {fact.river_space}")
+                    )
+                if fact.to_cup:
+                    effects.append(Effect("cup", fact.to_cup, f"{plural(fact.to_cup, 'card')} into your Cup"))
+        elif isinstance(fact, Ended):
+            # the scores need the face-down Cup cards: only the rule that ends the game is told
+            told = event(
+                told.kind,
+                None,
+                "The game ends here; the Cups are then opened and scored.",
+                told.reasons[:1],
+                cause=str(fact.cause),
+            )
+            effects.append(Effect("ends", 1, "the game ends"))
+        events.append(told)
+    hands = list(after.hand_counts)
+    hands[seat] = tuple(n - d for n, d in zip(hands[seat], drawn, strict=True))
+    mountains = list(after.mountains)
+    for m, colours in refilled.items():
+        mountains[m] = tuple(n - colours.count(c) for c, n in enumerate(mountains[m]))
+    known = replace(after, hand_counts=tuple(hands), mountains=tuple(mountains))
+    shown = rules.view(known, seat)
+    assert isinstance(shown, MandalaView)
+    if after.is_over:  # the Cups are not opened in a move only tried
+        shown = replace(shown, cups=(None,) * len(shown.cups), scores=None)
+    return Tried(shown, tuple(effects), tuple(events))
+
+
+def _mandala_best(rules: Rules[Any], view: SeatView, seat: int, legal: Sequence[Action]) -> Best:
+    from .bots.mandala import HeuristicBot
+    from .games.mandala import Mandala, MandalaView
+
+    assert isinstance(rules, Mandala) and isinstance(view, MandalaView)
+    decision = HeuristicBot(rules, seat).decide(view, legal)
+    return Best(decision.action, tuple(decision.reasons))
+
+
+MANDALA_MOVES = MovesEntry(
+    position=_mandala_position,
+    tally=_mandala_tally,
+    best=_mandala_best,
+    best_title="the heuristic bot's choice",
+)
