@@ -43,6 +43,11 @@ ALLOWED_ISINSTANCE = {
 } | {  # a game's own bot reading the facts of its own game's core step
     ("kalah.py", "outcome")
 }
+# "try a move"'s entries (tricklab.moves.MovesEntry), one function per game and hook; each reads
+# its own game's views, states and facts
+ALLOWED_ISINSTANCE |= {
+    ("moves.py", f"_{game}_{part}") for game in ("kalah", "mandala") for part in ("position", "tally", "best")
+}
 
 
 def _outside_games() -> list[Path]:

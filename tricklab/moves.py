@@ -110,14 +110,15 @@ class MovesEntry:
 
     ``position(rules, view)`` is the position as the seat knows it, rebuilt from its view (what
     the seat cannot see filled in with stand-ins that the rules never read for this move, or
-    whose part in it ``tally`` hides). ``tally(rules, seat, before, facts)`` turns the facts of
-    one move (each with the state after it) into the view after it, the effects and the events.
+    whose part in it ``tally`` hides). ``tally(rules, seat, before, facts, after)`` turns the
+    facts of one move (each with the state right after it) and the state the move ends in into
+    the view after it, the effects and the events.
     ``best(rules, view, seat, legal)`` is the bot's pick. ``value_title`` names the values, if
     the game gives any (``""``: none); ``best_title`` says who picks the best move.
     """
 
     position: Callable[[Rules[Any], SeatView], GameState]
-    tally: Callable[[Rules[Any], int, GameState, Facts], Tried]
+    tally: Callable[[Rules[Any], int, GameState, Facts, GameState], Tried]
     best: Callable[[Rules[Any], SeatView, int, Sequence[Action]], Best]
     value_title: str = ""
     best_title: str = "the bot's choice"
@@ -175,8 +176,8 @@ def try_moves(
     outcomes = []
     for action in legal:
         facts: Facts = []
-        rules.core_step(known, rules.listed_action_id(known, action), facts)
-        tried = entry.tally(rules, seat, known, facts)
+        after = rules.core_step(known, rules.listed_action_id(known, action), facts)
+        tried = entry.tally(rules, seat, known, facts, after)
         outcomes.append(
             MoveOutcome(
                 action=action,
@@ -209,11 +210,10 @@ def _kalah_position(rules: Rules[Any], view: SeatView) -> GameState:
     return KalahState(0, view.phase, view.to_play, tuple(view.pits))  # Kalah hides nothing
 
 
-def _kalah_tally(rules: Rules[Any], seat: int, before: GameState, facts: Facts) -> Tried:
+def _kalah_tally(rules: Rules[Any], seat: int, before: GameState, facts: Facts, after: GameState) -> Tried:
     from .games.kalah import Captured, GameEnded, Kalah, KalahState, MovedAgain, Swept, store_of
 
-    assert isinstance(rules, Kalah) and isinstance(before, KalahState)
-    after: KalahState = facts[-1][1]
+    assert isinstance(rules, Kalah) and isinstance(before, KalahState) and isinstance(after, KalahState)
     store = store_of(seat)
     gained = after.pits[store] - before.pits[store]
     effects = [Effect("gained", gained, f"{plural(gained, 'stone')} into your store")]
@@ -297,7 +297,7 @@ def _mandala_position(rules: Rules[Any], view: SeatView) -> GameState:
     )
 
 
-def _mandala_tally(rules: Rules[Any], seat: int, before: GameState, facts: Facts) -> Tried:
+def _mandala_tally(rules: Rules[Any], seat: int, before: GameState, facts: Facts, after: GameState) -> Tried:
     """A Mandala move's facts as the seat can know them before making it: cards drawn and new
     Mountain cards are counted, never named, and the view after it shows only the known cards
     (a game that ends is scored when the Cups are opened: that is not known yet either)."""
@@ -317,8 +317,7 @@ def _mandala_tally(rules: Rules[Any], seat: int, before: GameState, facts: Facts
         Refilled,
     )
 
-    assert isinstance(rules, Mandala) and isinstance(before, MandalaState)
-    after: MandalaState = facts[-1][1]
+    assert isinstance(rules, Mandala) and isinstance(after, MandalaState)
     drawn = [0] * len(COLOURS)
     refilled: dict[int, list[int]] = {}
     effects: list[Effect] = []
