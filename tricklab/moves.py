@@ -114,14 +114,14 @@ class MovesEntry:
     facts of one move (each with the state right after it) and the state the move ends in into
     the view after it, the effects and the events.
     ``best(rules, view, seat, legal)`` is the bot's pick. ``value_title`` names the values, if
-    the game gives any (``""``: none); ``best_title`` says who picks the best move.
+    the game gives any (``""``: none); ``best_title`` names the bot that picks the best move.
     """
 
     position: Callable[[Rules[Any], SeatView], GameState]
     tally: Callable[[Rules[Any], int, GameState, Facts, GameState], Tried]
     best: Callable[[Rules[Any], SeatView, int, Sequence[Action]], Best]
     value_title: str = ""
-    best_title: str = "the bot's choice"
+    best_title: str = "the bot"
 
 
 def entry_of(rules: Rules[Any]) -> MovesEntry:
@@ -254,7 +254,7 @@ KALAH_MOVES = MovesEntry(
     tally=_kalah_tally,
     best=_kalah_best,
     value_title=f"Search value ({SEARCH_DEPTH} moves ahead)",
-    best_title="the searching bot's choice",
+    best_title="the searching bot",
 )
 
 
@@ -400,5 +400,5 @@ MANDALA_MOVES = MovesEntry(
     position=_mandala_position,
     tally=_mandala_tally,
     best=_mandala_best,
-    best_title="the heuristic bot's choice",
+    best_title="the heuristic bot",
 )

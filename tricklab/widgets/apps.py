@@ -422,13 +422,42 @@ def quiz_app(query: str | None = None) -> w.VBox:
 def bid_trainer_app(query: str | None = None) -> w.VBox:
     """The ``bid_trainer`` app: a :class:`BidTrainer` from ``game`` (every game with a pre-round
     decision the advisor knows: a prediction, a bid or a pass), ``players`` and ``seed`` (and
-    optionally ``seat``, 1..players)."""
+    optionally ``seat``, 1..players).
+
+    A game with no pre-round decision that declares "try a move" (``Capabilities.moves``: Kalah,
+    Mandala) gets the :class:`MoveTrainer` instead: the position after ``ply`` moves of the bots
+    (0 to 200, default 6), every move with its outcome and why."""
     from .bidtrainer import GAMES as TRAINER_GAMES
     from .bidtrainer import BidTrainer, trains
+    from .movetrainer import DEFAULT_PLY, MAX_PLY, MoveTrainer, trains_moves
+    from .movetrainer import GAMES as MOVE_GAMES
 
-    params = parse_params(read_query_string() if query is None else query, extras=("seat",))
+    params = parse_params(read_query_string() if query is None else query, extras=("seat", "ply"))
+    if trains_moves(GAMES[params.game]):
+        ply = DEFAULT_PLY
+        text = params.extra.get("ply")
+        if text is not None:
+            if re.fullmatch(r"[0-9]{1,3}", text) and int(text) <= MAX_PLY:
+                ply = int(text)
+            else:
+                params.messages.append(
+                    f"The moves before the position must be a whole number from 0 to {MAX_PLY}, "
+                    f"not “{quote(text)}”; using {DEFAULT_PLY}."
+                )
+        if "seat" in params.extra:
+            params.messages.append("In this trainer you are the player whose move it is; the seat was ignored.")
+        moves = MoveTrainer(params.game, params.players, seed=params.seed, ply=ply, **_look(params))
+        header = _seeded_header(
+            moves,
+            params,
+            lambda seed: f"Try a move: {GAMES[params.game].title}, seed {seed}",
+            describe="Every move you can make in this position, what it does and which rules say so. "
+            "Press Try it on a move to see the board after it.",
+        )
+        _show_address(moves, params)
+        return _app(header, moves)
     if not trains(GAMES[params.game]):
-        with_bids = " and ".join(GAMES[name].title for name in TRAINER_GAMES)
+        with_bids = " and ".join(GAMES[name].title for name in (*TRAINER_GAMES, *MOVE_GAMES))
         params.messages.append(
             f"The trainer is for {with_bids}, not {GAMES[params.game].title}; showing {GAMES[DEFAULT_GAME].title}."
         )

@@ -1,0 +1,283 @@
+"""MoveTrainer: every move of a position, what it does and why; try one and see the board after it.
+
+The outcomes come from :func:`tricklab.moves.try_moves` (the game's own core step and narration,
+as the seat to move knows the position); this widget only sets up the position, takes the
+learner's pick and draws what the engine says. It is the bid trainer's counterpart for games
+with no pre-round decision that declare "try a move" (``Capabilities.moves``).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import ipywidgets as w
+
+from .. import get_rules
+from ..bots import make_bots
+from ..display import choice_button, esc, reasons_html, rule_id_html, view_html
+from ..errors import InvalidOption, TricklabError, describe
+from ..games import find_game, games_with
+from ..games.base import Rules
+from ..games.capabilities import Capabilities, DecisionKind
+from ..match import Match
+from ..moves import MoveOutcome, MovesEntry, entry_of, try_moves
+from .board import Board, LookToggles, controls_row
+from .inputs import quote, short
+
+#: how many moves the bots play before the position shown, unless asked for another number
+DEFAULT_PLY = 6
+#: the most moves a position may be set up with
+MAX_PLY = 200
+#: the intent of a move's "Try it" button, on the list and on the board's picture
+TRY = "try"
+
+
+def _offers(offers: Capabilities) -> bool:
+    return offers.moves is not None and offers.decision.kind is DecisionKind.NONE
+
+
+def trains_moves(game: type[Rules[Any]]) -> bool:
+    """Whether the move trainer takes this game: one that declares "try a move" and has no
+    pre-round decision (a game with one gets the bid trainer)."""
+    return _offers(game.capabilities)
+
+
+GAMES = tuple(cls.name for cls in games_with(_offers))  # the games the move trainer is for
+
+
+class MoveTrainer(w.VBox):  # type: ignore[misc]
+    """A position from ``seed`` after ``ply`` moves of the heuristic bots: every legal move of the
+    player to move, with what it does (stones into the store, an extra turn, a capture; cards
+    drawn, a Mandala completed), the rules that say so and, for Kalah, the search's value of
+    each move. "Try it" on a move (in the list or on the board) shows the board after it with
+    the rules' reasons; the move the game's bot picks is marked. "New position" takes the next
+    seed. The same ``seed`` and ``ply`` always give the same position and the same numbers.
+    """
+
+    def __init__(
+        self,
+        game: str | None = None,
+        players: int | None = None,
+        *,
+        seed: int = 0,
+        ply: int = DEFAULT_PLY,
+        four_colour: bool = False,
+        large: bool = False,
+    ) -> None:
+        if not GAMES:
+            raise InvalidOption("no game offers trying moves")
+        cls = find_game(GAMES[0] if game is None else game)
+        if not trains_moves(cls):
+            raise InvalidOption(f"the move trainer is for {', '.join(GAMES)}, not {cls.name}")
+        counts = cls.player_counts
+        players = counts[0] if players is None else players
+        if isinstance(players, bool) or not isinstance(players, int) or players not in counts:
+            raise InvalidOption(f"{cls.title} is for {counts[0]} to {counts[-1]} players, not {describe(players)}")
+        if isinstance(ply, bool) or not isinstance(ply, int) or not 0 <= ply <= MAX_PLY:
+            raise InvalidOption(f"the moves played before the position are 0 to {MAX_PLY}, not {describe(ply)}")
+        self.rules: Rules[Any] = get_rules(cls.name, players=players)
+        self.entry: MovesEntry = entry_of(self.rules)
+        self.ply = ply
+        self._set_up(seed)
+
+        self.board = Board()
+        self.board.on_intent(self._intent)
+        self.look = LookToggles(large=large, four_colour=four_colour, on_change=self._render)
+        self.clear_button = w.Button(description="Back to the position", tooltip="the position before your move")
+        self.clear_button.on_click(lambda _: self.clear())
+        self.new_button = w.Button(description="New position", tooltip="another position (the next seed)")
+        self.new_button.on_click(lambda _: self.new_position())
+        super().__init__([controls_row([self.clear_button, self.new_button, self.look]), self.board])
+        self.add_class("tricklab-movetrainer")
+        self._render()
+
+    # --- the position ---------------------------------------------------------------------------
+
+    def _set_up(self, seed: int) -> None:
+        """The position of ``seed``: up to ``ply`` moves of the heuristic bots, stopping before
+        a move that would end the game; no move tried yet."""
+        rules = self.rules
+        self.seed = seed
+        match: Match = rules.new_match(seed)
+        bots = make_bots(rules, "heuristic", seed)
+        played = 0
+        while played < self.ply:
+            to_play = match.to_play
+            assert to_play is not None
+            after = match.copy()
+            after.apply(bots[to_play].choose(match.view(to_play), match.legal_actions()))
+            if after.is_over:
+                break
+            match, played = after, played + 1
+        self.match = match
+        self.played = played
+        seat = match.to_play
+        assert seat is not None
+        self.seat: int = seat
+        self.outcomes: tuple[MoveOutcome, ...] = try_moves(match)
+        self.tried: MoveOutcome | None = None
+        self._message = ""
+
+    def new_position(self) -> None:
+        """Another position: the next seed, after as many moves."""
+        self._set_up(self.seed + 1)
+        self._message = f"A new position: seed {self.seed}."
+        self._render()
+
+    def link_state(self) -> dict[str, str]:
+        """What a link needs to show this position again: the seed, the moves played before it
+        and the look toggles."""
+        return {"seed": str(self.seed), "ply": str(self.ply), **self.look.link_state()}
+
+    @property
+    def best(self) -> MoveOutcome:
+        """The move the game's bot picks (the searching bot in Kalah)."""
+        return next(o for o in self.outcomes if o.best)
+
+    # --- trying a move --------------------------------------------------------------------------
+
+    def try_move(self, move: object) -> MoveOutcome | None:
+        """Try ``move`` (its text, like ``"sow 3"``, or the action): show the board after it and
+        why. A move the rules do not allow now changes nothing and shows the engine's reason."""
+        text = short(move if isinstance(move, str) else str(move), 40)
+        if text is None:
+            self._say("That is not a move: press Try it beside one of the moves.")
+            return None
+        found = next((o for o in self.outcomes if o.text == text.strip()), None)
+        if found is None:
+            try:
+                action = self.rules.parse_action(text)
+                found = next((o for o in self.outcomes if o.action == action), None)
+                if found is None:
+                    self.rules.apply(self.match.state, action)  # refused: the engine says why
+            except TricklabError as exc:
+                self._say(f"“{quote(text)}” is not a move you can make now: {exc}")
+                return None
+        if found is None:  # the rules took it, yet it is not listed: never tried behind their back
+            self._say(f"“{quote(text)}” is not one of the moves listed: press Try it beside one of them.")
+            return None
+        self.tried = found
+        self._say("")
+        return found
+
+    def clear(self) -> None:
+        """Back to the position before any move was tried."""
+        self.tried = None
+        self._say("")
+
+    def _intent(self, intent: str, value: str | None) -> None:
+        """The board's buttons: a move's "Try it" (on the list or on the board's picture)."""
+        if intent == TRY:
+            if value is None:
+                self._say("That is not a move: press Try it beside one of the moves.")
+                return
+            self.try_move(value)
+
+    def _say(self, message: str) -> None:
+        self._message = message
+        self._render()
+
+    # --- drawing --------------------------------------------------------------------------------
+
+    def _render(self) -> None:
+        rules = self.rules
+        you = rules.seat_name(self.seat)
+        before = f"after {self.played} moves of the bots" if self.played else "at the start of the game"
+        intro = (
+            f"You are {you}: it is your move, {before} (seed {self.seed}). Below is every move you can "
+            "make, what it does and which rules say so. Press Try it on a move to see the board after it."
+        )
+        parts = [f'<p class="tl-caption">{esc(intro)}</p>']
+        if self._message:
+            parts.append(f'<p class="tl-message" role="alert">{esc(self._message)}</p>')
+        if self.tried is not None:
+            parts.append(self._tried_html(self.tried))
+        else:
+            parts.append(self._board_html(self.match.view(self.seat), actions=True))
+        parts.append(self._list_html())
+        parts.append(self._best_html())
+        tried = self.tried
+        self.board.scene = {
+            "html": "".join(parts),
+            "label": f"{rules.title}: try a move",
+            "large": self.look.large.value,
+            "data": {
+                "seed": str(self.seed),
+                "ply": str(self.played),
+                "moves": str(len(self.outcomes)),
+                "best": self.best.text,
+                "tried": "" if tried is None else tried.text,
+            },
+        }
+
+    def _board_html(self, view: Any, *, actions: bool) -> str:
+        """The game's board for ``view``; with ``actions`` the legal moves are buttons on it."""
+        legal = [o.action for o in self.outcomes] if actions else []
+        four = self.look.four_colour.value
+        try:
+            return view_html(self.rules, view, four_colour=four, actions=legal, action_intent=TRY)  # type: ignore[call-arg]
+        except TypeError:
+            return f'<p class="tl-summary">The board of {esc(self.rules.title)} cannot be drawn here yet.</p>'
+
+    def _effects(self, o: MoveOutcome) -> str:
+        return "; ".join(e.text for e in o.effects if e.text) or "nothing more"
+
+    def _list_html(self) -> str:
+        value_title = self.entry.value_title
+        head = "<th scope='col'>Move</th><th scope='col'>What it does</th>"
+        if value_title:
+            head += f"<th scope='col'>{esc(value_title)}</th>"
+        head += "<th scope='col'>Rules</th><th scope='col'></th>"
+        mark = "best" if value_title else "the bot's move"
+        rows = []
+        for o in self.outcomes:
+            marks = f' <strong class="tl-best-mark">({esc(mark)})</strong>' if o.best else ""
+            cells = f"<th scope='row'>{esc(o.description)}{marks}</th><td>{esc(self._effects(o))}</td>"
+            if value_title:
+                cells += f"<td>{'' if o.value is None else esc(f'{o.value:+d}')}</td>"
+            cells += f"<td>{' '.join(rule_id_html(r) for r in o.rule_ids)}</td>"
+            button = choice_button(
+                TRY, o.text, "Try it", label=f"Try {o.description}", pressed=self.tried is not None and o is self.tried
+            )
+            cells += f"<td>{button}</td>"
+            row_class = ' class="tl-verdict-best"' if o.best else ""
+            rows.append(f'<tr{row_class} data-move="{esc(o.text)}">{cells}</tr>')
+        note = ""
+        if value_title:
+            note = (
+                '<p class="tl-summary">The value of a move is your store minus your opponent\'s, looking '
+                "that many moves ahead with both players making their best moves.</p>"
+            )
+        return (
+            f'<section class="tl-panel tl-moves" aria-label="Every move you can make">'
+            f"<h4>Every move you can make ({len(self.outcomes)})</h4>"
+            f'<table class="tl-score-table tl-review-table"><thead><tr>{head}</tr></thead>'
+            f"<tbody>{''.join(rows)}</tbody></table>{note}</section>"
+        )
+
+    def _best_html(self) -> str:
+        best = self.best
+        title = f"The move {self.entry.best_title} makes: {best.description}"
+        return reasons_html(best.verdict, title=title)
+
+    def _tried_html(self, o: MoveOutcome) -> str:
+        steps = "".join(f"<li>{esc(e.text)}</li>" for e in o.events)
+        if o.best:
+            verdict = f"This is the move {self.entry.best_title} makes."
+        else:
+            verdict = f"{self.entry.best_title.capitalize()} makes a different move: {self.best.description}."
+        best_value = self.best.value
+        if o.value is not None and best_value is not None:
+            verdict += f" Its value: {o.value:+d}; the best move's: {best_value:+d}."
+        return (
+            f'<section class="tl-panel tl-tried" aria-label="The move you tried">'
+            f"<h4>You tried: {esc(o.description)}</h4>"
+            f'<p class="tl-advice-sentence" role="status"><strong>{esc(self._effects(o))}</strong></p>'
+            f"<ol>{steps}</ol>{reasons_html(o.reasons, title='Why')}"
+            f'<p class="tl-summary">{esc(verdict)}</p>'
+            f"{self._board_html(o.view, actions=False)}</section>"
+        )
+
+    def __repr__(self) -> str:
+        tried = "" if self.tried is None else f", tried={self.tried.text!r}"
+        return f"MoveTrainer(game={self.rules.name!r}, seed={self.seed}, ply={self.ply}, seat={self.seat}{tried})"
