@@ -46,7 +46,7 @@ from .base import (
     quote_action,
     quote_names,
 )
-from .capabilities import Capabilities, Ref
+from .capabilities import BoardKind, Capabilities, Ref
 from .core import CoreRules, Fact, Facts, event
 
 NAME = "kalah"
@@ -347,6 +347,8 @@ class GameEnded(Fact):
 #: What Kalah offers besides its rules: for now only its bots (the heuristic player and the
 #: searching one of :mod:`tricklab.bots.kalah`).
 CAPABILITIES = Capabilities(
+    tricks=False,
+    board=BoardKind.PITS,
     bots=(
         ("heuristic", Ref("tricklab.bots.kalah:HeuristicBot")),
         ("search", Ref("tricklab.bots.kalah:SearchBot")),

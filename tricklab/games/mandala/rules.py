@@ -35,7 +35,7 @@ from ..base import (
     check_choice,
     illegal,
 )
-from ..capabilities import Capabilities, Ref
+from ..capabilities import BoardKind, Capabilities, Ref
 from ..core import CoreRules, Decided, Fact, Facts, decide, shuffled_ids
 from .facts import (
     Claimed,
@@ -269,7 +269,11 @@ class MandalaView:
         return tuple(ColourCard(colour, k) for colour, n in own.items() for k in range(1, n + 1))
 
 
-CAPABILITIES = Capabilities(bots=(("heuristic", Ref("tricklab.bots.mandala:HeuristicBot")),))
+CAPABILITIES = Capabilities(
+    tricks=False,
+    board=BoardKind.MANDALAS,
+    bots=(("heuristic", Ref("tricklab.bots.mandala:HeuristicBot")),),
+)
 
 
 class Mandala(CoreRules[MandalaState]):
