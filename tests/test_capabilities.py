@@ -368,3 +368,14 @@ def test_the_engine_imports_nothing_above_it() -> None:
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
     assert out.strip() == "[]"
+
+
+def test_the_hint_bot_declared_is_one_of_the_games_bots() -> None:
+    from tricklab.bots import hint_bot
+    from tricklab.bots.kalah import SearchBot
+
+    for cls in GAMES.values():
+        assert cls.capabilities.bot(cls.capabilities.hint_bot) is not None, cls.name
+    kalah = tricklab.get_rules("kalah", players=2)
+    assert kalah.capabilities.hint_bot == "search" and isinstance(hint_bot(kalah, 1), SearchBot)
+    assert {n for n in NAMES if GAMES[n].capabilities.hint_bot == "heuristic"} == set(NAMES) - {"kalah"}

@@ -193,6 +193,7 @@ class Capabilities:
     quiz: Quiz = Quiz()
     panels: tuple[PanelKind, ...] = ()
     bots: tuple[tuple[str, Ref[BotFactory]], ...] = ()  # named bots besides "random"
+    hint_bot: str = "heuristic"  # the bot a hint asks (one of ``bots``)
     advice: Ref[AdvisorEntry] | None = None  # the advisor's entry for the game, if it has one
     review: Ref[ReviewEntry] | None = None  # the review's entry for the game, if it has one
     variants: tuple[str, ...] = ()  # yes/no rules options a link may switch on

@@ -44,7 +44,7 @@ from ..actions import (
     ToField,
     ToMountain,
 )
-from ..bots import Bot, heuristic_bot, make_bots
+from ..bots import Bot, hint_bot, make_bots
 from ..cards import Card
 from ..display import (
     PLACE_WORDS,
@@ -157,7 +157,7 @@ class PlayTable(w.VBox):  # type: ignore[misc]
         self.match: Match = rules.new_match(seed, **self._options) if match is None else match
         self.rules: Rules[Any] = self.match.rules
         self.bots: list[Bot] = make_bots(self.rules, "heuristic", seed)
-        self._adviser = heuristic_bot(self.rules, self.seat, f"{seed}:hint")
+        self._adviser = hint_bot(self.rules, self.seat, f"{seed}:hint")
         self._scanned = len(self.match.timeline(self.seat))  # steps already looked at for pauses
         self._pauses: list[Pause] = []
         self._gathering = False
