@@ -46,7 +46,7 @@ from .base import (
     quote_action,
     quote_names,
 )
-from .capabilities import Capabilities, Ref
+from .capabilities import BoardKind, Capabilities, Example, Ref
 from .core import CoreRules, Fact, Facts, event
 
 NAME = "kalah"
@@ -347,10 +347,17 @@ class GameEnded(Fact):
 #: What Kalah offers besides its rules: its bots (the heuristic player and the searching one of
 #: :mod:`tricklab.bots.kalah`) and "try a move" (each move's outcome and searched value).
 CAPABILITIES = Capabilities(
+    tricks=False,
+    board=BoardKind.PITS,
+    examples=(
+        Example("play.ipynb", "", "seed=1"),
+        Example("replay.ipynb", "stone by stone", "seed=3"),
+    ),
     bots=(
         ("heuristic", Ref("tricklab.bots.kalah:HeuristicBot")),
         ("search", Ref("tricklab.bots.kalah:SearchBot")),
     ),
+    hint_bot="search",
     moves=Ref("tricklab.moves:KALAH_MOVES"),
 )
 

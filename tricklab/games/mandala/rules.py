@@ -35,7 +35,7 @@ from ..base import (
     check_choice,
     illegal,
 )
-from ..capabilities import Capabilities, Ref
+from ..capabilities import BoardKind, Capabilities, Example, Ref
 from ..core import CoreRules, Decided, Fact, Facts, decide, shuffled_ids
 from .facts import (
     Claimed,
@@ -270,6 +270,12 @@ class MandalaView:
 
 
 CAPABILITIES = Capabilities(
+    tricks=False,
+    board=BoardKind.MANDALAS,
+    examples=(
+        Example("play.ipynb", "", "seed=1"),
+        Example("replay.ipynb", "colour by colour", "seed=3"),
+    ),
     bots=(("heuristic", Ref("tricklab.bots.mandala:HeuristicBot")),),
     moves=Ref("tricklab.moves:MANDALA_MOVES"),  # "try a move": each move's outcome, as the seat knows it
 )
