@@ -17,7 +17,7 @@ from ..bots import make_bots
 from ..display import choice_button, esc, reasons_html, rule_id_html, view_html
 from ..errors import InvalidOption, TricklabError, describe
 from ..games import find_game, games_with
-from ..games.base import Rules
+from ..games.base import Event, Rules
 from ..games.capabilities import Capabilities, DecisionKind
 from ..match import Match
 from ..moves import MoveOutcome, MovesEntry, entry_of, try_moves
@@ -210,14 +210,12 @@ class MoveTrainer(w.VBox):  # type: ignore[misc]
             },
         }
 
-    def _board_html(self, view: Any, *, actions: bool) -> str:
-        """The game's board for ``view``; with ``actions`` the legal moves are buttons on it."""
+    def _board_html(self, view: Any, *, actions: bool, event: Event | None = None) -> str:
+        """The game's board for ``view``: with ``actions`` the legal moves are buttons on it (a
+        click tries the move); ``event`` is the step whose place the board marks."""
         legal = [o.action for o in self.outcomes] if actions else []
         four = self.look.four_colour.value
-        try:
-            return view_html(self.rules, view, four_colour=four, actions=legal, action_intent=TRY)  # type: ignore[call-arg]
-        except TypeError:
-            return f'<p class="tl-summary">The board of {esc(self.rules.title)} cannot be drawn here yet.</p>'
+        return view_html(self.rules, view, four_colour=four, actions=legal, action_intent=TRY, event=event)
 
     def _effects(self, o: MoveOutcome) -> str:
         return "; ".join(e.text for e in o.effects if e.text) or "nothing more"
@@ -262,6 +260,7 @@ class MoveTrainer(w.VBox):  # type: ignore[misc]
 
     def _tried_html(self, o: MoveOutcome) -> str:
         steps = "".join(f"<li>{esc(e.text)}</li>" for e in o.events)
+        marked = next((e for e in reversed(o.events) if "index" in e.data), None)  # where the move ended
         if o.best:
             verdict = f"This is the move {self.entry.best_title} makes."
         else:
@@ -275,7 +274,7 @@ class MoveTrainer(w.VBox):  # type: ignore[misc]
             f'<p class="tl-advice-sentence" role="status"><strong>{esc(self._effects(o))}</strong></p>'
             f"<ol>{steps}</ol>{reasons_html(o.reasons, title='Why')}"
             f'<p class="tl-summary">{esc(verdict)}</p>'
-            f"{self._board_html(o.view, actions=False)}</section>"
+            f"{self._board_html(o.view, actions=False, event=marked)}</section>"
         )
 
     def __repr__(self) -> str:
