@@ -138,7 +138,7 @@ def parse_params(query: str, *, extras: tuple[str, ...] = (), long: tuple[str, .
         else:
             params.messages.append(
                 f"“{quote(players)}” players is not possible in {GAMES[params.game].title} "
-                f"({counts[0]} to {counts[-1]}); showing {params.players} players."
+                f"({counts[0]}{' only' if len(counts) == 1 else f' to {counts[-1]}'}); showing {params.players} players."
             )
     seed = first("seed")
     if seed is not None:
