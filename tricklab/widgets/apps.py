@@ -136,9 +136,10 @@ def parse_params(query: str, *, extras: tuple[str, ...] = (), long: tuple[str, .
         if re.fullmatch(r"[0-9]{1,2}", players) and int(players) in counts:
             params.players = int(players)
         else:
+            allowed = f"{counts[0]} only" if len(counts) == 1 else f"{counts[0]} to {counts[-1]}"
             params.messages.append(
                 f"“{quote(players)}” players is not possible in {GAMES[params.game].title} "
-                f"({counts[0]}{' only' if len(counts) == 1 else f' to {counts[-1]}'}); showing {params.players} players."
+                f"({allowed}); showing {params.players} players."
             )
     seed = first("seed")
     if seed is not None:
