@@ -380,8 +380,9 @@ def play_app(query: str | None = None) -> w.VBox:
         table,
         params,
         lambda seed: f"Play {GAMES[params.game].title}{variants}, seed {seed}: you are {you}",
-        describe="Play against bots. Click your cards and your choices; a move the "
-        "rules do not allow is explained and changes nothing.",
+        describe="Play against bots. Click your "
+        + ("cards and your choices" if GAMES[params.game].capabilities.board is None else "moves on the board")
+        + "; a move the rules do not allow is explained and changes nothing.",
     )
     kept = {"seat": str(seat + 1), "pace": f"{pace:g}", **dict.fromkeys(used, "yes")}
     _show_address(table, params, kept)
