@@ -25,7 +25,7 @@ from .actions import Action
 from .errors import InvalidOption, describe
 from .explain import Reason, plural
 from .games.base import Event, GameState, Rules, SeatView
-from .games.core import CoreRules, Fact, Facts
+from .games.core import CoreRules, Facts
 from .match import Match
 
 #: how many moves ahead Kalah's search looks for the values shown (a fixed depth, so the same
@@ -194,10 +194,9 @@ def try_moves(
     return tuple(outcomes)
 
 
-def _narrated(rules: CoreRules[Any], facts: Facts, seat: int, hidden: Callable[[Fact], bool]) -> list[Event]:
-    """The game's events for ``facts``: each told as ``seat`` may see it, and a fact ``hidden``
-    says nobody knows yet (a draw) told as nobody at the table sees it."""
-    return [rules.narrate(fact.seen_by(_NOBODY if hidden(fact) else seat), after) for fact, after in facts]
+def _narrated(rules: CoreRules[Any], facts: Facts, seat: int) -> list[Event]:
+    """The game's events for ``facts``, each told as ``seat`` may see it."""
+    return [rules.narrate(fact.seen_by(seat), after) for fact, after in facts]
 
 
 # --- Kalah ------------------------------------------------------------------------------------------
@@ -235,7 +234,7 @@ def _kalah_tally(rules: Rules[Any], seat: int, before: GameState, facts: Facts, 
             )
         elif isinstance(fact, GameEnded):
             effects.append(Effect("ends", 1, "the game ends"))
-    events = _narrated(rules, facts, seat, lambda fact: False)
+    events = _narrated(rules, facts, seat)
     return Tried(rules.view(after, seat), tuple(effects), tuple(events))
 
 
