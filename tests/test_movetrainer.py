@@ -57,6 +57,8 @@ def test_kalah_marks_the_searchs_best_move_with_its_value() -> None:
         assert o.value == values[o.action]
         row = re.search(rf'data-move="{re.escape(o.text)}">(.*?)</tr>', markup)
         assert row is not None and f"<td>{o.value:+d}</td>" in row[1]
+        assert ("(best)" in row[1]) == o.best
+        assert ("(just as good)" in row[1]) == (not o.best and o.value == trainer.best.value)
     assert "bot.kalah.search" in markup
 
 

@@ -229,7 +229,12 @@ class MoveTrainer(w.VBox):  # type: ignore[misc]
         mark = "best" if value_title else "the bot's move"
         rows = []
         for o in self.outcomes:
-            marks = f' <strong class="tl-best-mark">({esc(mark)})</strong>' if o.best else ""
+            if o.best:
+                marks = f' <strong class="tl-best-mark">({esc(mark)})</strong>'
+            elif value_title and o.value is not None and o.value == self.best.value:
+                marks = ' <span class="tl-best-mark">(just as good)</span>'
+            else:
+                marks = ""
             cells = f"<th scope='row'>{esc(o.description)}{marks}</th><td>{esc(self._effects(o))}</td>"
             if value_title:
                 cells += f"<td>{'' if o.value is None else esc(f'{o.value:+d}')}</td>"
@@ -237,7 +242,7 @@ class MoveTrainer(w.VBox):  # type: ignore[misc]
             button = choice_button(
                 TRY, o.text, "Try it", label=f"Try {o.description}", pressed=self.tried is not None and o is self.tried
             )
-            cells += f"<td>{button}</td>"
+            cells += f'<td style="white-space: nowrap">{button}</td>'
             row_class = ' class="tl-verdict-best"' if o.best else ""
             rows.append(f'<tr{row_class} data-move="{esc(o.text)}">{cells}</tr>')
         note = ""
@@ -272,9 +277,9 @@ class MoveTrainer(w.VBox):  # type: ignore[misc]
             f'<section class="tl-panel tl-tried" aria-label="The move you tried">'
             f"<h4>You tried: {esc(o.description)}</h4>"
             f'<p class="tl-advice-sentence" role="status"><strong>{esc(self._effects(o))}</strong></p>'
+            f"{self._board_html(o.view, actions=False, event=marked)}"
             f"<ol>{steps}</ol>{reasons_html(o.reasons, title='Why')}"
-            f'<p class="tl-summary">{esc(verdict)}</p>'
-            f"{self._board_html(o.view, actions=False, event=marked)}</section>"
+            f'<p class="tl-summary">{esc(verdict)}</p></section>'
         )
 
     def __repr__(self) -> str:
