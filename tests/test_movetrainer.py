@@ -5,6 +5,8 @@ from __future__ import annotations
 import re
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 import tricklab
 from tricklab.bots.kalah import SearchBot
@@ -164,3 +166,22 @@ def test_the_apps_ply_is_checked_and_never_reaches_the_page_unescaped(ply: str) 
     assert trainer.ply == DEFAULT_PLY
     assert "tricklab-message" in header.value and "<script>" not in header.value
     assert f"ply={DEFAULT_PLY}" in trainer.board.scene["address"]
+
+
+_FUZZED = MoveTrainer("kalah", seed=3, ply=6)
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.text(max_size=60) | st.sampled_from(["sow 1", "sow 4", " sow 5 ", "SOW 6", "sow 04", "<b>sow 1</b>", "<"]))
+def test_any_value_from_the_page_tries_a_listed_move_or_changes_nothing(value: str) -> None:
+    trainer = _FUZZED
+    trainer.clear()
+    state, outcomes = trainer.match.state, trainer.outcomes
+    trainer.board.intent("try", value)
+    assert trainer.match.state is state and trainer.outcomes is outcomes
+    markup = html(trainer)
+    if trainer.tried is None:
+        message = re.search(r'<p class="tl-message" role="alert">(.*?)</p>', markup, re.S)
+        assert message is not None and "<" not in message[1]  # the value is quoted escaped, if at all
+    else:
+        assert trainer.tried in outcomes and "You tried" in markup
