@@ -46,7 +46,7 @@ from .base import (
     quote_action,
     quote_names,
 )
-from .capabilities import Capabilities, Ref
+from .capabilities import Capabilities, PositionLevel, Quiz, Ref
 from .core import CoreRules, Fact, Facts, event
 
 NAME = "kalah"
@@ -347,6 +347,30 @@ class GameEnded(Fact):
 #: What Kalah offers besides its rules: for now only its bots (the heuristic player and the
 #: searching one of :mod:`tricklab.bots.kalah`).
 CAPABILITIES = Capabilities(
+    quiz=Quiz(
+        positions=(
+            PositionLevel(
+                1,
+                "Where does the last stone land?",
+                "A pit of up to six stones is sown: count one place for each stone and find where the last one falls.",
+                Ref("tricklab.puzzles:KALAH_LAST_STONE"),
+            ),
+            PositionLevel(
+                2,
+                "Long sowings",
+                "A pit of seven stones or more is sown: the stones go on along the other player's pits, "
+                "and round again past their store, which is never sown into.",
+                Ref("tricklab.puzzles:KALAH_LONG_SOWING"),
+            ),
+            PositionLevel(
+                3,
+                "Which move captures?",
+                "Some of the moves capture: the last stone falls into an empty pit of the mover's own "
+                "side, with stones in the pit across. Find one.",
+                Ref("tricklab.puzzles:KALAH_CAPTURE"),
+            ),
+        )
+    ),
     bots=(
         ("heuristic", Ref("tricklab.bots.kalah:HeuristicBot")),
         ("search", Ref("tricklab.bots.kalah:SearchBot")),
