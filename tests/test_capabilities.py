@@ -14,10 +14,12 @@ import pytest
 
 import tricklab
 from tricklab.actions import BID_SUITS, Announce, Bid, Pass, Predict
+from tricklab.display.boards import BOARDS
 from tricklab.display.panels import PANELS
 from tricklab.games import GAMES, games_with
 from tricklab.games.capabilities import (
     TRUMP,
+    BoardKind,
     Capabilities,
     Decision,
     DecisionKind,
@@ -28,6 +30,12 @@ from tricklab.games.capabilities import (
 PACKAGE = Path(tricklab.__file__).parent
 GAME_IDS = {alias for cls in GAMES.values() for alias in (cls.name, *cls.aliases) if "-" in alias or "_" in alias}
 NAMES = sorted(GAMES)
+
+
+def _players(name: str) -> int:
+    """Four players where the game allows them, else its largest count."""
+    counts = GAMES[name].player_counts
+    return 4 if 4 in counts else counts[-1]
 
 
 # --- the source scan --------------------------------------------------------------------------------
@@ -182,7 +190,7 @@ def test_the_decisions_declared() -> None:
 def test_a_declared_decision_is_what_the_engine_asks_for(name: str) -> None:
     """At the declared phase the engine offers exactly the declared kind of action, with the
     declared choices (an independent look at the engine's legal actions)."""
-    rules = tricklab.get_rules(name, players=4)
+    rules = tricklab.get_rules(name, players=_players(name))
     decision = rules.capabilities.decision
     match = rules.new_match(seed=3)
     kinds = {type(a) for a in match.legal_actions()}
@@ -223,7 +231,10 @@ def test_the_trick_context_declared() -> None:
 
 @pytest.mark.parametrize("name", NAMES)
 def test_the_declared_context_is_what_resolve_trick_takes(name: str) -> None:
-    rules = tricklab.get_rules(name, players=4)
+    rules = tricklab.get_rules(name, players=_players(name))
+    if not rules.capabilities.tricks:
+        assert not rules.capabilities.context, "a game without tricks has no trick context"
+        return
     deck = rules.deck()
     trick = [deck[0], deck[9], deck[18]]
     for context in rules.capabilities.context:
@@ -235,10 +246,17 @@ def test_the_declared_context_is_what_resolve_trick_takes(name: str) -> None:
 
 
 def test_the_explainer_players_declared() -> None:
+    tricks = {n for n in NAMES if GAMES[n].capabilities.tricks}
+    assert tricks == {"band-of-tricks", "jewel-vault", "tricks-and-stones"}
+    assert all((GAMES[n].capabilities.board is None) == (n in tricks) for n in NAMES), (
+        "a game without tricks has a board"
+    )
     assert {n: GAMES[n].capabilities.explainer_players for n in NAMES} == {
         "band-of-tricks": None,
         "jewel-vault": 4,
         "tricks-and-stones": None,
+        "kalah": None,
+        "mandala": None,
     }
     for cls in GAMES.values():
         players = cls.capabilities.explainer_players
@@ -302,16 +320,28 @@ def test_the_panels_declared() -> None:
         "tricks-and-stones": (PanelKind.CHAMBERS, PanelKind.PODIUM, PanelKind.ROUND_SCORES),
         "band-of-tricks": (PanelKind.BIDS_AND_WINS, PanelKind.METAL_CHOICE),
         "jewel-vault": (PanelKind.JEWELS, PanelKind.ACTIONS_OWED),
+        "kalah": (),
+        "mandala": (),
+    }
+    assert {n: GAMES[n].capabilities.board for n in NAMES} == {
+        "tricks-and-stones": None,
+        "band-of-tricks": None,
+        "jewel-vault": None,
+        "kalah": BoardKind.PITS,
+        "mandala": BoardKind.MANDALAS,
     }
     assert set(PANELS) == set(PanelKind), "the display draws every kind of panel, and only those"
+    assert set(BOARDS) == set(BoardKind), "the display draws every kind of board, and only those"
+    boards = [cls.capabilities.board for cls in GAMES.values() if cls.capabilities.board is not None]
+    assert sorted(boards) == sorted(BoardKind), "each board belongs to one game"
     declared = [kind for cls in GAMES.values() for kind in cls.capabilities.panels]
     assert sorted(declared) == sorted(PanelKind), "each panel belongs to one game"
 
 
 @pytest.mark.parametrize("name", NAMES)
 def test_the_bots_declared_load_and_play(name: str) -> None:
-    rules = tricklab.get_rules(name, players=4)
-    assert [key for key, _ in rules.capabilities.bots] == ["heuristic"]
+    rules = tricklab.get_rules(name, players=_players(name))
+    assert [key for key, _ in rules.capabilities.bots] == ["heuristic", "search"] if name == "kalah" else ["heuristic"]
     ref = rules.capabilities.bot("heuristic")
     assert ref is not None and rules.capabilities.bot("nonsense") is None
     bot = ref.load()(rules, 0, "1")
@@ -378,3 +408,14 @@ def test_the_engine_imports_nothing_above_it() -> None:
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
     assert out.strip() == "[]"
+
+
+def test_the_hint_bot_declared_is_one_of_the_games_bots() -> None:
+    from tricklab.bots import hint_bot
+    from tricklab.bots.kalah import SearchBot
+
+    for cls in GAMES.values():
+        assert cls.capabilities.bot(cls.capabilities.hint_bot) is not None, cls.name
+    kalah = tricklab.get_rules("kalah", players=2)
+    assert kalah.capabilities.hint_bot == "search" and isinstance(hint_bot(kalah, 1), SearchBot)
+    assert {n for n in NAMES if GAMES[n].capabilities.hint_bot == "heuristic"} == set(NAMES) - {"kalah"}

@@ -20,6 +20,7 @@ from tricklab.display import (
     outcome_html,
     view_html,
 )
+from tricklab.display.boards import BOARDS, MandalasView, PitsView
 from tricklab.display.panels import (
     PANELS,
     ActionsOwedView,
@@ -31,7 +32,7 @@ from tricklab.display.panels import (
     RoundScoresView,
 )
 from tricklab.games import GAMES
-from tricklab.games.capabilities import PanelKind
+from tricklab.games.capabilities import BoardKind, PanelKind
 
 
 def test_card_labels_are_spoken_names() -> None:
@@ -147,8 +148,12 @@ PANEL_VIEWS: dict[PanelKind, type] = {
 }
 
 
+BOARD_VIEWS: dict[BoardKind, type] = {BoardKind.PITS: PitsView, BoardKind.MANDALAS: MandalasView}
+
+
 def test_every_panel_reads_the_view_through_a_protocol() -> None:
     assert set(PANEL_VIEWS) == set(PanelKind) == set(PANELS)
+    assert set(BOARD_VIEWS) == set(BoardKind) == set(BOARDS)
 
 
 @pytest.mark.parametrize(("name", "players"), [(n, p) for n in sorted(GAMES) for p in GAMES[n].player_counts])
@@ -160,6 +165,10 @@ def test_every_view_has_the_fields_its_pictures_read(name: str, players: int) ->
     for state in match.states[::3] + match.states[-1:]:
         for seat in (None, *range(players)):
             view = rules.view(state, seat)
+            board = rules.capabilities.board
+            if board is not None:  # drawn as its board, not at a card table
+                assert isinstance(view, BOARD_VIEWS[board]), board
+                continue
             assert isinstance(view, TableView)
             assert isinstance(view, DealerView) != isinstance(view, StartPlayerView), "one seat is marked"
             for kind in rules.capabilities.panels:
@@ -177,6 +186,9 @@ def test_a_view_without_the_fields_a_picture_reads_is_refused_by_name() -> None:
         PANELS[PanelKind.PODIUM](jv, ts.new_match(seed=1).view(0))
     with pytest.raises(TypeError, match="the table reads a TableView, and object is not one"):
         view_html(ts, object())  # type: ignore[arg-type]
+    kalah = tricklab.get_rules("kalah", players=2)
+    with pytest.raises(TypeError, match="the Kalah board reads a PitsView, and JewelVaultView is not one"):
+        view_html(kalah, jv_view)
 
 
 STATIC_CHECK = """
@@ -185,8 +197,11 @@ from tricklab.display.panels import (
     PANELS, ActionsOwedView, BidsAndWinsView, ChambersView, JewelsView, MetalChoiceView, Panel, PodiumView,
     RoundScoresView, actions_owed, bids_and_wins, chambers, jewels, metal_choice, podium, round_scores,
 )
+from tricklab.display.boards import BOARDS, Board, MandalasView, PitsView, mandalas, pits
 from tricklab.games.band_of_tricks import BandOfTricksView
 from tricklab.games.jewel_vault import JewelVaultView
+from tricklab.games.kalah import KalahView
+from tricklab.games.mandala import MandalaView
 from tricklab.games.tricks_and_stones import TricksAndStones, TricksAndStonesView
 
 
@@ -217,6 +232,17 @@ def jewel_vault(view: JewelVaultView) -> list[object]:
 
 
 panels: list[Panel] = [chambers, podium, round_scores, bids_and_wins, metal_choice, jewels, actions_owed]
+
+
+def kalah(view: KalahView) -> PitsView:
+    return view
+
+
+def mandala(view: MandalaView) -> MandalasView:
+    return view
+
+
+boards: list[Board] = [pits, mandalas]
 """
 
 

@@ -16,7 +16,6 @@ from hypothesis import strategies as st
 import tricklab
 from tricklab.actions import Predict, Skip, Sow, parse_action
 from tricklab.errors import IllegalAction, InvalidAction, InvalidOption, InvalidTrick, RecordError
-from tricklab.games import _ALIASES, GAMES
 from tricklab.games.base import EventKind
 from tricklab.games.kalah import (
     RULEBOOK,
@@ -54,13 +53,6 @@ def events(rules: Kalah, state: KalahState, pit: int) -> list[Any]:
 
 def cited(evs: list[Any]) -> set[str]:
     return {r.rule_id for e in evs for r in e.reasons}
-
-
-@pytest.fixture
-def registered(monkeypatch: pytest.MonkeyPatch) -> None:
-    """Kalah in the registry for one test (records load a game by its name)."""
-    monkeypatch.setitem(GAMES, Kalah.name, Kalah)
-    monkeypatch.setitem(_ALIASES, Kalah.name, Kalah.name)
 
 
 # --- creation and options ------------------------------------------------------------------------
@@ -578,7 +570,7 @@ def test_a_seats_timeline_is_the_teachers_with_the_seats_view() -> None:
         match.timeline(2)
 
 
-def test_timeline_grows_with_the_match_and_shrinks_with_undo(registered: None) -> None:
+def test_timeline_grows_with_the_match_and_shrinks_with_undo() -> None:
     match = _random_match(12, steps=20)
     match.timeline()
     rng = random.Random(1)
@@ -598,7 +590,7 @@ def test_timeline_grows_with_the_match_and_shrinks_with_undo(registered: None) -
 
 
 @pytest.mark.parametrize("options", [{}, {"stones": 6, "capture_empty_opposite": True}, {"stones": 3}])
-def test_record_round_trip_is_exact(registered: None, options: dict[str, Any]) -> None:
+def test_record_round_trip_is_exact(options: dict[str, Any]) -> None:
     match = _random_match(9, **options)
     record = json.loads(match.to_json())
     assert record["game"] == "kalah" and record["options"] == {"stones": 4, "capture_empty_opposite": False} | options
@@ -610,7 +602,7 @@ def test_record_round_trip_is_exact(registered: None, options: dict[str, Any]) -
     assert [s.text for s in again.timeline()] == [s.text for s in match.timeline()]
 
 
-def test_tampered_or_malformed_records_are_refused(registered: None) -> None:
+def test_tampered_or_malformed_records_are_refused() -> None:
     match = _random_match(10, steps=30)
     record = json.loads(match.to_json())
     with pytest.raises(RecordError, match="digest"):

@@ -113,6 +113,9 @@ def decisions_of(match: tricklab.Match, seat: int, round_index: int) -> list[int
 def test_every_game_declares_its_review() -> None:
     for name, cls in GAMES.items():
         ref = cls.capabilities.review
+        if not cls.capabilities.tricks:  # Kalah, Mandala: no review yet, and the table offers none
+            assert ref is None and name not in ENTRIES
+            continue
         assert ref is not None
         entry = ref.load()
         assert isinstance(entry, ReviewEntry) and entry is ENTRIES[name]

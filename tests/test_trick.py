@@ -10,7 +10,12 @@ import pytest
 import tricklab
 from tricklab.games.base import EventKind, Trick
 
-CASES = [(game, players) for game in tricklab.games() for players in tricklab.find_game(game).player_counts]
+CASES = [
+    (game, players)
+    for game in tricklab.games()
+    if tricklab.find_game(game).capabilities.tricks
+    for players in tricklab.find_game(game).player_counts
+]
 SEEDS = (1, 4, 7)
 
 

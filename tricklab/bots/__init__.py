@@ -97,6 +97,16 @@ def heuristic_bot(rules: Rules[Any], seat: int, seed: int | str = 0) -> Bot:
     return ref.load()(rules, seat, seed)
 
 
+def hint_bot(rules: Rules[Any], seat: int, seed: int | str = 0) -> Bot:
+    """The bot whose choice a hint shows (the one the game's declaration names ``hint_bot``:
+    the heuristic bot, or a stronger one where the game has it, such as Kalah's search)."""
+    name = rules.capabilities.hint_bot
+    ref = rules.capabilities.bot(name)
+    if ref is None:
+        raise InvalidOption(f"{rules.title} has no {name} bot; use 'random'")
+    return ref.load()(rules, seat, seed)
+
+
 BOT_NAMES = ("random", "heuristic")
 
 

@@ -24,6 +24,7 @@ from ..explain import Reason, Rulebook, deciding, plural
 from ..games.base import Event, SeatView, Trick
 
 if TYPE_CHECKING:
+    from ..actions import Action
     from ..games.base import Rules, TrickOutcome
     from ..match import Match
 
@@ -409,8 +410,16 @@ def view_html(
     with_panels: bool = True,
     marked: Mapping[Card, str] | None = None,
     why_id: str = "",
+    actions: Sequence[Action] = (),
+    action_intent: str | None = None,
+    event: Event | None = None,
 ) -> str:
     """A table for a seat's (or the teacher's) view: seats, hands, the trick and the game's board.
+
+    A game played without a card table (``Capabilities.board``) is drawn as its board instead
+    (see :mod:`tricklab.display.boards`): with ``action_intent``, the ``actions`` the viewer may
+    make are buttons where they are made; ``event`` is the timeline step the view belongs to,
+    whose place the board marks. The card table's options do not apply to a board.
 
     ``centre``, when given, is drawn in the middle of the table instead of the trick so far
     (a finished trick kept on the table, see :func:`finished_trick_html`); with ``arriving``
@@ -420,8 +429,11 @@ def view_html(
     ``marked`` cards of the seat's own hand carry a note (e.g. the cards a pass brought);
     ``why_id`` is the id of the sentence that says why the cards not ``legal`` are not
     (see :func:`cards_html`)."""
+    from .boards import board_html
     from .panels import panel_html
 
+    if rules.capabilities.board is not None:
+        return board_html(rules, view, actions=actions, intent=action_intent, event=event)
     if not isinstance(view, TableView):
         raise unreadable(view, TableView, "the table")
     dealer = view.dealer if isinstance(view, DealerView) else None

@@ -188,6 +188,13 @@ class PanelKind(StrEnum):
     ACTIONS_OWED = "actions-owed"  # Jewel Vault: the suit actions still to take
 
 
+class BoardKind(StrEnum):
+    """A board the display draws in the table's place, for a game played without a card table."""
+
+    PITS = "pits"  # Kalah: the two rows of pits and the two stores
+    MANDALAS = "mandalas"  # Mandala: the two Mandalas, the hands, the Rivers and the Cups
+
+
 BotFactory = Callable[["Rules[Any]", int, "int | str"], "Bot"]
 
 
@@ -206,11 +213,14 @@ class Capabilities:
     """What a game offers. Every field has a default meaning "does not offer it"."""
 
     decision: Decision = Decision()
+    tricks: bool = True  # played in tricks: the trick explainer, the trick quiz and the review apply
+    board: BoardKind | None = None  # a game without a card table: the picture drawn in the table's place
     context: tuple[TrickContext, ...] = ()
     explainer_players: int | None = None  # the trick explainer's player count (None: the most)
     quiz: Quiz = Quiz()
     panels: tuple[PanelKind, ...] = ()
     bots: tuple[tuple[str, Ref[BotFactory]], ...] = ()  # named bots besides "random"
+    hint_bot: str = "heuristic"  # the bot a hint asks (one of ``bots``)
     advice: Ref[AdvisorEntry] | None = None  # the advisor's entry for the game, if it has one
     review: Ref[ReviewEntry] | None = None  # the review's entry for the game, if it has one
     variants: tuple[str, ...] = ()  # yes/no rules options a link may switch on

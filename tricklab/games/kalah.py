@@ -46,7 +46,7 @@ from .base import (
     quote_action,
     quote_names,
 )
-from .capabilities import Capabilities, PositionLevel, Quiz, Ref
+from .capabilities import BoardKind, Capabilities, Example, PositionLevel, Quiz, Ref
 from .core import CoreRules, Fact, Facts, event
 
 NAME = "kalah"
@@ -371,10 +371,17 @@ CAPABILITIES = Capabilities(
             ),
         )
     ),
+    tricks=False,
+    board=BoardKind.PITS,
+    examples=(
+        Example("play.ipynb", "", "seed=1"),
+        Example("replay.ipynb", "stone by stone", "seed=3"),
+    ),
     bots=(
         ("heuristic", Ref("tricklab.bots.kalah:HeuristicBot")),
         ("search", Ref("tricklab.bots.kalah:SearchBot")),
     ),
+    hint_bot="search",
 )
 
 _new = tuple.__new__

@@ -232,6 +232,11 @@ def explain_trick_app(query: str | None = None) -> w.VBox:
     from .explainer import TrickExplainer
 
     params = parse_params(read_query_string() if query is None else query, extras=("trump", "cards"))
+    if not GAMES[params.game].capabilities.tricks:
+        params.messages.append(
+            f"{GAMES[params.game].title} is not played in tricks; showing {GAMES[DEFAULT_GAME].title}."
+        )
+        params.game, params.players = DEFAULT_GAME, 4
     trump = params.extra.get("trump", "S").upper()
     if trump not in ("S", "H", "D", "C", "NONE"):
         params.messages.append(f"“{quote(trump)}” is not a trump suit (S, H, D, C or none); using spades.")

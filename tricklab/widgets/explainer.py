@@ -9,8 +9,8 @@ import ipywidgets as w
 from .. import get_rules
 from ..cards import Card
 from ..display import card_html, esc, outcome_html
-from ..errors import TricklabError
-from ..games import DEFAULT_GAME, GAMES, find_game
+from ..errors import InvalidOption, TricklabError
+from ..games import DEFAULT_GAME, find_game, games_with
 from ..games.base import Rules, TrickOutcome
 from ..games.capabilities import TRUMP
 from .board import Board, LookToggles, controls_row
@@ -37,14 +37,14 @@ class TrickExplainer(w.VBox):  # type: ignore[misc]
         four_colour: bool = False,
         large: bool = False,
     ) -> None:
-        cls = find_game(game)
+        cls = _trick_game(game)
         players = players if players is not None else _default_players(cls)
         self.rules: Rules[Any] = get_rules(cls.name, players=players)
         self.cards: tuple[Card, ...] = ()
         self.outcome: TrickOutcome | None = None
 
         self.game_picker = w.Dropdown(
-            options=[(c.title, name) for name, c in GAMES.items()], value=cls.name, description="Game"
+            options=[(c.title, c.name) for c in TRICK_GAMES], value=cls.name, description="Game"
         )
         self.players_picker = w.Dropdown(options=list(cls.player_counts), value=players, description="Players")
         self.trump_picker = w.Dropdown(
@@ -103,7 +103,7 @@ class TrickExplainer(w.VBox):  # type: ignore[misc]
         return self._show((*self.cards, parsed))
 
     def set_game(self, game: str, players: int | None = None) -> None:
-        cls = find_game(game)
+        cls = _trick_game(game)
         self.game_picker.value = cls.name
         if players is not None:
             self.players_picker.value = players
@@ -204,7 +204,7 @@ class TrickExplainer(w.VBox):  # type: ignore[misc]
             return
         if change["new"] == self.rules.name:
             return
-        cls = find_game(change["new"])
+        cls = _trick_game(change["new"])
         counts = list(cls.player_counts)
         players = self.rules.players if self.rules.players in counts else counts[-1]
         self.rules = get_rules(cls.name, players=players)
@@ -234,3 +234,15 @@ def _default_players(cls: type[Rules[Any]]) -> int:
     """The player count the explainer starts with: the game's declared one, else the most."""
     players = cls.capabilities.explainer_players
     return players if players is not None else cls.player_counts[-1]
+
+
+TRICK_GAMES = tuple(games_with(lambda c: c.tricks))  # the games the explainer ranks tricks of
+
+
+def _trick_game(game: object) -> type[Rules[Any]]:
+    """The game of that name, if it is played in tricks."""
+    cls = find_game(game)
+    if not cls.capabilities.tricks:
+        names = ", ".join(c.name for c in TRICK_GAMES)
+        raise InvalidOption(f"{cls.title} is not played in tricks: the trick explainer is for {names}")
+    return cls

@@ -26,8 +26,25 @@ from typing import Any, Literal
 import ipywidgets as w
 
 from .. import get_rules
-from ..actions import Action, Announce, AssignMetal, Bid, Move, Pass, Place, Play, Predict, Skip, Steal
-from ..bots import Bot, heuristic_bot, make_bots
+from ..actions import (
+    Action,
+    Announce,
+    AssignMetal,
+    Bid,
+    Claim,
+    Discard,
+    Move,
+    Pass,
+    Place,
+    Play,
+    Predict,
+    Skip,
+    Sow,
+    Steal,
+    ToField,
+    ToMountain,
+)
+from ..bots import Bot, hint_bot, make_bots
 from ..cards import Card
 from ..display import (
     PLACE_WORDS,
@@ -140,7 +157,7 @@ class PlayTable(w.VBox):  # type: ignore[misc]
         self.match: Match = rules.new_match(seed, **self._options) if match is None else match
         self.rules: Rules[Any] = self.match.rules
         self.bots: list[Bot] = make_bots(self.rules, "heuristic", seed)
-        self._adviser = heuristic_bot(self.rules, self.seat, f"{seed}:hint")
+        self._adviser = hint_bot(self.rules, self.seat, f"{seed}:hint")
         self._scanned = len(self.match.timeline(self.seat))  # steps already looked at for pauses
         self._pauses: list[Pause] = []
         self._gathering = False
@@ -276,6 +293,9 @@ class PlayTable(w.VBox):  # type: ignore[misc]
         """Rate the learner's decisions in ``round`` (from 0; ``None``: the last complete
         round) in a panel under the table (:class:`~tricklab.widgets.review.ReviewPanel`); it
         runs in the background with progress and Cancel unless ``background`` is false."""
+        if self.rules.capabilities.review is None:
+            self._refuse(f"There is no review of {self.rules.title} games yet.")
+            return None
         rounds = reviewable_rounds(self.match)
         if round is None:
             round = rounds[-1]
@@ -681,6 +701,8 @@ class PlayTable(w.VBox):  # type: ignore[misc]
                 with_panels=False,
                 marked=received,
                 why_id=self._why_id,
+                actions=legal,
+                action_intent="act",
             )
         )
         parts.append(self._decision_html(view, legal))
@@ -758,15 +780,20 @@ class PlayTable(w.VBox):  # type: ignore[misc]
         if paused or self.pace > 0:
             buttons.append(_button("pace", "step", "Next bot move"))
         waits = self.hold is None
-        buttons.append(
-            _button(
-                "hold",
-                "auto" if waits else "wait",
-                "Tricks: wait for me" if waits else f"Tricks: go on after {AUTO_HOLD:g} s",
-                label="after a trick: "
-                + ("wait until I continue (press to go on by itself)" if waits else "go on by itself (press to wait)"),
+        if self.rules.capabilities.tricks:  # what happens after a trick: only where there are tricks
+            buttons.append(
+                _button(
+                    "hold",
+                    "auto" if waits else "wait",
+                    "Tricks: wait for me" if waits else f"Tricks: go on after {AUTO_HOLD:g} s",
+                    label="after a trick: "
+                    + (
+                        "wait until I continue (press to go on by itself)"
+                        if waits
+                        else "go on by itself (press to wait)"
+                    ),
+                )
             )
-        )
         if any(s.event.kind == EventKind.TRICK for s in self._round_steps()):
             buttons.append(
                 _button(
@@ -806,8 +833,12 @@ class PlayTable(w.VBox):  # type: ignore[misc]
         return (
             f'<section class="tl-sheet" aria-label="Round {number} score sheet"><h3>Round {number} is over</h3>'
             f'<ol class="tl-sheet-steps">{items}</ol>'
-            f'<div class="tl-choices">{_button("review", str(number), "Review my decisions in this round")}</div>'
-            f"{self._continue_html(pause)}</section>"
+            + (
+                f'<div class="tl-choices">{_button("review", str(number), "Review my decisions in this round")}</div>'
+                if self.rules.capabilities.review is not None
+                else ""
+            )
+            + f"{self._continue_html(pause)}</section>"
         )
 
     def _over_html(self) -> str:
@@ -821,8 +852,9 @@ class PlayTable(w.VBox):  # type: ignore[misc]
             )
             totals = f'<ol class="tl-totals">{rows}</ol>{reasons_html(result.reasons, title="How the game was won")}'
         link = esc(self.replay_link())
+        review = _button("review", "", "Review my game") if self.rules.capabilities.review is not None else ""
         actions = (
-            _button("review", "", "Review my game")
+            review
             + _button("new-deal", "", "New deal")
             + f'<a class="tl-choice tl-link" href="{link}" target="_blank" rel="noopener">'
             "Open this game in the replay app</a>"
@@ -909,6 +941,8 @@ class PlayTable(w.VBox):  # type: ignore[misc]
         if not legal:
             return ""
         kinds = {type(a) for a in legal}
+        if self.rules.capabilities.board is not None:  # the board draws each move where it is made
+            return _decision(self._choice_prompt(legal), "")
         if kinds == {Play}:
             cards = [a.card for a in legal if isinstance(a, Play)]
             which = "any of your cards" if len(cards) == len(view.hand) else "a card with a green border"
@@ -944,6 +978,12 @@ class PlayTable(w.VBox):  # type: ignore[misc]
             return "Choose whose showroom you take a jewel from."
         if Announce in kinds:
             return "You are the dealer: announce how many cards everyone passes."
+        if Sow in kinds:
+            return "Your move: click one of your pits with a green border to sow its stones."
+        if Claim in kinds:
+            return "Your turn to claim: choose a colour of the Mandala being shared out, below the Mandalas."
+        if kinds & {ToMountain, ToField, Discard}:
+            return "Your turn: choose a colour of your hand and where it goes, with the buttons below the Mandalas."
         return "Your decision: choose one."
 
     def _describe(self, action: Action, view: SeatView) -> str:

@@ -240,7 +240,7 @@ class TrickStepper(w.VBox):  # type: ignore[misc]
             body = caption + view_html(self.rules, view, four_colour=four, centre=centre)
         else:
             played = step.event.kind == EventKind.PLAY
-            body = caption + view_html(self.rules, view, four_colour=four, arriving=played)
+            body = caption + view_html(self.rules, view, four_colour=four, arriving=played, event=step.event)
             body += reasons_html(step.event.reasons, title="Which rules made it so")
         whose = "every hand" if self.seat is None else f"{self.rules.seat_name(self.seat)}'s view"
         self.board.scene = {

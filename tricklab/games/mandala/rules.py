@@ -35,7 +35,7 @@ from ..base import (
     check_choice,
     illegal,
 )
-from ..capabilities import Capabilities, PositionLevel, Quiz, Ref
+from ..capabilities import BoardKind, Capabilities, Example, PositionLevel, Quiz, Ref
 from ..core import CoreRules, Decided, Fact, Facts, decide, shuffled_ids
 from .facts import (
     Claimed,
@@ -294,6 +294,12 @@ CAPABILITIES = Capabilities(
                 Ref("tricklab.puzzles:MANDALA_ANYWHERE"),
             ),
         )
+    ),
+    tricks=False,
+    board=BoardKind.MANDALAS,
+    examples=(
+        Example("play.ipynb", "", "seed=1"),
+        Example("replay.ipynb", "colour by colour", "seed=3"),
     ),
     bots=(("heuristic", Ref("tricklab.bots.mandala:HeuristicBot")),),
 )
