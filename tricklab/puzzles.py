@@ -107,6 +107,7 @@ class Marking:
     reasons: tuple[Reason, ...]
     said: str = ""
     deciding: tuple[Reason, ...] = ()
+    event: Event | None = field(default=None, compare=False)  # the engine's step naming the answer's place
 
 
 @dataclass(frozen=True, slots=True)
@@ -407,7 +408,7 @@ def _mark_last_stone(rules: Rules[Any], asked: Asked, given: str | None) -> Mark
             else "No stone of this sowing falls there."
         )
         deciding = _once([*last.reasons, *skips])
-    return Marking((place,), answer, reasons, said, deciding)
+    return Marking((place,), answer, reasons, said, deciding, last)
 
 
 def _ask_capture(rules: Rules[Any], rng: random.Random) -> Asked | None:
@@ -433,8 +434,7 @@ def _mark_capture(rules: Rules[Any], asked: Asked, given: str | None) -> Marking
     right = tuple(v for v, events in told.items() if any(e.kind is EventKind.CAPTURE for e in events))
     catches = [e for v in right for e in told[v] if e.kind is EventKind.CAPTURE]
     reasons = _once([r for e in catches for r in e.reasons])
-    moves = " and ".join(f"“{v}”" for v in right)
-    answer = f"{moves} capture{'s' if len(right) == 1 else ''}. " + " ".join(e.text for e in catches)
+    answer = " ".join(f"“{v}” captures: {e.text}" for v in right for e in told[v] if e.kind is EventKind.CAPTURE)
     said, deciding = "", reasons
     if given is not None and given not in right:
         events = told[given]
