@@ -288,6 +288,9 @@ class Quiz(w.VBox):  # type: ignore[misc]
             if text is None:
                 self._error(PageValue(too_long(value) if value else "That click carried no choice."))
                 return
+            if text not in {c.value for c in self.question.choices}:  # exactly as a button of this question writes it
+                self._say(f"“{quote(text)}” is not one of this question's choices: click one of its buttons.")
+                return
             self.answer(text)
             return
         try:
