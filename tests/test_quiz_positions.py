@@ -16,6 +16,7 @@ import pytest
 import tricklab
 from tricklab import puzzles, quiz
 from tricklab.actions import Sow, ToField, ToMountain
+from tricklab.display import esc
 from tricklab.errors import IllegalAction, InvalidOption, TricklabError
 from tricklab.games.base import EventKind
 from tricklab.games.kalah import pit_index
@@ -326,6 +327,10 @@ def test_widget_asks_on_the_board_and_marks_with_the_engine(game: str) -> None:
     assert 'data-intent="answer"' not in html, "an answered question takes no more clicks"
     assert not widget.next_button.disabled
     assert widget.board.scene["picks"] == [question.answer[0]]
+    if question.kind == "place":  # the board marks where the engine says the last stone fell
+        assert html.count("tl-marked") == 1
+        tag = html[html.index("tl-marked") :].split(">", 1)[0]
+        assert f'aria-label="{esc(question.label(question.answer[0]))}:' in tag
     widget.board.intent("key", "ArrowRight")
     assert widget.index == 1 and widget.verdict is None
 

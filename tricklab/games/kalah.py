@@ -352,7 +352,8 @@ CAPABILITIES = Capabilities(
             PositionLevel(
                 1,
                 "Where does the last stone land?",
-                "A pit of up to six stones is sown: count one place for each stone and find where the last one falls.",
+                "A pit of up to six stones is sown: its stones are dropped one at a time into the places that "
+                "follow, counter-clockwise, into the mover's own store too. Count one place for each stone.",
                 Ref("tricklab.puzzles:KALAH_LAST_STONE"),
             ),
             PositionLevel(
