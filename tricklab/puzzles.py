@@ -42,6 +42,8 @@ from .games import find_game
 from .games.base import Event, EventKind, GameState, Rules, SeatView, check_seed
 from .games.capabilities import PositionLevel
 from .games.core import CoreRules
+from .games.kalah import Kalah, KalahView
+from .games.mandala.rules import MandalaView
 
 DEFAULT_COUNT = 10
 MAX_COUNT = 100
@@ -359,9 +361,8 @@ def _after(events: Sequence[Event]) -> list[Event]:
 
 
 def _places(rules: Rules[Any], view: SeatView) -> tuple[Choice, ...]:
-    place_name = cast(Callable[[int], str], getattr(rules, "place_name"))  # noqa: B009 (the game's own words)
-    pits = cast(Sequence[int], getattr(view, "pits"))  # noqa: B009
-    return tuple(Choice(str(i), place_name(i)) for i in range(len(pits)))
+    kalah, board = cast(Kalah, rules), cast(KalahView, view)  # a puzzle Kalah declares is asked of Kalah
+    return tuple(Choice(str(i), kalah.place_name(i)) for i in range(len(board.pits)))
 
 
 def _last_stone_asker(long: bool) -> Callable[[Rules[Any], random.Random], Asked | None]:
@@ -463,8 +464,7 @@ def _may_asker(kinds: tuple[str, ...]) -> Callable[[Rules[Any], random.Random], 
             return None
         state = position.state
         seat = position.to_play
-        hands = cast(Sequence[dict[str, int]], getattr(rules.view(state, seat), "hands"))  # noqa: B009
-        hand = hands[seat]
+        hand = cast(MandalaView, rules.view(state, seat)).hands[seat] or {}  # a puzzle Mandala declares
         asked: list[Action] = []
         for m in (1, 2):
             for colour in hand:
