@@ -359,8 +359,8 @@ CAPABILITIES = Capabilities(
             PositionLevel(
                 2,
                 "Long sowings",
-                "A pit of seven stones or more is sown: the stones go on along the other player's pits, "
-                "and round again past their store, which is never sown into.",
+                "A pit of seven stones or more is sown: the stones go on along the other player's pits, and "
+                "a long sowing goes round past the other player's store, which never gets a stone.",
                 Ref("tricklab.puzzles:KALAH_LONG_SOWING"),
             ),
             PositionLevel(
