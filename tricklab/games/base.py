@@ -390,8 +390,9 @@ class Rules(ABC, Generic[S]):
         """The rules for ``players`` with the options given as a mapping (as a record holds them)."""
         if isinstance(players, bool) or not isinstance(players, int) or players not in cls.player_counts:
             counts = cls.player_counts
+            allowed = f"{counts[0]}" if len(counts) == 1 else f"{counts[0]} to {counts[-1]}"
             raise InvalidOption(
-                f"{cls.title} is for {counts[0]} to {counts[-1]} players, not {describe(players)}",
+                f"{cls.title} is for {allowed} players, not {describe(players)}",
                 rule_id=f"{cls.rulebook_prefix()}.players",
             )
         if not isinstance(options, Mapping):

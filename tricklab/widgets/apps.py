@@ -136,9 +136,10 @@ def parse_params(query: str, *, extras: tuple[str, ...] = (), long: tuple[str, .
         if re.fullmatch(r"[0-9]{1,2}", players) and int(players) in counts:
             params.players = int(players)
         else:
+            allowed = f"{counts[0]} only" if len(counts) == 1 else f"{counts[0]} to {counts[-1]}"
             params.messages.append(
                 f"“{quote(players)}” players is not possible in {GAMES[params.game].title} "
-                f"({counts[0]} to {counts[-1]}); showing {params.players} players."
+                f"({allowed}); showing {params.players} players."
             )
     seed = first("seed")
     if seed is not None:
@@ -379,8 +380,9 @@ def play_app(query: str | None = None) -> w.VBox:
         table,
         params,
         lambda seed: f"Play {GAMES[params.game].title}{variants}, seed {seed}: you are {you}",
-        describe="Play against bots. Click your cards and your choices; a move the "
-        "rules do not allow is explained and changes nothing.",
+        describe="Play against bots. Click your "
+        + ("cards and your choices" if GAMES[params.game].capabilities.board is None else "moves on the board")
+        + "; a move the rules do not allow is explained and changes nothing.",
     )
     kept = {"seat": str(seat + 1), "pace": f"{pace:g}", **dict.fromkeys(used, "yes")}
     _show_address(table, params, kept)

@@ -45,15 +45,17 @@ APPS: tuple[App, ...] = (
     ),
     App(
         "quiz.ipynb",
-        "Who wins this trick?",
-        "A quiz with levels: click the winning card and read why; one seed gives a whole class the same quiz.",
+        "Quiz",
+        "Who wins this trick? Where does the last stone land? May this card go here? Levels, the reason for "
+        "every answer, and one seed gives a whole class the same quiz.",
         "quiz.png",
         examples_for("quiz.ipynb"),
     ),
     App(
         "bid_trainer.ipynb",
-        "Try bids",
-        "Try a bid on a dealt hand and see how it would fare: how often it comes out and the score to expect.",
+        "Try bids and moves",
+        "Try a bid on a dealt hand and see how it would fare, or every move of a Kalah or Mandala position "
+        "and what it brings.",
         "bid_trainer.png",
         examples_for("bid_trainer.ipynb"),
     ),
@@ -67,7 +69,8 @@ APPS: tuple[App, ...] = (
     App(
         "replay.ipynb",
         "Replay a match",
-        "Step through a whole match played by bots, forward and back, with a caption and the rules for each step.",
+        "Step through a whole match played by bots, forward and back (Kalah stone by stone), with a caption "
+        "and the rules for each step.",
         "replay.png",
         examples_for("replay.ipynb"),
     ),
