@@ -376,6 +376,7 @@ CAPABILITIES = Capabilities(
     board=BoardKind.PITS,
     examples=(
         Example("play.ipynb", "", "seed=1"),
+        Example("quiz.ipynb", "", "seed=1"),
         Example("replay.ipynb", "stone by stone", "seed=3"),
     ),
     bots=(

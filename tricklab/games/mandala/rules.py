@@ -299,6 +299,7 @@ CAPABILITIES = Capabilities(
     board=BoardKind.MANDALAS,
     examples=(
         Example("play.ipynb", "", "seed=1"),
+        Example("quiz.ipynb", "", "seed=1"),
         Example("replay.ipynb", "colour by colour", "seed=3"),
     ),
     bots=(("heuristic", Ref("tricklab.bots.mandala:HeuristicBot")),),
