@@ -268,7 +268,24 @@ def test_the_explainer_players_declared() -> None:
         assert players is None or players in cls.player_counts
 
 
+TRICK_GAMES = ["band-of-tricks", "jewel-vault", "tricks-and-stones"]
+POSITION_GAMES = ["kalah", "mandala"]  # no tricks: their quizzes ask about positions
+
+
+def test_the_quiz_kinds_cover_every_game() -> None:
+    assert sorted(TRICK_GAMES + POSITION_GAMES) == NAMES
+
+
 @pytest.mark.parametrize("name", NAMES)
+def test_every_game_declares_one_kind_of_quiz(name: str) -> None:
+    """A trick game's quiz asks about tricks, a game without tricks' about positions; never both."""
+    quiz = GAMES[name].capabilities.quiz
+    assert bool(quiz.levels) == (name in TRICK_GAMES)
+    assert bool(quiz.positions) == (name in POSITION_GAMES)
+    assert quiz.steps == (quiz.levels or quiz.positions) and quiz.steps
+
+
+@pytest.mark.parametrize("name", TRICK_GAMES)
 def test_the_quiz_levels_declared(name: str) -> None:
     quiz = GAMES[name].capabilities.quiz
     assert [level.number for level in quiz.levels] == list(range(1, len(quiz.levels) + 1))
@@ -278,6 +295,29 @@ def test_the_quiz_levels_declared(name: str) -> None:
     declared = {c.key for c in GAMES[name].capabilities.context}
     for level in quiz.levels:
         assert {key for items in level.contexts for key, _ in items} <= declared
+
+
+@pytest.mark.parametrize("name", POSITION_GAMES)
+def test_the_position_quiz_levels_declared(name: str) -> None:
+    """Numbered from 1, each with a title and a text for a learner, each naming a puzzle that
+    loads (from the layer above, only when asked) and makes a question of its game."""
+    import random
+
+    from tricklab.puzzles import Puzzle
+
+    quiz = GAMES[name].capabilities.quiz
+    assert [level.number for level in quiz.positions] == list(range(1, len(quiz.positions) + 1))
+    assert len(quiz.positions) == {"kalah": 3, "mandala": 3}[name]
+    assert quiz.podium is None and not quiz.levels
+    rules = tricklab.get_rules(name, players=2)
+    rng = random.Random(1)
+    for level in quiz.positions:
+        assert level.title and level.text.endswith(".")
+        puzzle = level.puzzle.load()
+        assert isinstance(puzzle, Puzzle)
+        asked = next(a for a in (puzzle.ask(rules, rng) for _ in range(2000)) if a is not None)
+        assert asked.choices and asked.prompt.endswith("?")
+        assert set(puzzle.mark(rules, asked, None).right) <= {c.value for c in asked.choices}
 
 
 def test_the_panels_declared() -> None:
@@ -352,7 +392,7 @@ def test_the_examples_declared_name_apps_the_game_can_open() -> None:
             if example.app == "bid_trainer.ipynb":
                 assert offers.decision.kind is not DecisionKind.NONE and offers.advice is not None
             if example.app == "quiz.ipynb":
-                assert offers.quiz.levels
+                assert offers.quiz.steps
 
 
 def test_a_ref_loads_lazily_and_by_path() -> None:

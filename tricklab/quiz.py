@@ -24,6 +24,11 @@ place and gives the reasons that place each misplaced card). A podium question c
 right in the score only when every place is right; the places right are shown beside it.
 At the end, :func:`summary` reviews the missed questions and :func:`suggested_level` says
 which level to take next.
+
+A game without tricks (Kalah, Mandala) declares position levels instead of trick levels;
+its questions are made and marked by :mod:`tricklab.puzzles` (``puzzles.questions``,
+``puzzles.check``), and :func:`questions` here says so. :func:`steps` lists a game's levels
+of either kind, and :func:`summary` and :func:`suggested_level` work for both.
 """
 
 from __future__ import annotations
@@ -42,7 +47,8 @@ from .errors import InvalidCard, InvalidOption, InvalidTrick
 from .explain import Reason
 from .games import GAMES, find_game
 from .games.base import CardLike, Rules, TrickOutcome, check_seed
-from .games.capabilities import ContextItems, Level
+from .games.capabilities import ContextItems, Level, PositionLevel
+from .puzzles import PositionVerdict
 
 DEFAULT_COUNT = 10
 MAX_COUNT = 100
@@ -61,17 +67,42 @@ Kind = Literal["winner", "podium"]
 
 
 def levels(game: str) -> tuple[Level, ...]:
-    """The quiz levels of ``game`` (a name or alias), easiest first."""
+    """The trick quiz levels of ``game`` (a name or alias), easiest first (empty for a game
+    whose quiz asks about positions: see :func:`steps`)."""
     return find_game(game).capabilities.quiz.levels
 
 
+def steps(game: str) -> tuple[Level, ...] | tuple[PositionLevel, ...]:
+    """The quiz levels of ``game`` of either kind, easiest first: its trick levels, or for a
+    game without tricks its position levels (:mod:`tricklab.puzzles`)."""
+    return find_game(game).capabilities.quiz.steps
+
+
+def asks_positions(game: str) -> bool:
+    """Whether ``game``'s quiz asks about positions (:mod:`tricklab.puzzles`) rather than tricks."""
+    return bool(find_game(game).capabilities.quiz.positions)
+
+
 def _level(game: str, number: object) -> Level:
-    """Level ``number`` of ``game``'s quiz; :class:`InvalidOption` if there is none."""
+    """Level ``number`` of ``game``'s trick quiz; :class:`InvalidOption` if there is none."""
     cls = find_game(game)
+    if asks_positions(game):
+        raise InvalidOption(
+            f"{cls.title} has no tricks: its quiz asks about positions, with tricklab.puzzles.questions"
+        )
     steps = cls.capabilities.quiz.levels
     if isinstance(number, bool) or not isinstance(number, int) or not 1 <= number <= len(steps):
         raise InvalidOption(f"{cls.title} has quiz levels 1 to {len(steps)}, not {number!r}")
     return steps[number - 1]
+
+
+def _step(game: str, number: object) -> Level | PositionLevel:
+    """Level ``number`` of ``game``'s quiz of either kind; :class:`InvalidOption` if there is none."""
+    cls = find_game(game)
+    found = cls.capabilities.quiz.steps
+    if isinstance(number, bool) or not isinstance(number, int) or not 1 <= number <= len(found):
+        raise InvalidOption(f"{cls.title} has quiz levels 1 to {len(found)}, not {number!r}")
+    return found[number - 1]
 
 
 # --- questions and answers ----------------------------------------------------------------------
@@ -314,7 +345,7 @@ class QuizSummary:
     asked: int
     answered: int
     right: int
-    missed: tuple[Verdict, ...]
+    missed: tuple[Verdict | PositionVerdict, ...]
     suggested: int
 
     @property
@@ -329,8 +360,8 @@ class QuizSummary:
     @property
     def advice(self) -> str:
         """The suggestion in words, with the rule it follows."""
-        top = len(levels(self.game))
-        step = levels(self.game)[self.suggested - 1]
+        top = len(steps(self.game))
+        step = steps(self.game)[self.suggested - 1]
         need = _needed(UP_SHARE, self.asked)
         if self.move == "up":
             return f"{self.score_text}: ready for level {step.number}, {step.title.lower()}."
@@ -340,7 +371,8 @@ class QuizSummary:
                 f"{self.level} again."
             )
         if self.level == top and self.right >= need:
-            return f"{self.score_text}: level {self.level} is the top level. Well done; another seed deals new tricks."
+            new = "positions" if asks_positions(self.game) else "tricks"
+            return f"{self.score_text}: level {self.level} is the top level. Well done; another seed deals new {new}."
         return f"{self.score_text}: try level {self.level} again; {need} of {self.asked} right moves you up."
 
     def __repr__(self) -> str:
@@ -366,9 +398,10 @@ def suggested_level(game: str, level: int, right: int, asked: int) -> int:
     return level
 
 
-def summary(results: Iterable[Verdict | None]) -> QuizSummary:
+def summary(results: Iterable[Verdict | PositionVerdict | None]) -> QuizSummary:
     """The end of a quiz from each question's verdict, in order (``None``: left open): the
-    score, the missed questions and :func:`suggested_level`."""
+    score, the missed questions and :func:`suggested_level`. The verdicts may be the trick
+    quiz's or the position quiz's (:func:`tricklab.puzzles.check`)."""
     results = tuple(results)
     answered = [v for v in results if v is not None]
     if not answered:
@@ -392,9 +425,9 @@ def _needed(share: float, asked: int) -> int:
     return math.ceil(share * asked - 1e-9)
 
 
-def _levels_checked(game: str, level: object) -> tuple[Level, ...]:
-    _level(game, level)
-    return levels(game)
+def _levels_checked(game: str, level: object) -> tuple[Level, ...] | tuple[PositionLevel, ...]:
+    _step(game, level)
+    return steps(game)
 
 
 # --- internals ----------------------------------------------------------------------------------

@@ -30,6 +30,7 @@ if TYPE_CHECKING:
     from ..advisor import AdvisorEntry
     from ..bots import Bot
     from ..moves import MovesEntry
+    from ..puzzles import Puzzle
     from ..review import ReviewEntry
     from .base import Rules, TrickOutcome
 
@@ -118,12 +119,38 @@ class Level:
 
 
 @dataclass(frozen=True, slots=True)
+class PositionLevel:
+    """One step of a quiz about positions of a game without tricks (Kalah: where does the last
+    stone land?; Mandala: may this card go here?).
+
+    ``puzzle`` names the :class:`tricklab.puzzles.Puzzle` that makes the level's questions
+    from a seeded random source and the rules (by playing to a position and asking about it)
+    and marks an answer with the engine; it is imported only when a quiz is made.
+    """
+
+    number: int
+    title: str
+    text: str
+    puzzle: Ref[Puzzle] = field(repr=False)
+
+
+@dataclass(frozen=True, slots=True)
 class Quiz:
     """A game's quiz: its levels, easiest first, and -- where every place of a trick counts,
-    so a quiz may ask for the whole order -- why it counts (``None``: only the winner does)."""
+    so a quiz may ask for the whole order -- why it counts (``None``: only the winner does).
+
+    A game without tricks declares ``positions`` instead of ``levels``: questions about
+    positions of its play (see :mod:`tricklab.puzzles`)."""
 
     levels: tuple[Level, ...] = ()
     podium: str | None = None
+    positions: tuple[PositionLevel, ...] = ()
+
+    @property
+    def steps(self) -> tuple[Level, ...] | tuple[PositionLevel, ...]:
+        """The quiz's levels of either kind, easiest first: the trick levels, or else the
+        position levels."""
+        return self.levels or self.positions
 
 
 def trick_suits(outcome: TrickOutcome) -> set[str]:

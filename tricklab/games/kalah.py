@@ -46,7 +46,7 @@ from .base import (
     quote_action,
     quote_names,
 )
-from .capabilities import BoardKind, Capabilities, Example, Ref
+from .capabilities import BoardKind, Capabilities, Example, PositionLevel, Quiz, Ref
 from .core import CoreRules, Fact, Facts, event
 
 NAME = "kalah"
@@ -344,13 +344,39 @@ class GameEnded(Fact):
     emptied: tuple[int, ...]
 
 
-#: What Kalah offers besides its rules: its bots (the heuristic player and the searching one of
-#: :mod:`tricklab.bots.kalah`) and "try a move" (each move's outcome and searched value).
+#: What Kalah offers besides its rules: for now only its bots (the heuristic player and the
+#: searching one of :mod:`tricklab.bots.kalah`).
 CAPABILITIES = Capabilities(
+    quiz=Quiz(
+        positions=(
+            PositionLevel(
+                1,
+                "Where does the last stone land?",
+                "A pit of up to six stones is sown: its stones are dropped one at a time into the places that "
+                "follow, counter-clockwise, into the mover's own store too. Count one place for each stone.",
+                Ref("tricklab.puzzles:KALAH_LAST_STONE"),
+            ),
+            PositionLevel(
+                2,
+                "Long sowings",
+                "A pit of seven stones or more is sown: the stones go on along the other player's pits, and "
+                "a long sowing goes round past the other player's store, which never gets a stone.",
+                Ref("tricklab.puzzles:KALAH_LONG_SOWING"),
+            ),
+            PositionLevel(
+                3,
+                "Which move captures?",
+                "Some of the moves capture: the last stone falls into an empty pit of the mover's own "
+                "side, with stones in the pit across. Find one.",
+                Ref("tricklab.puzzles:KALAH_CAPTURE"),
+            ),
+        )
+    ),
     tricks=False,
     board=BoardKind.PITS,
     examples=(
         Example("play.ipynb", "", "seed=1"),
+        Example("quiz.ipynb", "", "seed=1"),
         Example("replay.ipynb", "stone by stone", "seed=3"),
     ),
     bots=(
@@ -358,7 +384,7 @@ CAPABILITIES = Capabilities(
         ("search", Ref("tricklab.bots.kalah:SearchBot")),
     ),
     hint_bot="search",
-    moves=Ref("tricklab.moves:KALAH_MOVES"),
+    moves=Ref("tricklab.moves:KALAH_MOVES"),  # "try a move": each move's outcome and searched value
 )
 
 _new = tuple.__new__

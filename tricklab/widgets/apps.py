@@ -391,12 +391,13 @@ def play_app(query: str | None = None) -> w.VBox:
 
 def quiz_app(query: str | None = None) -> w.VBox:
     """The ``quiz`` app: a :class:`Quiz` from ``game``, ``players``, ``seed`` and ``level``
-    (1 to the game's last level; a bad one shows a message and level 1)."""
-    from ..quiz import levels
+    (1 to the game's last level; a bad one shows a message and level 1). A game without tricks
+    gets its quiz about positions (its declared position levels)."""
+    from ..quiz import asks_positions, steps
     from .quiz import Quiz
 
     params = parse_params(read_query_string() if query is None else query, extras=("level", "question"))
-    last = len(levels(params.game))
+    last = len(steps(params.game))
     level = 1
     if "level" in params.extra:
         text = params.extra["level"]
@@ -419,7 +420,10 @@ def quiz_app(query: str | None = None) -> w.VBox:
         quiz,
         params,
         lambda seed: f"Quiz: {GAMES[params.game].title}, {params.players} players, seed {seed}",
-        describe="Who wins this trick? Click the card that wins, or at some levels every card from first "
+        describe="Each question shows a position of the game and asks about it. Click your answer: the rules "
+        "say at once whether it is right, and why. The same link gives everyone the same questions."
+        if asks_positions(params.game)
+        else "Who wins this trick? Click the card that wins, or at some levels every card from first "
         "place to last. The same link gives everyone the same questions.",
     )
     _show_address(quiz, params)

@@ -1,21 +1,38 @@
-"""Quiz: who wins this trick? Seeded questions, each answer marked by the engine."""
+"""Quiz: who wins this trick? -- or, for a game without tricks, a question about a position
+(where does the last stone land? which move captures? may this card go here?). Seeded
+questions, each answer marked by the engine (:mod:`tricklab.quiz`, :mod:`tricklab.puzzles`)."""
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from typing import Any
 
 import ipywidgets as w
 
+from .. import puzzles
 from ..cards import Card
-from ..display import PLACE_WORDS, card_html, esc, reasons_html, trick_html
-from ..errors import InvalidCard, TricklabError
+from ..display import PLACE_WORDS, card_html, esc, reasons_html, trick_html, view_html
+from ..errors import InvalidCard, InvalidOption, TricklabError
 from ..explain import Reason
 from ..games import DEFAULT_GAME
 from ..games.base import CardLike
-from ..quiz import DEFAULT_COUNT, Question, QuizSummary, Verdict, check, levels, questions, summary
+from ..puzzles import PositionQuestion, PositionVerdict
+from ..quiz import (
+    DEFAULT_COUNT,
+    Question,
+    QuizSummary,
+    Verdict,
+    asks_positions,
+    check,
+    questions,
+    steps,
+    summary,
+)
 from .board import Board, LookToggles, controls_row
-from .inputs import clicked_card, number, quote
+from .inputs import PageValue, clicked_card, number, quote, short, too_long
+
+AnyQuestion = Question | PositionQuestion
+AnyVerdict = Verdict | PositionVerdict
 
 
 class Quiz(w.VBox):  # type: ignore[misc]
@@ -30,6 +47,11 @@ class Quiz(w.VBox):  # type: ignore[misc]
     so a class can share one quiz. ``podium=None`` asks for every place only where the
     level is about places (Tricks & Stones level 3); ``True`` or ``False`` always or never.
     Bad settings raise the engine's :class:`~tricklab.TricklabError`.
+
+    For a game that declares position levels (Kalah, Mandala) each question is a position
+    drawn as the game's board, with the choices as buttons (the board's own pits for "which
+    move?", a row of places or Yes/No under it otherwise); a click sends the choice, and the
+    engine's :func:`tricklab.puzzles.check` marks it. ``podium`` does not apply there.
     """
 
     def __init__(
@@ -45,17 +67,18 @@ class Quiz(w.VBox):  # type: ignore[misc]
         four_colour: bool = False,
         large: bool = False,
     ) -> None:
-        self.questions: tuple[Question, ...] = questions(game, players, seed, level, count, podium)
+        self.positions = asks_positions(game)
+        self.podium = podium
+        self.questions: tuple[AnyQuestion, ...] = self._make(game, players, seed, level, count)
         first = self.questions[0]
         self.rules = first.rules
         self.seed = seed
-        self.podium = podium
         self.index = min(max(question, 1), len(self.questions)) - 1  # a link's question; the earlier ones unanswered
         self.picks: tuple[Card, ...] = ()
-        self.verdicts: list[Verdict | None] = [None] * len(self.questions)
+        self.verdicts: list[AnyVerdict | None] = [None] * len(self.questions)
 
         self.level_picker = w.Dropdown(
-            options=[(f"{step.number}: {step.title}", step.number) for step in levels(self.rules.name)],
+            options=[(f"{step.number}: {step.title}", step.number) for step in steps(self.rules.name)],
             value=first.level,
             description="Level",
         )
@@ -83,11 +106,11 @@ class Quiz(w.VBox):  # type: ignore[misc]
     # --- what the learner sees -----------------------------------------------------------------------
 
     @property
-    def question(self) -> Question:
+    def question(self) -> AnyQuestion:
         return self.questions[self.index]
 
     @property
-    def verdict(self) -> Verdict | None:
+    def verdict(self) -> AnyVerdict | None:
         """How the current question was answered, or ``None`` while it is open."""
         return self.verdicts[self.index]
 
@@ -130,7 +153,7 @@ class Quiz(w.VBox):  # type: ignore[misc]
 
     # --- what the learner does -----------------------------------------------------------------------
 
-    def pick(self, card: str | Card) -> Verdict | None:
+    def pick(self, card: str | Card) -> AnyVerdict | None:
         """What clicking a card of the trick does: answer a winner question; for a podium
         question, give the next place (clicking a picked card takes it and the later ones
         back). Returns the verdict once the question is answered."""
@@ -138,6 +161,8 @@ class Quiz(w.VBox):  # type: ignore[misc]
         if self.verdict is not None:
             self._answered_already()
             return None
+        if isinstance(question, PositionQuestion):
+            return self.answer(str(card))
         try:
             parsed = self.rules.card(card)
             if parsed not in question.cards:
@@ -159,18 +184,24 @@ class Quiz(w.VBox):  # type: ignore[misc]
         self._render()
         return None
 
-    def answer(self, answer: CardLike | Iterable[CardLike]) -> Verdict | None:
-        """Answer the current question at once (one card, or every card first to last)."""
+    def answer(self, answer: CardLike | Iterable[CardLike]) -> AnyVerdict | None:
+        """Answer the current question at once (one card, or every card first to last; for a
+        position question, the value of one of its choices, like ``"sow 3"`` or ``"yes"``)."""
         if self.verdict is not None:
             self._answered_already()
             return None
+        question = self.question
+        verdict: AnyVerdict
         try:
-            verdict = check(self.question, answer)
+            if isinstance(question, PositionQuestion):
+                verdict = puzzles.check(question, answer)
+            else:
+                verdict = check(question, answer)
         except TricklabError as exc:
             self._error(exc)
             return None
         self.verdicts[self.index] = verdict
-        self.picks = verdict.given
+        self.picks = verdict.given if isinstance(verdict, Verdict) else ()
         self.message.value = ""
         self.next_button.disabled = self.index == len(self.questions) - 1
         self._render()
@@ -199,9 +230,7 @@ class Quiz(w.VBox):  # type: ignore[misc]
     def new_deal(self) -> None:
         """New questions at the same level, from the next seed, with the score back to nothing."""
         self.seed += 1
-        self.questions = questions(
-            self.rules.name, self.rules.players, self.seed, self.level, len(self.questions), self.podium
-        )
+        self.questions = self._make(self.rules.name, self.rules.players, self.seed, self.level, len(self.questions))
         self.restart()
 
     def link_state(self) -> dict[str, str]:
@@ -215,15 +244,21 @@ class Quiz(w.VBox):  # type: ignore[misc]
 
     # --- internals -----------------------------------------------------------------------------------
 
+    def _make(self, game: str, players: int | None, seed: int, level: int, count: int) -> tuple[AnyQuestion, ...]:
+        """The quiz's questions: about positions where the game declares them, else about tricks."""
+        if self.positions:
+            if self.podium is not None:
+                raise InvalidOption("podium is for a quiz about tricks; a position quiz asks one choice")
+            return puzzles.questions(game, players, seed, level, count)
+        return questions(game, players, seed, level, count, self.podium)
+
     def _level_changed(self, change: dict[str, Any]) -> None:
         if change["new"] is None:  # a blank choice from the page: the level being asked stays
             self.level_picker.value = self.level
             return
         if change["new"] == self.level:
             return
-        self.questions = questions(
-            self.rules.name, self.rules.players, self.seed, change["new"], len(self.questions), self.podium
-        )
+        self.questions = self._make(self.rules.name, self.rules.players, self.seed, change["new"], len(self.questions))
         self.restart()
 
     def _intent(self, intent: str, value: str | None) -> None:
@@ -243,7 +278,21 @@ class Quiz(w.VBox):  # type: ignore[misc]
         self.start_suggested()
 
     def _clicked(self, value: str | None) -> None:
-        """A click on a card of the trick: its value must be a card as the button writes it."""
+        """A click on a card of the trick: its value must be a card as the button writes it. For a
+        position question, a choice's button: its value must be one of the question's choices."""
+        if isinstance(self.question, PositionQuestion):
+            if self.verdict is not None:
+                self._answered_already()
+                return
+            text = short(value)
+            if text is None:
+                self._error(PageValue(too_long(value) if value else "That click carried no choice."))
+                return
+            if text not in {c.value for c in self.question.choices}:  # exactly as a button of this question writes it
+                self._say(f"“{quote(text)}” is not one of this question's choices: click one of its buttons.")
+                return
+            self.answer(text)
+            return
         try:
             card = clicked_card(self.rules, value)
         except TricklabError as exc:
@@ -267,18 +316,24 @@ class Quiz(w.VBox):  # type: ignore[misc]
         question = self.question
         verdict = self.verdict
         four = self.look.four_colour.value
-        step = levels(self.rules.name)[question.level - 1]
+        step = steps(self.rules.name)[question.level - 1]
         total = len(self.questions)
         body = (
             f'<p class="tl-caption"><span class="tl-step-no">Question {question.number} of '
             f"{total}:</span> {esc(question.prompt)}</p>"
-            f'<p class="tl-summary"><strong>Level {step.number}: {esc(step.title)}.</strong> {esc(step.text)}</p>'
+            f'<p class="tl-summary"><strong>Level {step.number}: {esc(_sentence(step.title))}</strong> '
+            f"{esc(step.text)}</p>"
         )
         score = f'<p class="tl-summary tl-score">Score: <strong>{self.score_text}</strong></p>'
-        if verdict is None:
+        if isinstance(question, PositionQuestion):
+            assert verdict is None or isinstance(verdict, PositionVerdict)
+            body += self._position_html(question, verdict) + score
+        elif verdict is None:
             body += self._open_trick(question, four) + score
         else:
+            assert isinstance(verdict, Verdict)
             body += self._marked_trick(question, verdict, four) + score
+        if verdict is not None:
             if self.index == total - 1:
                 body += f'<p class="tl-summary tl-done">That was the last question: {self.score_text}.</p>'
             result = self.summary
@@ -291,7 +346,9 @@ class Quiz(w.VBox):  # type: ignore[misc]
             "step": question.number,
             "question": question.number,
             "kind": question.kind,
-            "picks": [str(c) for c in self.picks],
+            "picks": [str(c) for c in self.picks]
+            if isinstance(verdict, Verdict) or verdict is None
+            else [verdict.given],
             "correct": None if verdict is None else verdict.correct,
             "score": self.score_text,
             # said by the board's one live region: the question, or the verdict and the score
@@ -390,11 +447,53 @@ class Quiz(w.VBox):  # type: ignore[misc]
             f'<p class="tl-summary">Your order, place by place:</p><ol>{"".join(items)}</ol></section>'
         )
 
+    def _position_html(self, question: PositionQuestion, verdict: PositionVerdict | None) -> str:
+        """A position question: the board as the player to move sees it, what is asked about, the
+        choices as buttons; once answered, the choices marked and the engine's reasons."""
+        board = self._board(question, verdict)
+        about = (
+            '<p class="tl-summary tl-quiz-about"><strong>The card and the place:</strong> '
+            f"{esc(question.asked.about)}.</p>"
+            if question.kind == "yes-no"
+            else ""
+        )
+        choices = _choices_html(question, verdict)
+        if verdict is None:
+            return board + about + choices
+        mark, kind = ("✓", "right") if verdict.correct else ("✗", "wrong")
+        head = (
+            f'<p class="tl-feedback tl-{kind} tl-quiz-{kind}"><span class="tl-quiz-mark">{mark}</span> '
+            f"{esc(verdict.feedback)}</p>"
+        )
+        why = reasons_html(verdict.deciding, title="Why")
+        folded = (
+            '<details class="tl-quiz-all"><summary>All the reasons</summary>'
+            f"{reasons_html(verdict.reasons, title='Why')}</details>"
+        )
+        return board + about + choices + f'<div class="tl-quiz-feedback tl-quiz-{kind}-box">{head}{why}</div>' + folded
+
+    def _board(self, question: PositionQuestion, verdict: PositionVerdict | None) -> str:
+        """The game's board for the position. For a "which move?" question its buttons are the
+        choices (the legal actions, sending the ``answer`` intent); once a question is answered,
+        it marks the place the engine's answer names (the last stone's)."""
+        clickable = question.kind == "move" and verdict is None
+        actions = [self.rules.parse_action(c.value) for c in question.choices] if clickable else []
+        return view_html(
+            self.rules,
+            question.view(),
+            actions=actions,
+            action_intent="answer" if clickable else None,
+            event=None if verdict is None else question.marking.event,
+        )
+
     def _end_html(self, result: QuizSummary) -> str:
         """The end of the quiz: the score, each missed question reviewed, the suggested level."""
         if result.missed:
             rows = []
             for verdict in result.missed:
+                if isinstance(verdict, PositionVerdict):
+                    rows.append(_missed_position(verdict))
+                    continue
                 q = verdict.question
                 trick = " ".join(card.pretty for card in q.cards)
                 chose = ", ".join(card.pretty for card in verdict.given)
@@ -435,7 +534,55 @@ class Quiz(w.VBox):  # type: ignore[misc]
         )
 
 
-def _reason_text(reasons: tuple[Reason, ...]) -> str:
+def _sentence(title: str) -> str:
+    """A level's title as a sentence: ending with a full stop unless it asks a question."""
+    return title if title.endswith(("?", "!", ".")) else f"{title}."
+
+
+def _choices_html(question: PositionQuestion, verdict: PositionVerdict | None) -> str:
+    """The choices of a position question: buttons while it is open; once answered, the right
+    choices and the learner's pick, marked."""
+    if verdict is None and question.kind == "move":  # the board's own pits are the buttons
+        return '<p class="tl-summary tl-hint">Click the pit of the move you choose on the board.</p>'
+    if verdict is None:
+        buttons = "".join(
+            f'<button type="button" class="tl-quiz-choice jupyter-button" data-intent="answer" '
+            f'data-value="{esc(c.value)}">{esc(c.label)}</button>'
+            for c in question.choices
+        )
+        ask = {
+            "place": "click the place where the last stone lands",
+            "move": "click a move",
+            "yes-no": "click Yes or No",
+        }[question.kind]
+        return f'<div class="tl-quiz-choices" role="group" aria-label="choices: {ask}">{buttons}</div>'
+    items = []
+    for c in question.choices:
+        right, given = c.value in verdict.right, c.value == verdict.given
+        if not (right or given):
+            continue
+        note = "✓ the answer" if right else "✗ your pick"
+        if right and given:
+            note = "✓ your pick, the answer"
+        items.append(
+            f'<li class="tl-quiz-choice {"tl-quiz-ok" if right else "tl-quiz-miss"}" data-value="{esc(c.value)}" '
+            f'data-correct="{"true" if right else "false"}">{esc(c.label)}: {note}</li>'
+        )
+    return f'<ul class="tl-quiz-choices tl-quiz-marked" aria-label="the answer and your pick">{"".join(items)}</ul>'
+
+
+def _missed_position(verdict: PositionVerdict) -> str:
+    """One missed position question in the end's review: the question, the pick, the answer, why."""
+    q = verdict.question
+    answer = " or ".join(q.label(v) for v in verdict.right)
+    return (
+        f'<li class="tl-quiz-missed-item" data-question="{q.number}"><strong>Question {q.number}</strong>: '
+        f"{esc(q.prompt)} You chose {esc(q.label(verdict.given))}; the answer is {esc(answer)}. "
+        f"{_reason_text(verdict.deciding)}</li>"
+    )
+
+
+def _reason_text(reasons: Sequence[Reason]) -> str:
     """The engine's reasons as one escaped sentence or a few."""
     return esc(" ".join(reason.text for reason in reasons))
 

@@ -35,7 +35,7 @@ from ..base import (
     check_choice,
     illegal,
 )
-from ..capabilities import BoardKind, Capabilities, Example, Ref
+from ..capabilities import BoardKind, Capabilities, Example, PositionLevel, Quiz, Ref
 from ..core import CoreRules, Decided, Fact, Facts, decide, shuffled_ids
 from .facts import (
     Claimed,
@@ -270,10 +270,36 @@ class MandalaView:
 
 
 CAPABILITIES = Capabilities(
+    quiz=Quiz(
+        positions=(
+            PositionLevel(
+                1,
+                "A card into a Mountain",
+                "May the player to move put this card into this Mandala's Mountain? A colour already in "
+                "a Field of that Mandala may not go into its Mountain.",
+                Ref("tricklab.puzzles:MANDALA_MOUNTAIN"),
+            ),
+            PositionLevel(
+                2,
+                "A card into your own Field",
+                "May the player to move put this card into their own Field of this Mandala? A colour "
+                "already in its Mountain or in the other player's Field there may not, and one card must "
+                "stay in hand.",
+                Ref("tricklab.puzzles:MANDALA_FIELD"),
+            ),
+            PositionLevel(
+                3,
+                "Mountains and Fields",
+                "Both kinds of question, in either Mandala: look only at the Mandala the card would go into.",
+                Ref("tricklab.puzzles:MANDALA_ANYWHERE"),
+            ),
+        )
+    ),
     tricks=False,
     board=BoardKind.MANDALAS,
     examples=(
         Example("play.ipynb", "", "seed=1"),
+        Example("quiz.ipynb", "", "seed=1"),
         Example("replay.ipynb", "colour by colour", "seed=3"),
     ),
     bots=(("heuristic", Ref("tricklab.bots.mandala:HeuristicBot")),),

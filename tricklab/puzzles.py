@@ -1,0 +1,525 @@
+"""Position questions: the quiz of a game without tricks, marked by the rules engine.
+
+A game that has no tricks (Kalah, Mandala) declares its quiz as position levels
+(:class:`~tricklab.games.capabilities.PositionLevel`), each naming a :class:`Puzzle`. A
+puzzle plays seeded random moves from the start of a match to a position and asks about
+it: *where does the last stone land?*, *which move captures?*, *may this card go here?*.
+The same game, players, level and seed give the same questions everywhere:
+
+>>> from tricklab import puzzles
+>>> first = puzzles.questions("kalah", seed=7, level=1, count=3)[0]
+>>> first.kind, first.prompt.endswith("Where does the last stone land?")
+('place', True)
+>>> verdict = puzzles.check(first, first.answer[0])
+>>> verdict.correct, verdict.reasons[0].rule_id
+(True, 'mk.sow')
+
+The answer and its reasons always come from the engine, both when a question is made and
+when an answer is marked: the puzzle applies the move to the position with the game's
+checked core (:meth:`~tricklab.games.core.CoreRules.facts`) and reads the narrated events
+of what happened (the stone that fell last, a capture), or asks the engine whether an action
+is listed and, when it is not, takes the engine's refusal (``explain_illegal``) with its rule
+id. No rule is written here a second time.
+
+This is the engine side: plain Python, nothing from Jupyter. :func:`tricklab.quiz.summary`
+and :func:`tricklab.quiz.suggested_level` take these verdicts as they take the trick quiz's;
+``tricklab.quiz.questions`` and ``check`` stay the trick quiz's (a game with position levels
+is asked through :func:`questions` and :func:`check` here).
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from functools import lru_cache
+from typing import Any, Literal, cast
+
+from .actions import Action, ToField, ToMountain
+from .errors import IllegalAction, InvalidOption, describe
+from .explain import Reason
+from .games import find_game
+from .games.base import Event, EventKind, GameState, Rules, SeatView, check_seed
+from .games.capabilities import PositionLevel
+from .games.core import CoreRules
+from .games.kalah import Kalah, KalahView
+from .games.mandala.rules import MandalaView
+
+DEFAULT_COUNT = 10
+MAX_COUNT = 100
+# Playing to positions until one fits a level: every level fits a good share of them, so this
+# many tries without a fit would mean a mistake in a level.
+MAX_TRIES = 5_000
+
+ChoiceKind = Literal["place", "move", "yes-no"]
+
+
+class InvalidAnswer(InvalidOption):
+    """An answer that is none of the question's choices."""
+
+
+# --- what a puzzle makes and what the engine says --------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class Choice:
+    """One answer a learner may give: ``value`` is what its button sends, ``label`` its words."""
+
+    value: str
+    label: str
+
+
+@dataclass(frozen=True, slots=True)
+class Position:
+    """A position reached by play: the match's ``seed`` and the ``actions`` made from the start
+    (their texts, so ``Match(rules, seed, actions=actions)`` rebuilds it), and its ``state``."""
+
+    seed: int
+    actions: tuple[str, ...]
+    state: Any = field(compare=False, repr=False)
+
+    @property
+    def to_play(self) -> int:
+        seat = cast(GameState, self.state).to_play
+        assert seat is not None, "a question's position is never the end of a match"
+        return seat
+
+
+@dataclass(frozen=True, slots=True)
+class Asked:
+    """What a puzzle asks: the ``position``, the ``prompt``, the ``action`` asked about (its
+    text; ``None`` when the question is which action to take), the ``choices`` and ``about``,
+    the thing asked about in words (``"a red card into the Mountain of Mandala 1"``)."""
+
+    position: Position
+    prompt: str
+    action: str | None
+    choices: tuple[Choice, ...]
+    about: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class Marking:
+    """The engine's answer to a question: the ``right`` choices' values, the ``answer`` in
+    words, the engine's ``reasons`` for it, and -- for a pick -- what the engine says about
+    the pick (``said``) and the reasons that decide it (``deciding``)."""
+
+    right: tuple[str, ...]
+    answer: str
+    reasons: tuple[Reason, ...]
+    said: str = ""
+    deciding: tuple[Reason, ...] = ()
+    event: Event | None = field(default=None, compare=False)  # the engine's step naming the answer's place
+
+
+@dataclass(frozen=True, slots=True)
+class Puzzle:
+    """A kind of position question a game declares for a quiz level.
+
+    ``ask(rules, rng)`` plays to a position from the seeded ``rng`` and asks about it, or gives
+    ``None`` when the position does not fit the level (the quiz then tries another);
+    ``mark(rules, asked, given)`` gives the engine's answer, and with a ``given`` choice value
+    what the engine says about that pick. ``kind`` says what the choices are: ``"place"``
+    (places of the board), ``"move"`` (the legal actions) or ``"yes-no"``.
+    """
+
+    kind: ChoiceKind
+    ask: Callable[[Rules[Any], random.Random], Asked | None]
+    mark: Callable[[Rules[Any], Asked, str | None], Marking]
+
+
+# --- questions and verdicts -------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True, repr=False)
+class PositionQuestion:
+    """One position question of a quiz: what was ``asked`` at a position of ``game``, at
+    ``level``, the ``number``-th of its quiz, and the engine's ``marking`` when it was made."""
+
+    game: str
+    players: int
+    level: int
+    number: int
+    kind: ChoiceKind
+    asked: Asked
+    marking: Marking = field(compare=False)
+
+    @property
+    def prompt(self) -> str:
+        return self.asked.prompt
+
+    @property
+    def position(self) -> Position:
+        return self.asked.position
+
+    @property
+    def choices(self) -> tuple[Choice, ...]:
+        return self.asked.choices
+
+    @property
+    def answer(self) -> tuple[str, ...]:
+        """The right choices' values (one, or -- for "which move captures?" -- each move that does)."""
+        return self.marking.right
+
+    @property
+    def rules(self) -> Rules[Any]:
+        return _rules(self.game, self.players)
+
+    def view(self) -> SeatView:
+        """The position as the player to move sees it (what the learner is shown)."""
+        return self.rules.view(self.position.state, self.position.to_play)
+
+    def label(self, value: str) -> str:
+        """The words of the choice ``value``."""
+        return next((c.label for c in self.choices if c.value == value), value)
+
+    def __repr__(self) -> str:
+        about = f" {self.asked.action!r}" if self.asked.action else ""
+        return f"<PositionQuestion {self.game} level {self.level} #{self.number}: {self.kind}{about}>"
+
+
+@dataclass(frozen=True, slots=True, repr=False)
+class PositionVerdict:
+    """How an answer to a position question fared, as the engine marks it: ``correct``, the
+    ``right`` choices, the engine's ``reasons`` for the answer and the ``deciding`` ones that
+    answer the learner's pick."""
+
+    question: PositionQuestion
+    given: str
+    correct: bool
+    right: tuple[str, ...]
+    reasons: tuple[Reason, ...]
+    deciding: tuple[Reason, ...]
+    answer: str
+    said: str
+
+    @property
+    def feedback(self) -> str:
+        """What the learner reads first: right or wrong, the answer and the engine's words."""
+        q = self.question
+        if self.correct:
+            return f"Right. {self.answer}"
+        picked = q.label(self.given)
+        said = f" {self.said}" if self.said else ""
+        return f"You chose “{picked}”.{said} {self.answer}"
+
+    def __repr__(self) -> str:
+        return f"<PositionVerdict {'right' if self.correct else 'wrong'}: gave {self.given!r}, answer {self.right}>"
+
+
+def levels(game: str) -> tuple[PositionLevel, ...]:
+    """The position levels of ``game`` (a name or alias), easiest first (empty for a trick game)."""
+    return find_game(game).capabilities.quiz.positions
+
+
+def questions(
+    game: str,
+    players: int | None = None,
+    seed: int = 0,
+    level: int = 1,
+    count: int = DEFAULT_COUNT,
+) -> tuple[PositionQuestion, ...]:
+    """``count`` position questions of ``game`` at ``level``, the same for the same game,
+    players, seed and level (a longer quiz starts with the questions of a shorter one).
+    ``players=None`` means the game's only (or largest) player count. Bad values raise a
+    :class:`~tricklab.TricklabError` that says what is allowed."""
+    rules = _rules_for(game, players)
+    step = _level(rules, level)
+    seed = check_seed(seed)
+    if isinstance(count, bool) or not isinstance(count, int) or not 1 <= count <= MAX_COUNT:
+        raise InvalidOption(f"a quiz has 1 to {MAX_COUNT} questions, not {describe(count)}")
+    puzzle = step.puzzle.load()
+    rng = random.Random(f"tricklab:puzzle:{rules.name}:{rules.players}:{step.number}:{seed}")
+    found: list[PositionQuestion] = []
+    seen: set[tuple[object, str | None]] = set()
+    tries = 0
+    while len(found) < count:
+        tries += 1
+        if tries > MAX_TRIES * count:
+            raise RuntimeError(f"no position of {rules.title} fits quiz level {step.number}")
+        asked = puzzle.ask(rules, rng)
+        if asked is None:
+            continue
+        key = (asked.position.state, asked.action)
+        if key in seen:
+            continue
+        seen.add(key)
+        marking = puzzle.mark(rules, asked, None)
+        found.append(
+            PositionQuestion(rules.name, rules.players, step.number, len(found) + 1, puzzle.kind, asked, marking)
+        )
+    return tuple(found)
+
+
+def check(question: PositionQuestion, answer: object) -> PositionVerdict:
+    """Mark ``answer`` (the value of one of the question's choices: a place, an action's text such
+    as ``"sow 3"``, or ``"yes"``/``"no"``) with the engine, which works the position out again.
+    Anything else raises :class:`InvalidAnswer` naming the value and the choices."""
+    if not isinstance(question, PositionQuestion):
+        raise InvalidOption(f"check marks a position question, not {describe(question)}")
+    given = _choice(question, answer)
+    puzzle = _level(question.rules, question.level).puzzle.load()
+    marking = puzzle.mark(question.rules, question.asked, given)
+    correct = given in marking.right
+    deciding = marking.reasons if correct else marking.deciding or marking.reasons
+    return PositionVerdict(
+        question, given, correct, marking.right, marking.reasons, deciding, marking.answer, marking.said
+    )
+
+
+def _choice(question: PositionQuestion, answer: object) -> str:
+    values = [c.value for c in question.choices]
+    listed = ", ".join(f"“{v}”" for v in values[:8]) + (", ..." if len(values) > 8 else "")
+    if not isinstance(answer, str):
+        raise InvalidAnswer(f"an answer is the text of one of the choices ({listed}), not {describe(answer)}")
+    text = " ".join(answer.split()).lower()
+    for value in values:
+        if text == value.lower():
+            return value
+    raise InvalidAnswer(f"{describe(answer)} is not one of this question's choices; pick one of {listed}")
+
+
+# --- internals ----------------------------------------------------------------------------------------
+
+
+@lru_cache(maxsize=32)
+def _rules(game: str, players: int) -> Rules[Any]:
+    return find_game(game).create(players)
+
+
+def _rules_for(game: str, players: object) -> Rules[Any]:
+    cls = find_game(game)
+    if players is None:
+        players = cls.player_counts[-1]
+    if isinstance(players, int) and not isinstance(players, bool) and players in cls.player_counts:
+        return _rules(cls.name, players)
+    return cls.create(players)  # raises InvalidOption, naming the player counts allowed
+
+
+def _level(rules: Rules[Any], number: object) -> PositionLevel:
+    steps = rules.capabilities.quiz.positions
+    if not steps:
+        raise InvalidOption(
+            f"{rules.title}'s quiz asks about tricks, not positions: use tricklab.quiz.questions for it"
+        )
+    if isinstance(number, bool) or not isinstance(number, int) or not 1 <= number <= len(steps):
+        raise InvalidOption(f"{rules.title} has quiz levels 1 to {len(steps)}, not {describe(number)}")
+    return steps[number - 1]
+
+
+def _core(rules: Rules[Any]) -> CoreRules[Any]:
+    if not isinstance(rules, CoreRules):
+        raise InvalidOption(f"position questions need a game played on the core, not {rules.title}")
+    return rules
+
+
+def play_to_position(
+    rules: Rules[Any], rng: random.Random, most: int, *, keep: Callable[[Any], bool] | None = None
+) -> Position | None:
+    """A position after up to ``most`` random legal moves from a seeded new match (the match's
+    seed drawn from ``rng`` too); ``None`` if the match ended first or ``keep`` refuses it."""
+    core = _core(rules)
+    seed = rng.randrange(2**31)
+    state = core.initial_state(seed)
+    played: list[str] = []
+    for _ in range(rng.randrange(most + 1)):
+        ids = core.core_legal(state)
+        if not ids:
+            return None
+        a = rng.choice(ids)
+        played.append(str(core.actions[a]))
+        state = core.core_step(state, a)
+    if cast(GameState, state).to_play is None or (keep is not None and not keep(state)):
+        return None
+    return Position(seed, tuple(played), state)
+
+
+def events_of(rules: Rules[Any], state: Any, action: str | Action) -> list[Event]:
+    """The narrated events of applying ``action`` to ``state`` with the checked core (raises the
+    engine's :class:`~tricklab.IllegalAction` if the action is not listed)."""
+    core = _core(rules)
+    return [core.narrate(fact, after) for fact, after in core.facts(state, action)]
+
+
+def _once(reasons: Sequence[Reason]) -> tuple[Reason, ...]:
+    return tuple(dict.fromkeys(reasons))
+
+
+# --- Kalah: where does the last stone land? which move captures? --------------------------------------
+
+
+def _sown(events: Sequence[Event]) -> tuple[Event, list[Event], Event]:
+    """The pick-up, the stones sown and the last of them, from a sowing's events."""
+    picked = next(e for e in events if e.kind is EventKind.SOW)
+    stones = [e for e in events if e.kind is EventKind.STONE]
+    return picked, stones, stones[-1]
+
+
+def _after(events: Sequence[Event]) -> list[Event]:
+    """What the rules did after the last stone fell (a capture, another move, the end)."""
+    return [e for e in events if e.kind not in (EventKind.SOW, EventKind.STONE)]
+
+
+def _places(rules: Rules[Any], view: SeatView) -> tuple[Choice, ...]:
+    kalah, board = cast(Kalah, rules), cast(KalahView, view)  # a puzzle Kalah declares is asked of Kalah
+    return tuple(Choice(str(i), kalah.place_name(i)) for i in range(len(board.pits)))
+
+
+def _last_stone_asker(long: bool) -> Callable[[Rules[Any], random.Random], Asked | None]:
+    def ask(rules: Rules[Any], rng: random.Random) -> Asked | None:
+        position = play_to_position(rules, rng, 40)
+        if position is None:
+            return None
+        state = position.state
+        moves = rules.legal_actions(state)
+        move = rng.choice(moves)
+        picked, _, _ = _sown(events_of(rules, state, move))
+        stones = int(picked.data["stones"])
+        if (stones >= 7) != long:  # the level: a short sowing, or a long one that goes round
+            return None
+        view = rules.view(state, position.to_play)
+        who = rules.seat_name(position.to_play)
+        prompt = (
+            f"{who} is to move and sows pit {picked.data['pit']}, which holds {stones} "
+            f"stone{'s' if stones != 1 else ''}. Where does the last stone land?"
+        )
+        return Asked(position, prompt, str(move), _places(rules, view), f"{who}'s pit {picked.data['pit']}")
+
+    return ask
+
+
+def _mark_last_stone(rules: Rules[Any], asked: Asked, given: str | None) -> Marking:
+    assert asked.action is not None
+    events = events_of(rules, asked.position.state, asked.action)
+    _, stones, last = _sown(events)
+    place = str(last.data["index"])
+    skips = [r for e in stones for r in e.reasons if e.data.get("skipped")]
+    after = _after(events)
+    reasons = _once([*last.reasons, *skips, *(r for e in after for r in e.reasons)])
+    then = " ".join(e.text for e in after)
+    where = next(c.label for c in asked.choices if c.value == place)
+    answer = f"The last stone lands in {where}. {last.text}" + (f" Then: {then}" if then else "")
+    said = ""
+    deciding = reasons
+    if given is not None and given != place:
+        passed = any(str(e.data["index"]) == given for e in stones)
+        said = (
+            "A stone of this sowing falls there, but not the last one."
+            if passed
+            else "No stone of this sowing falls there."
+        )
+        deciding = _once([*last.reasons, *skips])
+    return Marking((place,), answer, reasons, said, deciding, last)
+
+
+def _ask_capture(rules: Rules[Any], rng: random.Random) -> Asked | None:
+    position = play_to_position(rules, rng, 40)
+    if position is None:
+        return None
+    state = position.state
+    moves = rules.legal_actions(state)
+    captures = [m for m in moves if any(e.kind is EventKind.CAPTURE for e in events_of(rules, state, m))]
+    if not captures or len(captures) == len(moves):  # the level: some moves capture, some do not
+        return None
+    view = rules.view(state, position.to_play)
+    who = rules.seat_name(position.to_play)
+    choices = tuple(Choice(str(m), rules.describe_action(m, view)) for m in moves)
+    more = " (more than one may)" if len(captures) > 1 else ""
+    prompt = f"{who} is to move. Which move captures{more}?"
+    return Asked(position, prompt, None, choices, f"{who}'s moves")
+
+
+def _mark_capture(rules: Rules[Any], asked: Asked, given: str | None) -> Marking:
+    state = asked.position.state
+    told = {c.value: events_of(rules, state, c.value) for c in asked.choices}
+    right = tuple(v for v, events in told.items() if any(e.kind is EventKind.CAPTURE for e in events))
+    catches = [e for v in right for e in told[v] if e.kind is EventKind.CAPTURE]
+    reasons = _once([r for e in catches for r in e.reasons])
+    answer = " ".join(f"“{v}” captures: {e.text}" for v in right for e in told[v] if e.kind is EventKind.CAPTURE)
+    said, deciding = "", reasons
+    if given is not None and given not in right:
+        events = told[given]
+        _, _, last = _sown(events)
+        after = _after(events)
+        said = " ".join([last.text, *(e.text for e in after), "Nothing is captured."])
+        rule = rules.rulebook["mk.capture"]
+        deciding = _once([*last.reasons, *(r for e in after for r in e.reasons), Reason(rule.id, rule.text)])
+    return Marking(right, answer.strip(), reasons, said, deciding)
+
+
+KALAH_LAST_STONE = Puzzle("place", _last_stone_asker(long=False), _mark_last_stone)
+KALAH_LONG_SOWING = Puzzle("place", _last_stone_asker(long=True), _mark_last_stone)
+KALAH_CAPTURE = Puzzle("move", _ask_capture, _mark_capture)
+
+
+# --- Mandala: may this card go here? -------------------------------------------------------------------
+
+YES_NO = (Choice("yes", "Yes, it may"), Choice("no", "No, it may not"))
+
+
+def _may_asker(kinds: tuple[str, ...]) -> Callable[[Rules[Any], random.Random], Asked | None]:
+    def ask(rules: Rules[Any], rng: random.Random) -> Asked | None:
+        position = play_to_position(rules, rng, 40, keep=lambda s: str(s.phase) == "play")
+        if position is None:
+            return None
+        state = position.state
+        seat = position.to_play
+        hand = cast(MandalaView, rules.view(state, seat)).hands[seat] or {}  # a puzzle Mandala declares
+        asked: list[Action] = []
+        for m in (1, 2):
+            for colour in hand:
+                if "mountain" in kinds:
+                    asked.append(ToMountain(m, colour))
+                if "field" in kinds:
+                    asked.append(ToField(m, colour, 1))
+        listed = set(rules.legal_actions(state))
+        wanted = rng.random() < 0.5  # as many questions answered yes as no
+        pool = [a for a in asked if (a in listed) == wanted]
+        if not pool:
+            return None
+        action = rng.choice(pool)
+        who = rules.seat_name(seat)
+        if isinstance(action, ToMountain):
+            about = f"a {action.colour} card into the Mountain of Mandala {action.mandala}"
+        else:
+            assert isinstance(action, ToField)
+            about = f"a {action.colour} card into {who}'s own Field of Mandala {action.mandala}"
+        prompt = f"It is {who}'s turn. May {who} put {about}?"
+        return Asked(position, prompt, str(action), YES_NO, about)
+
+    return ask
+
+
+def _mark_may(rules: Rules[Any], asked: Asked, given: str | None) -> Marking:
+    assert asked.action is not None
+    try:
+        events = events_of(rules, asked.position.state, asked.action)
+    except IllegalAction as refusal:  # the engine's refusal: its rule id and words
+        reason = Reason(refusal.rule_id or "", _sentence(str(refusal)))
+        return Marking(("no",), f"No: {reason.text}", (reason,), "", (reason,))
+    first = events[0]
+    return Marking(("yes",), f"Yes: {first.text}", first.reasons, "", first.reasons)
+
+
+def _sentence(text: str) -> str:
+    text = text[:1].upper() + text[1:]
+    return text if text.endswith(".") else text + "."
+
+
+MANDALA_MOUNTAIN = Puzzle("yes-no", _may_asker(("mountain",)), _mark_may)
+MANDALA_FIELD = Puzzle("yes-no", _may_asker(("field",)), _mark_may)
+MANDALA_ANYWHERE = Puzzle("yes-no", _may_asker(("mountain", "field")), _mark_may)
+
+__all__ = [
+    "Asked",
+    "Choice",
+    "InvalidAnswer",
+    "Marking",
+    "Position",
+    "PositionQuestion",
+    "PositionVerdict",
+    "Puzzle",
+    "check",
+    "levels",
+    "questions",
+]
