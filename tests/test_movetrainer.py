@@ -35,7 +35,7 @@ def test_the_scene_lists_every_move_on_the_board_and_in_the_list(game: str, seed
     markup = html(trainer)
     legal = [str(a) for a in trainer.match.legal_actions()]
     assert [o.text for o in trainer.outcomes] == legal
-    board, listed = markup.split('<section class="tl-panel tl-moves"', 1)
+    board, listed = markup.split('<section class="tl-panel tl-move-list"', 1)
     assert sorted(try_buttons(board)) == sorted(esc(t) for t in legal)  # each move is a button on the board
     assert try_buttons(listed) == [esc(t) for t in legal]  # and a row of the list, in the rules' order
     for o in trainer.outcomes:

@@ -377,6 +377,7 @@ CAPABILITIES = Capabilities(
     examples=(
         Example("play.ipynb", "", "seed=1"),
         Example("quiz.ipynb", "", "seed=1"),
+        Example("bid_trainer.ipynb", "try a move", "seed=2"),
         Example("replay.ipynb", "stone by stone", "seed=3"),
     ),
     bots=(

@@ -252,7 +252,7 @@ class MoveTrainer(w.VBox):  # type: ignore[misc]
                 "that many moves ahead with both players making their best moves.</p>"
             )
         return (
-            f'<section class="tl-panel tl-moves" aria-label="Every move you can make">'
+            f'<section class="tl-panel tl-move-list" aria-label="Every move you can make">'
             f"<h4>Every move you can make ({len(self.outcomes)})</h4>"
             f'<table class="tl-score-table tl-review-table"><thead><tr>{head}</tr></thead>'
             f"<tbody>{''.join(rows)}</tbody></table>{note}</section>"

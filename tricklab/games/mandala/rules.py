@@ -300,6 +300,7 @@ CAPABILITIES = Capabilities(
     examples=(
         Example("play.ipynb", "", "seed=1"),
         Example("quiz.ipynb", "", "seed=1"),
+        Example("bid_trainer.ipynb", "try a move", "seed=2"),
         Example("replay.ipynb", "colour by colour", "seed=3"),
     ),
     bots=(("heuristic", Ref("tricklab.bots.mandala:HeuristicBot")),),
