@@ -34,9 +34,10 @@ NAMES = sorted(GAMES)
 
 # The advisor's entries (AdvisorEntry) are each game's own functions, which a game names in its
 # declaration; each narrows to its own game's types.
-ALLOWED_ISINSTANCE = {
-    ("advisor.py", f"_{game}_{part}") for game in ("ts", "bt") for part in ("advise", "round", "hands", "with_hands")
-} | {  # the review's entries, one function per game and hook (tricklab.review.ReviewEntry)
+ALLOWED_ISINSTANCE = {  # the advisor's entries, one function per game and hook (tricklab.advisor.AdvisorEntry)
+    ("advisor.py", f"_{game}_{part}") for game in ("ts", "bt", "jv") for part in ("round", "hands", "with_hands")
+} | {("advisor.py", f"_advise_{game}") for game in ("ts", "bt", "jv")}
+ALLOWED_ISINSTANCE |= {  # the review's entries, one function per game and hook (tricklab.review.ReviewEntry)
     ("review.py", f"_{game}_{part}")
     for game in ("ts", "bt", "jv")
     for part in ("round", "hands", "with_hands", "given", "deal", "view", "score")
