@@ -42,17 +42,15 @@ def _players(name: str) -> int:
 
 # The advisor's entries (AdvisorEntry) are each game's own functions, which a game names in its
 # declaration; each narrows to its own game's types.
-ALLOWED_ISINSTANCE = (
-    {("advisor.py", f"_{game}_{part}") for game in ("ts", "bt") for part in ("advise", "round", "hands", "with_hands")}
-    | {  # the review's entries, one function per game and hook (tricklab.review.ReviewEntry)
-        ("review.py", f"_{game}_{part}")
-        for game in ("ts", "bt", "jv")
-        for part in ("round", "hands", "with_hands", "given", "deal", "view", "score")
-    }
-    | {  # a game's own bot reading the facts of its own game's core step
-        ("kalah.py", "outcome")
-    }
-)
+ALLOWED_ISINSTANCE = {  # the advisor's entries, one function per game and hook (tricklab.advisor.AdvisorEntry)
+    ("advisor.py", f"_{game}_{part}") for game in ("ts", "bt", "jv") for part in ("round", "hands", "with_hands")
+} | {("advisor.py", f"_advise_{game}") for game in ("ts", "bt", "jv")}
+ALLOWED_ISINSTANCE |= {  # the review's entries, one function per game and hook (tricklab.review.ReviewEntry)
+    ("review.py", f"_{game}_{part}")
+    for game in ("ts", "bt", "jv")
+    for part in ("round", "hands", "with_hands", "given", "deal", "view", "score")
+}
+ALLOWED_ISINSTANCE |= {("kalah.py", "outcome")}  # a game's own bot reading the facts of its own core step
 # "try a move"'s entries (tricklab.moves.MovesEntry), one function per game and hook; each reads
 # its own game's views, states and facts
 ALLOWED_ISINSTANCE |= {

@@ -894,8 +894,8 @@ _TS_MODEL = (
 
 
 def _advise_ts(
-    rules: ts.TricksAndStones,
-    view: ts.TricksAndStonesView,
+    rules: Rules[Any],
+    view: BiddingView,
     seat: int,
     under_test: Action | None,
     samples: int,
@@ -904,6 +904,7 @@ def _advise_ts(
     rng: random.Random,
     ticker: _Ticker,
 ) -> Advice:
+    assert isinstance(rules, ts.TricksAndStones) and isinstance(view, ts.TricksAndStonesView)
     playouts = _TsPlayouts(rules, view, seat)
     deals = [sampler.sample_masks(rng) for _ in range(samples)]
     predictions = list(range(ts.MAX_PREDICTION + 1))
@@ -1362,8 +1363,8 @@ BT_RACE: Stages = ((0.15, 2),)
 
 
 def _advise_bt(
-    rules: bt.BandOfTricks,
-    view: bt.BandOfTricksView,
+    rules: Rules[Any],
+    view: BiddingView,
     seat: int,
     under_test: Action | None,
     samples: int,
@@ -1372,6 +1373,7 @@ def _advise_bt(
     rng: random.Random,
     ticker: _Ticker,
 ) -> Advice:
+    assert isinstance(rules, bt.BandOfTricks) and isinstance(view, bt.BandOfTricksView)
     own = BandBot(rules, seat).bid_of(bt.IDS.mask(view.hand))
     playouts = _BtPlayouts(rules, view, seat)
     deals = [sampler.sample_masks(rng)[0] for _ in range(samples)]
@@ -1696,8 +1698,8 @@ def _jv_candidates(rules: jv.JewelVault, hand: int, k: int) -> list[int]:
 
 
 def _advise_jv(
-    rules: jv.JewelVault,
-    view: jv.JewelVaultView,
+    rules: Rules[Any],
+    view: BiddingView,
     seat: int,
     under_test: Action | None,
     samples: int,
@@ -1706,6 +1708,7 @@ def _advise_jv(
     rng: random.Random,
     ticker: _Ticker,
 ) -> Advice:
+    assert isinstance(rules, jv.JewelVault) and isinstance(view, jv.JewelVaultView)
     k = view.announced
     assert k is not None, "a view in the pass phase has the announced count"
     hand = jv.CARD_IDS.mask(view.hand)
@@ -1909,21 +1912,6 @@ def _ts_with_hands(rules: Rules[Any], state: GameState, hands: tuple[int, ...]) 
     return rules.with_hands(state, hands, state.set_aside)
 
 
-def _ts_advise(
-    rules: Rules[Any],
-    view: BiddingView,
-    seat: int,
-    under_test: Action | None,
-    samples: int,
-    seed: int,
-    sampler: DealSampler,
-    rng: random.Random,
-    ticker: _Ticker,
-) -> Advice:
-    assert isinstance(rules, ts.TricksAndStones) and isinstance(view, ts.TricksAndStonesView)
-    return _advise_ts(rules, view, seat, under_test, samples, seed, sampler, rng, ticker)
-
-
 def _bt_round(state: GameState) -> int:
     assert isinstance(state, bt.BandOfTricksState)
     return state.deal
@@ -1937,21 +1925,6 @@ def _bt_hands(state: GameState) -> tuple[int, ...]:
 def _bt_with_hands(rules: Rules[Any], state: GameState, hands: tuple[int, ...]) -> GameState:
     assert isinstance(rules, bt.BandOfTricks) and isinstance(state, bt.BandOfTricksState)
     return rules.with_hands(state, hands)
-
-
-def _bt_advise(
-    rules: Rules[Any],
-    view: BiddingView,
-    seat: int,
-    under_test: Action | None,
-    samples: int,
-    seed: int,
-    sampler: DealSampler,
-    rng: random.Random,
-    ticker: _Ticker,
-) -> Advice:
-    assert isinstance(rules, bt.BandOfTricks) and isinstance(view, bt.BandOfTricksView)
-    return _advise_bt(rules, view, seat, under_test, samples, seed, sampler, rng, ticker)
 
 
 def _jv_round(state: GameState) -> int:
@@ -1978,23 +1951,8 @@ def _jv_given(rules: Rules[Any], state: GameState, seat: int) -> tuple[int, int]
     return rules.receiver(seat), passed
 
 
-def _jv_advise(
-    rules: Rules[Any],
-    view: BiddingView,
-    seat: int,
-    under_test: Action | None,
-    samples: int,
-    seed: int,
-    sampler: DealSampler,
-    rng: random.Random,
-    ticker: _Ticker,
-) -> Advice:
-    assert isinstance(rules, jv.JewelVault) and isinstance(view, jv.JewelVaultView)
-    return _advise_jv(rules, view, seat, under_test, samples, seed, sampler, rng, ticker)
-
-
 TS_ADVICE = AdvisorEntry(
-    ts.TricksAndStonesView, "the prediction phase", ts.IDS, _ts_round, _ts_hands, _ts_with_hands, _ts_bid, _ts_advise
+    ts.TricksAndStonesView, "the prediction phase", ts.IDS, _ts_round, _ts_hands, _ts_with_hands, _ts_bid, _advise_ts
 )
 BT_ADVICE = AdvisorEntry(
     bt.BandOfTricksView,
@@ -2004,7 +1962,7 @@ BT_ADVICE = AdvisorEntry(
     _bt_hands,
     _bt_with_hands,
     bt._check_bid_input,
-    _bt_advise,
+    _advise_bt,
 )
 JV_ADVICE = AdvisorEntry(
     jv.JewelVaultView,
@@ -2014,7 +1972,7 @@ JV_ADVICE = AdvisorEntry(
     _jv_hands,
     _jv_with_hands,
     _jv_pass_input,
-    _jv_advise,
+    _advise_jv,
     _jv_given,
     _jv_knowledge,
 )
