@@ -280,19 +280,22 @@ def _mandala_moves(rules: Rules[Any], view: SeatView, actions: Sequence[Action],
         if isinstance(a, ToMountain):
             rows[a.colour].append(_button(intent, a, f"Mountain {a.mandala}", label))
         elif isinstance(a, ToField):
-            rows[a.colour].append(_button(intent, a, f"Field {a.mandala}: {a.count}", label))
+            rows[a.colour].append(_button(intent, a, f"Field {a.mandala}: {esc(plural(a.count, 'card'))}", label))
         elif isinstance(a, Discard):
-            rows[a.colour].append(_button(intent, a, f"Discard {a.count}", label))
+            rows[a.colour].append(_button(intent, a, f"Discard {esc(plural(a.count, 'card'))}", label))
         elif isinstance(a, Claim):
             claims.append(_button(intent, a, f"{_chip(a.colour)}", label, "tl-claim"))
     parts = []
     if claims:
-        parts.append(f'<div class="tl-move-row" role="group" aria-label="Claim a colour">{"".join(claims)}</div>')
+        parts.append(
+            f'<div class="tl-move-row" role="group" aria-label="Claim a colour">'
+            f'<span class="tl-move-buttons">{"".join(claims)}</span></div>'
+        )
     for colour in COLOURS:
         if rows[colour]:
             parts.append(
                 f'<div class="tl-move-row" role="group" aria-label="Moves with {esc(colour)}">'
-                f"{_chip(colour)}{''.join(rows[colour])}</div>"
+                f'{_chip(colour)}<span class="tl-move-buttons">{"".join(rows[colour])}</span></div>'
             )
     return f'<div class="tl-moves">{"".join(parts)}</div>' if parts else ""
 
