@@ -105,14 +105,17 @@ _DRAWN = 24  # stones drawn one by one; more are shown as their count only
 
 
 def _stones_svg(count: int) -> str:
-    """Up to ``_DRAWN`` stones as dots on a grid, the count beside them for the rest."""
+    """Up to ``_DRAWN`` stones as dots on a grid, the count beside them for the rest (none: nothing)."""
     shown = min(count, _DRAWN)
+    if not shown:  # an empty place shows its 0 alone, centred
+        return ""
     cols = 4 if shown > 9 else 3
+    rows = -(-shown // cols)
     dots = []
     for k in range(shown):
         row, col = divmod(k, cols)
-        dots.append(f'<circle cx="{6 + col * 10}" cy="{6 + row * 10}" r="4"/>')
-    rows = max(1, -(-shown // cols))
+        short = cols - min(cols, shown - row * cols)  # a row that is not full is centred
+        dots.append(f'<circle cx="{6 + col * 10 + short * 5}" cy="{6 + row * 10}" r="4"/>')
     return (
         f'<svg class="tl-stones" viewBox="0 0 {cols * 10 + 2} {rows * 10 + 2}" aria-hidden="true" '
         f'focusable="false">{"".join(dots)}</svg>'
@@ -135,8 +138,8 @@ def _place(
     what = f"{name}'s store" if store else f"{name}'s pit {index % _ROW + 1}"
     said = f"{what}: {plural(count, 'stone')}"
     body = f'<span class="tl-count-n">{count}</span>{_stones_svg(count)}'
-    if not store:
-        body = f'<span class="tl-pit-n" aria-hidden="true">{index % _ROW + 1}</span>' + body
+    head = "store" if store else str(index % _ROW + 1)
+    body = f'<span class="tl-pit-n" aria-hidden="true">{head}</span>' + body
     classes = ("tl-store" if store else "tl-pit") + (" tl-marked" if marked else "")
     style = f' style="--tl-seat:{seat_colour(owner)}"'
     if move is not None and intent is not None:
@@ -277,19 +280,22 @@ def _mandala_moves(rules: Rules[Any], view: SeatView, actions: Sequence[Action],
         if isinstance(a, ToMountain):
             rows[a.colour].append(_button(intent, a, f"Mountain {a.mandala}", label))
         elif isinstance(a, ToField):
-            rows[a.colour].append(_button(intent, a, f"Field {a.mandala}: {a.count}", label))
+            rows[a.colour].append(_button(intent, a, f"Field {a.mandala}: {esc(plural(a.count, 'card'))}", label))
         elif isinstance(a, Discard):
-            rows[a.colour].append(_button(intent, a, f"Discard {a.count}", label))
+            rows[a.colour].append(_button(intent, a, f"Discard {esc(plural(a.count, 'card'))}", label))
         elif isinstance(a, Claim):
             claims.append(_button(intent, a, f"{_chip(a.colour)}", label, "tl-claim"))
     parts = []
     if claims:
-        parts.append(f'<div class="tl-move-row" role="group" aria-label="Claim a colour">{"".join(claims)}</div>')
+        parts.append(
+            f'<div class="tl-move-row" role="group" aria-label="Claim a colour">'
+            f'<span class="tl-move-buttons">{"".join(claims)}</span></div>'
+        )
     for colour in COLOURS:
         if rows[colour]:
             parts.append(
                 f'<div class="tl-move-row" role="group" aria-label="Moves with {esc(colour)}">'
-                f"{_chip(colour)}{''.join(rows[colour])}</div>"
+                f'{_chip(colour)}<span class="tl-move-buttons">{"".join(rows[colour])}</span></div>'
             )
     return f'<div class="tl-moves">{"".join(parts)}</div>' if parts else ""
 

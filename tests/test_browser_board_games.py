@@ -1,0 +1,246 @@
+"""Kalah and Mandala in Chromium: whole games played by clicking alone, a refused move, the
+replay's stone-by-stone sowing and claims, and axe-core on their boards."""
+
+from __future__ import annotations
+
+import re
+from itertools import pairwise
+from typing import Any
+from urllib.parse import parse_qs, urlsplit
+
+import pytest
+from playwright.sync_api import expect
+
+import tricklab
+from tricklab.links import match_from_moves
+
+from .servers import PHONE, open_page, open_phone_page
+from .test_browser_a11y import assert_accessible, render, with_theme
+
+pytestmark = pytest.mark.browser
+
+BOARD = ".tricklab-board"
+#: what the learner clicks each turn: a pit they may sow, or the first move button
+LEGAL = {
+    "kalah": "button.tl-pit.tl-legal[data-intent='act']",
+    "mandala": "button.tl-move[data-intent='act']",
+}
+
+
+def wait_board(page: Any) -> Any:
+    board = page.locator(BOARD)
+    board.locator(".tl-board").first.wait_for(timeout=90_000)
+    return board
+
+
+def wait_learner_or_end(page: Any) -> None:
+    """Until it is the learner's move or the game is over (the bots move at once)."""
+    page.wait_for_function(
+        "sel => { const b = document.querySelector(sel);"
+        " return !!b && (b.dataset.turn === 'true' || b.dataset.over === 'true') }",
+        arg=BOARD,
+        timeout=30_000,
+    )
+
+
+def press(page: Any, target: Any, *, tap: bool = False) -> None:
+    """Click (or tap) ``target`` and wait until the board has drawn what followed."""
+    step = page.locator(BOARD).get_attribute("data-step")
+    target.tap() if tap else target.click()
+    page.wait_for_function("([sel, step]) => document.querySelector(sel)?.dataset.step !== step", arg=[BOARD, step])
+
+
+def pit_labels(board: Any) -> list[str]:
+    return board.locator(".tl-kalah .tl-pit, .tl-kalah .tl-store").evaluate_all(
+        "els => els.map(e => e.getAttribute('aria-label'))"
+    )
+
+
+def refuse_an_empty_pit(page: Any, board: Any) -> None:
+    """A pit of the other side is no button and a click on it does nothing; a sow of one of the
+    learner's empty pits, sent from the page, is refused with the engine's reason."""
+    step = board.get_attribute("data-step")
+    before = pit_labels(board)
+    theirs = board.locator(".tl-row-top .tl-pit").first
+    assert theirs.evaluate("e => e.tagName") == "DIV" and theirs.get_attribute("data-intent") is None
+    theirs.click()
+    page.wait_for_timeout(500)  # a kernel's answer takes a few milliseconds here
+    assert board.get_attribute("data-step") == step
+    assert board.locator(".tl-message").count() == 0
+    # the page can send any value: point a legal pit's button at an empty pit of the learner's
+    empty = board.locator(".tl-row-bottom div.tl-pit").first
+    number = empty.locator(".tl-pit-n").inner_text().strip()
+    assert re.fullmatch(r"[1-6]", number) and ": 0 stones" in (empty.get_attribute("aria-label") or "")
+    forged = board.locator(LEGAL["kalah"]).first
+    forged.evaluate("(e, value) => e.setAttribute('data-value', value)", f"sow {number}")
+    forged.click()
+    alert = board.get_by_role("alert")
+    expect(alert).to_contain_text(f"Your pit {number} is empty: there is nothing to sow.")
+    assert board.get_attribute("data-step") == step
+    assert pit_labels(board) == before
+    expect(board).to_have_attribute("data-turn", "true")
+
+
+def play_to_the_end(page: Any, game: str, *, tap: bool = False, refuse: bool = False) -> int:
+    """Click the first legal target each turn until the final result shows; the clicks made."""
+    board = wait_board(page)
+    clicks = 0
+    refused = False
+    for _ in range(200):
+        wait_learner_or_end(page)
+        if board.get_attribute("data-over") == "true":
+            break
+        if refuse and not refused and board.locator(".tl-row-bottom div.tl-pit").count():
+            refuse_an_empty_pit(page, board)
+            refused = True
+        press(page, board.locator(LEGAL[game]).first, tap=tap)
+        clicks += 1
+    expect(board.locator(".tl-final")).to_be_visible()
+    assert refused or not refuse, "the learner never had an empty pit"
+    return clicks
+
+
+def shown_totals(board: Any) -> tuple[list[int], list[int]]:
+    """The final totals the table shows, and the seats it says win."""
+    rows = board.locator(".tl-final .tl-totals li").all_inner_texts()
+    totals = [int(re.search(r": (\d+) points?", row).group(1)) for row in rows]  # type: ignore[union-attr]
+    return totals, [seat for seat, row in enumerate(rows) if "wins" in row]
+
+
+def linked_match(board: Any) -> tricklab.Match:
+    """The match the final result's replay link holds, replayed by the engine."""
+    href = board.get_by_role("link", name="Open this game in the replay app").get_attribute("href")
+    query = {k: v[0] for k, v in parse_qs(urlsplit(href).query).items()}
+    rules = tricklab.get_rules(query["game"], players=int(query["players"]))
+    return match_from_moves(rules, int(query["seed"]), query["moves"])
+
+
+def assert_result_is_the_engines(board: Any, clicks: int) -> tricklab.Match:
+    match = linked_match(board)
+    assert match.is_over and match.result is not None
+    totals, winners = shown_totals(board)
+    assert totals == list(match.result.totals)
+    assert winners == list(match.result.winners)
+    # each click was one move of the learner's, and nothing else was
+    learner = sum(1 for state in match.states[:-1] if state.to_play == 0)
+    assert learner == clicks
+    expect(board.locator(".tl-caption")).to_contain_text(match.result.reasons[0].text)
+    return match
+
+
+@pytest.mark.parametrize(("game", "seed"), [("kalah", 3), ("mandala", 0)])
+def test_a_whole_game_by_clicking_alone(voila_url: str, browser: Any, game: str, seed: int) -> None:
+    page, log = open_page(browser, f"{voila_url}/voila/render/play.ipynb?game={game}&seed={seed}&pace=0")
+    try:
+        clicks = play_to_the_end(page, game, refuse=game == "kalah")
+        board = page.locator(BOARD)
+        match = assert_result_is_the_engines(board, clicks)
+        assert match.seed == seed and clicks >= 5
+        if game == "kalah":  # the stores hold the totals
+            stores = board.locator(".tl-store").evaluate_all("els => els.map(e => e.getAttribute('aria-label'))")
+            for seat, total in enumerate(match.result.totals):  # type: ignore[union-attr]
+                assert f"Player {seat + 1}'s store: {total} stones" in stores
+    finally:
+        page.close()
+    assert log.javascript_errors() == []
+
+
+def test_kalah_on_a_phone_by_tapping(voila_url: str, browser: Any) -> None:
+    page, log = open_phone_page(browser, f"{voila_url}/voila/render/play.ipynb?game=kalah&seed=5&pace=0")
+    try:
+        board = wait_board(page)
+        wait_learner_or_end(page)
+        # the board fits the screen, and every pit the learner may sow is a finger's size
+        assert page.evaluate("() => document.documentElement.scrollWidth") <= PHONE[0]
+        for box in board.locator(LEGAL["kalah"]).evaluate_all(
+            "els => els.map(e => { const r = e.getBoundingClientRect(); return [r.width, r.height] })"
+        ):
+            assert min(box) >= 40, box
+        clicks = play_to_the_end(page, "kalah", tap=True)
+        assert_result_is_the_engines(board, clicks)
+        assert page.evaluate("() => document.documentElement.scrollWidth") <= PHONE[0]
+    finally:
+        page.context.close()
+    assert log.javascript_errors() == []
+
+
+def caption(board: Any) -> str:
+    return board.locator(".tl-caption").inner_text()
+
+
+def step_on(page: Any, board: Any, to: int) -> None:
+    page.keyboard.press("ArrowRight")
+    expect(board).to_have_attribute("data-step", str(to))
+
+
+def test_kalah_replay_sows_stone_by_stone(voila_url: str, browser: Any) -> None:
+    steps = tricklab.get_rules("kalah", players=2).play(seed=3).timeline()
+    page, log = open_page(browser, render(voila_url, "replay", "game=kalah&seed=3"))
+    try:
+        board = wait_board(page)
+        board.focus()
+        marked: list[str] = []
+        rules: set[str] = set()
+        for k in range(1, 12):
+            step_on(page, board, k)
+            text = steps[k].event.text
+            assert text in caption(board)
+            rules |= set(board.locator(".tl-reasons li").evaluate_all("els => els.map(e => e.dataset.rule)"))
+            stone = re.fullmatch(r"Stone (\d+) of (\d+) into (.+)\.", text)
+            if stone is None:
+                continue
+            # the one marked place is the one the stone went into
+            expect(board.locator(".tl-marked")).to_have_count(1)
+            label = board.locator(".tl-marked").get_attribute("aria-label") or ""
+            assert label.startswith(stone.group(3) + ":"), (label, text)
+            expect(board.locator(".tl-reasons li[data-rule='mk.sow']")).to_be_visible()
+            marked.append(label.split(":")[0])
+        assert any(re.match(r"Stone 1 of \d+ into", s.event.text) for s in steps[1:12])
+        assert len(marked) >= 6 and all(a != b for a, b in pairwise(marked)), marked
+        assert "mk.sow" in rules and rules & {"mk.again", "mk.capture"}, rules
+    finally:
+        page.close()
+    assert log.javascript_errors() == []
+
+
+def test_mandala_replay_reaches_a_claim(voila_url: str, browser: Any) -> None:
+    steps = tricklab.get_rules("mandala", players=2).play(seed=3).timeline()
+    claim = next(i for i, s in enumerate(steps) if s.event.kind == "claim")
+    page, log = open_page(browser, render(voila_url, "replay", f"game=mandala&seed=3&step={claim - 3}"))
+    try:
+        board = wait_board(page)
+        expect(board).to_have_attribute("data-step", str(claim - 3))
+        board.focus()
+        for k in range(claim - 2, claim + 1):
+            step_on(page, board, k)
+        assert steps[claim].event.text in caption(board)
+        assert re.search(r"claims .* of Mountain \d", caption(board))
+        expect(board.locator(".tl-reasons li[data-rule='md.claim']")).to_be_visible()
+        expect(board.locator(".tl-mandala.tl-claiming")).to_have_count(1)
+    finally:
+        page.close()
+    assert log.javascript_errors() == []
+
+
+#: app, link parameters and what shows the board is drawn (a move to make, a marked place)
+A11Y = [
+    ("play", "game=kalah&seed=3&pace=0", LEGAL["kalah"]),
+    ("play", "game=mandala&seed=0&pace=0", LEGAL["mandala"]),
+    ("replay", "game=kalah&seed=3&step=9", ".tl-kalah .tl-marked"),
+    ("replay", "game=mandala&seed=3&step=16", ".tl-mandala.tl-claiming"),
+]
+
+
+@pytest.mark.parametrize("theme", ["light", "dark"])
+@pytest.mark.parametrize(("app", "query", "drawn"), A11Y, ids=[f"{a}-{q.split('&')[0][5:]}" for a, q, _ in A11Y])
+def test_board_games_have_no_serious_axe_violation(
+    voila_url: str, browser: Any, app: str, query: str, drawn: str, theme: str
+) -> None:
+    page, log = open_page(browser, render(voila_url, app, with_theme(query, theme)), viewport=(1280, 900))
+    try:
+        page.locator(f"{BOARD} {drawn}").first.wait_for(timeout=90_000)
+        page.wait_for_timeout(300)  # the widgets' stylesheets and late redraws settle
+        assert_accessible(page, f"{app} {query} ({theme})")
+    finally:
+        page.close()
+    assert log.javascript_errors() == []
