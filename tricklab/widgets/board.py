@@ -125,16 +125,17 @@ def controls_row(children: list[Any]) -> w.HBox:
 
 
 class LookToggles(w.HBox):  # type: ignore[misc]
-    """Two toggles every widget offers: projector size and the four-colour deck."""
+    """Two toggles every widget offers: projector size and the four-colour deck (not shown
+    without ``suits``: a game drawn on a board has no suits to colour)."""
 
-    def __init__(self, *, large: bool, four_colour: bool, on_change: Callable[[], None]) -> None:
+    def __init__(self, *, large: bool, four_colour: bool, on_change: Callable[[], None], suits: bool = True) -> None:
         self.large = w.ToggleButton(value=large, description="Large", tooltip="projector size")
         self.four_colour = w.ToggleButton(
             value=four_colour, description="4 colours", tooltip="four-colour deck: ♦ blue, ♣ green"
         )
         self.large.observe(lambda _: on_change(), "value")
         self.four_colour.observe(lambda _: on_change(), "value")
-        row = controls_row([self.large, self.four_colour])
+        row = controls_row([self.large, self.four_colour] if suits else [self.large])
         super().__init__(row.children, layout=row.layout)
 
     def link_state(self) -> dict[str, str]:

@@ -82,7 +82,12 @@ class MoveTrainer(w.VBox):  # type: ignore[misc]
 
         self.board = Board()
         self.board.on_intent(self._intent)
-        self.look = LookToggles(large=large, four_colour=four_colour, on_change=self._render)
+        self.look = LookToggles(
+            large=large,
+            four_colour=four_colour,
+            on_change=self._render,
+            suits=self.rules.capabilities.board is None,
+        )
         self.clear_button = w.Button(description="Back to the position", tooltip="the position before your move")
         self.clear_button.on_click(lambda _: self.clear())
         self.new_button = w.Button(description="New position", tooltip="another position (the next seed)")

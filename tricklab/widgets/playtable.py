@@ -132,7 +132,12 @@ class PlayTable(w.VBox):  # type: ignore[misc]
         self._pending: asyncio.TimerHandle | None = None  # the next bot move (or continue), when paced
         self.board = Board()
         self.board.on_intent(self._intent)
-        self.look = LookToggles(large=large, four_colour=four_colour, on_change=self._render)
+        self.look = LookToggles(
+            large=large,
+            four_colour=four_colour,
+            on_change=self._render,
+            suits=cls.capabilities.board is None,
+        )
         self.undo_button = w.Button(description="Undo my last move", tooltip="take back your last decision")
         self.hint_button = w.Button(description="Hint", tooltip="what the heuristic bot would do, and why")
         self.undo_button.on_click(lambda _: self.undo())
@@ -744,6 +749,8 @@ class PlayTable(w.VBox):  # type: ignore[misc]
             return ""
         if any(isinstance(a, Play) for a in legal):
             return "button.tl-card.tl-legal[data-intent='play']"
+        if self.rules.capabilities.board is not None:  # the moves are on the board
+            return "button.tl-move[data-intent='act']"
         return ".tl-decision button"
 
     def _rounds_scored(self) -> int:
@@ -759,7 +766,12 @@ class PlayTable(w.VBox):  # type: ignore[misc]
             return "The round is over: here is how it was scored."
         if self.match.is_over:
             result = self.match.result
-            return "The game is over. " + (result.reasons[0].text if result and result.reasons else "")
+            if result is None or not result.winners:
+                return "The game is over."
+            names = [("you" if s == self.seat else self.rules.seat_name(s)) for s in result.winners]
+            if len(names) > 1:
+                return f"The game is over: {' and '.join(names)} share the win."
+            return "The game is over: you win!" if names == ["you"] else f"The game is over: {names[0]} wins."
         if self.my_turn:
             return f"Your turn, {self.rules.seat_name(self.seat)}."
         if self._bots_paused:
@@ -889,8 +901,9 @@ class PlayTable(w.VBox):  # type: ignore[misc]
         (an undo only takes back the steps it undid)."""
         steps = self._round_steps()
         items = "".join(f"<li>{esc(s.event.text)}</li>" for s in reversed(steps))
+        span = "This round" if self.rules.capabilities.tricks else "This game"
         return (
-            f'<details class="tl-history" open><summary>This round, newest first ({plural(len(steps), "step")})'
+            f'<details class="tl-history" open><summary>{span}, newest first ({plural(len(steps), "step")})'
             '</summary><ol class="tl-log" reversed tabindex="0" aria-label="What happened this round">'
             f"{items}</ol></details>"
         )

@@ -89,7 +89,12 @@ class Quiz(w.VBox):  # type: ignore[misc]
         self.new_deal_button = w.Button(description="New deal", tooltip="new questions at this level (the next seed)")
         self.message = w.HTML()
         self.board = Board()
-        self.look = LookToggles(large=large, four_colour=four_colour, on_change=self._render)
+        self.look = LookToggles(
+            large=large,
+            four_colour=four_colour,
+            on_change=self._render,
+            suits=self.rules.capabilities.board is None,
+        )
 
         self.level_picker.observe(self._level_changed, "value")
         self.next_button.on_click(lambda _: self.next())

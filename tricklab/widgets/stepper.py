@@ -9,6 +9,7 @@ import ipywidgets as w
 
 from .. import get_rules
 from ..display import esc, finished_trick_html, reasons_html, view_html
+from ..errors import InvalidOption
 from ..games.base import EventKind, SeatView
 from ..match import Match, Step
 from ..review import reviewable_rounds
@@ -94,7 +95,12 @@ class TrickStepper(w.VBox):  # type: ignore[misc]
             )
             view = self.view_label
         self.board = Board()
-        self.look = LookToggles(large=large, four_colour=four_colour, on_change=self._render)
+        self.look = LookToggles(
+            large=large,
+            four_colour=four_colour,
+            on_change=self._render,
+            suits=self.rules.capabilities.board is None,
+        )
 
         self.first_button.on_click(lambda _: self.go(0))
         self.back_button.on_click(lambda _: self.go(self.step - 1))
@@ -115,7 +121,8 @@ class TrickStepper(w.VBox):  # type: ignore[misc]
             description="Review a round", tooltip="rate a player's decisions in a round of this match"
         )
         self.review_button.on_click(lambda _: self.open_review())
-        self._rows = [controls, controls_row([view, self.look, self.review_button]), self.board]
+        reviews = self.rules.capabilities.review is not None  # only a game with a review offers one
+        self._rows = [controls, controls_row([view, self.look, *([self.review_button] if reviews else [])]), self.board]
         super().__init__(self._rows)
         self.add_class("tricklab-stepper")
         self.go(step)  # the first go() always draws: nothing is shown yet
@@ -152,6 +159,8 @@ class TrickStepper(w.VBox):  # type: ignore[misc]
     def open_review(self) -> ReviewPanel:
         """A :class:`~tricklab.widgets.review.ReviewPanel` under the board for the round of the
         step shown: the seat's own decisions in a seat's stepper, any seat's for the teacher."""
+        if self.rules.capabilities.review is None:
+            raise InvalidOption(f"there is no review of {self.rules.title} games yet")
         rounds = reviewable_rounds(self.match)
         deals = sum(1 for s in self.steps[: self.step + 1] if s.event.kind == EventKind.DEAL)
         round_ = min(max(deals - 1, 0), rounds[-1])
