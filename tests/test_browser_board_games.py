@@ -124,7 +124,12 @@ def assert_result_is_the_engines(board: Any, clicks: int) -> tricklab.Match:
     # each click was one move of the learner's, and nothing else was
     learner = sum(1 for state in match.states[:-1] if state.to_play == 0)
     assert learner == clicks
-    expect(board.locator(".tl-caption")).to_contain_text(match.result.reasons[0].text)
+    # the caption names the winner; the final result gives the engine's reasons
+    won = match.result.winners
+    said = "you win" if won == (0,) else (f"{match.rules.seat_name(won[0])} wins" if len(won) == 1 else "share")
+    expect(board.locator(".tl-caption")).to_contain_text(said)
+    for reason in match.result.reasons:
+        expect(board.locator(".tl-final")).to_contain_text(reason.text)
     return match
 
 
