@@ -141,8 +141,8 @@ def landing_html(apps: tuple[App, ...] = APPS) -> str:
         "[data-jp-theme-light='false'] .tricklab-picture-light{display:none}</style>"
     )
     intro = (
-        "<h1>tricklab</h1><p>Learn the rules of trick-taking card games. Pick an app; every link can be shared, "
-        "and the same link shows everyone the same deal.</p>"
+        "<h1>tricklab</h1><p>Learn the rules of trick-taking card games, Kalah and Mandala. Pick an app; "
+        "every link can be shared, and the same link shows everyone the same deal.</p>"
     )
     gallery = f'<div class="tricklab-gallery">{"".join(cards)}</div>'
     return f'{style}<div class="tricklab-landing">{intro}{start_here_html()}{gallery}</div>'
