@@ -101,3 +101,12 @@ def test_the_kalah_hint_is_the_search_bots_move() -> None:
     bot = SearchBot(table.rules, 0, "5:hint")
     assert hinted == bot.choose(table.match.view(0), table.match.legal_actions())
     assert any(r.rule_id == "bot.kalah.search" for r in table._hint.reasons)  # type: ignore[union-attr]
+
+
+@pytest.mark.parametrize("game", BOARD_GAMES)
+def test_the_prompt_is_the_engines_own_words_for_the_choice(game: str) -> None:
+    table = PlayTable(game, seed=3, pace=0)
+    table.finish_bots()
+    why = table.rules.explain_choice(table.match.view(table.seat), table.seat)
+    assert why.rule_id in table.rules.rulebook
+    assert f"Your move: {why.text}" in table.board.scene["html"]

@@ -31,18 +31,13 @@ from ..actions import (
     Announce,
     AssignMetal,
     Bid,
-    Claim,
-    Discard,
     Move,
     Pass,
     Place,
     Play,
     Predict,
     Skip,
-    Sow,
     Steal,
-    ToField,
-    ToMountain,
 )
 from ..bots import Bot, hint_bot, make_bots
 from ..cards import Card
@@ -955,7 +950,11 @@ class PlayTable(w.VBox):  # type: ignore[misc]
             return ""
         kinds = {type(a) for a in legal}
         if self.rules.capabilities.board is not None:  # the board draws each move where it is made
-            return _decision(self._choice_prompt(legal), "")
+            why = self.rules.explain_choice(view, self.seat)
+            return _decision(
+                f"Your move: {why.text} Click your move on the board.",
+                "",
+            )
         if kinds == {Play}:
             cards = [a.card for a in legal if isinstance(a, Play)]
             which = "any of your cards" if len(cards) == len(view.hand) else "a card with a green border"
@@ -991,12 +990,6 @@ class PlayTable(w.VBox):  # type: ignore[misc]
             return "Choose whose showroom you take a jewel from."
         if Announce in kinds:
             return "You are the dealer: announce how many cards everyone passes."
-        if Sow in kinds:
-            return "Your move: click one of your pits with a green border to sow its stones."
-        if Claim in kinds:
-            return "Your turn to claim: choose a colour of the Mandala being shared out, below the Mandalas."
-        if kinds & {ToMountain, ToField, Discard}:
-            return "Your turn: choose a colour of your hand and where it goes, with the buttons below the Mandalas."
         return "Your decision: choose one."
 
     def _describe(self, action: Action, view: SeatView) -> str:
