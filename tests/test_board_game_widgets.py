@@ -110,3 +110,17 @@ def test_the_prompt_is_the_engines_own_words_for_the_choice(game: str) -> None:
     why = table.rules.explain_choice(table.match.view(table.seat), table.seat)
     assert why.rule_id in table.rules.rulebook
     assert f"Your move: {why.text}" in table.board.scene["html"]
+
+
+def test_each_mandala_move_row_shows_the_cards_of_its_colour_in_hand() -> None:
+    table = PlayTable("mandala", seed=1, pace=0)
+    table.finish_bots()
+    hand = table.match.view(table.seat).hands[table.seat]
+    assert hand
+    rows = dict(
+        re.findall(
+            r'aria-label="Moves with ([a-z]+)"><span class="tl-chip[^"]*" aria-label="(\d+) \1"',
+            table.board.scene["html"],
+        )
+    )
+    assert {colour: int(n) for colour, n in rows.items()} == dict(hand)

@@ -271,8 +271,11 @@ def _area(title: str, cards: Mapping[str, int], seat: int | None = None) -> str:
     )
 
 
-def _mandala_moves(rules: Rules[Any], view: SeatView, actions: Sequence[Action], intent: str) -> str:
-    """The moves of the turn, one row per colour of the hand (claims: one row)."""
+def _mandala_moves(
+    rules: Rules[Any], view: SeatView, actions: Sequence[Action], intent: str, hand: Mapping[str, int]
+) -> str:
+    """The moves of the turn, one row per colour of the hand, headed by the cards of that colour
+    in ``hand`` (so the hand is in sight where the moves are); claims: one row."""
     rows: dict[str, list[str]] = defaultdict(list)
     claims = []
     for a in actions:
@@ -295,7 +298,8 @@ def _mandala_moves(rules: Rules[Any], view: SeatView, actions: Sequence[Action],
         if rows[colour]:
             parts.append(
                 f'<div class="tl-move-row" role="group" aria-label="Moves with {esc(colour)}">'
-                f'{_chip(colour)}<span class="tl-move-buttons">{"".join(rows[colour])}</span></div>'
+                f"{_chip(colour, hand.get(colour) or None)}"
+                f'<span class="tl-move-buttons">{"".join(rows[colour])}</span></div>'
             )
     return f'<div class="tl-moves">{"".join(parts)}</div>' if parts else ""
 
@@ -360,7 +364,8 @@ def mandalas(
         )
     discards = sum(view.discards.values())
     pile = f"Draw pile: {plural(view.deck_size, 'card')} · discard pile: {plural(discards, 'card')}"
-    moves = _mandala_moves(rules, view, actions, intent) if intent and actions else ""
+    mover = view.to_play if view.to_play is not None else me
+    moves = _mandala_moves(rules, view, actions, intent, view.hands[mover] or {}) if intent and actions else ""
     return (
         f'<section class="tl-board tl-mandala-board" aria-label="Mandala table">'
         f'<div class="tl-mandalas">{"".join(areas)}</div>{moves}'
