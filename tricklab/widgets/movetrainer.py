@@ -202,7 +202,7 @@ class MoveTrainer(w.VBox):  # type: ignore[misc]
         parts.append(self._list_html())
         parts.append(self._best_html())
         tried = self.tried
-        self.board.scene = {
+        scene: dict[str, Any] = {
             "html": "".join(parts),
             "label": f"{rules.title}: try a move",
             "large": self.look.large.value,
@@ -214,6 +214,11 @@ class MoveTrainer(w.VBox):  # type: ignore[misc]
                 "tried": "" if tried is None else tried.text,
             },
         }
+        if tried is not None:
+            # "Try it" is pressed in the list, below the board: the board after the move is drawn
+            # above it, out of sight on a phone, so the board brings the tried move into view
+            scene["focus"] = ".tl-tried h4"
+        self.board.scene = scene
 
     def _board_html(self, view: Any, *, actions: bool, event: Event | None = None) -> str:
         """The game's board for ``view``: with ``actions`` the legal moves are buttons on it (a
@@ -280,7 +285,7 @@ class MoveTrainer(w.VBox):  # type: ignore[misc]
             verdict += f" Its value: {o.value:+d}; the best move's: {best_value:+d}."
         return (
             f'<section class="tl-panel tl-tried" aria-label="The move you tried">'
-            f"<h4>You tried: {esc(o.description)}</h4>"
+            f'<h4 tabindex="-1">You tried: {esc(o.description)}</h4>'
             f'<p class="tl-advice-sentence" role="status"><strong>{esc(self._effects(o))}</strong></p>'
             f"{self._board_html(o.view, actions=False, event=marked)}"
             f"<ol>{steps}</ol>{reasons_html(o.reasons, title='Why')}"

@@ -82,6 +82,8 @@ class Quiz(w.VBox):  # type: ignore[misc]
             value=first.level,
             description="Level",
         )
+        if self.positions:  # a position level's title is a whole question: the menu shows it uncut
+            self.level_picker.layout = w.Layout(width="max-content", max_width="100%")
         self.next_button = w.Button(
             description="Next ▶", button_style="primary", tooltip="the next question (→)", disabled=True
         )
@@ -344,7 +346,7 @@ class Quiz(w.VBox):  # type: ignore[misc]
             result = self.summary
             if result is not None:
                 body += self._end_html(result)
-        self.board.scene = {
+        scene = {
             "html": body,
             "label": f"{self.rules.title} quiz: question {question.number} of {total}",
             "large": self.look.large.value,
@@ -361,6 +363,11 @@ class Quiz(w.VBox):  # type: ignore[misc]
             if verdict is None
             else f"{verdict.feedback} Score: {self.score_text}.",
         }
+        if isinstance(question, PositionQuestion) and verdict is not None:
+            # the verdict is drawn below the board and the choices: on a small screen it would
+            # be out of sight after the click, so the board brings it into view
+            scene["focus"] = ".tl-quiz-feedback"
+        self.board.scene = scene
 
     def _open_trick(self, question: Question, four: bool) -> str:
         """The trick with every card a button to click."""
@@ -475,7 +482,9 @@ class Quiz(w.VBox):  # type: ignore[misc]
             '<details class="tl-quiz-all"><summary>All the reasons</summary>'
             f"{reasons_html(verdict.reasons, title='Why')}</details>"
         )
-        return board + about + choices + f'<div class="tl-quiz-feedback tl-quiz-{kind}-box">{head}{why}</div>' + folded
+        # focusable from the script only: the board moves focus (and so the screen) to the verdict
+        box = f'<div class="tl-quiz-feedback tl-quiz-{kind}-box" tabindex="-1">{head}{why}</div>'
+        return board + about + choices + box + folded
 
     def _board(self, question: PositionQuestion, verdict: PositionVerdict | None) -> str:
         """The game's board for the position. For a "which move?" question its buttons are the
@@ -550,17 +559,17 @@ def _choices_html(question: PositionQuestion, verdict: PositionVerdict | None) -
     if verdict is None and question.kind == "move":  # the board's own pits are the buttons
         return '<p class="tl-summary tl-hint">Click the pit of the move you choose on the board.</p>'
     if verdict is None:
-        buttons = "".join(
-            f'<button type="button" class="tl-quiz-choice jupyter-button" data-intent="answer" '
-            f'data-value="{esc(c.value)}">{esc(c.label)}</button>'
-            for c in question.choices
-        )
         ask = {
             "place": "click the place where the last stone lands",
             "move": "click a move",
             "yes-no": "click Yes or No",
         }[question.kind]
-        return f'<div class="tl-quiz-choices" role="group" aria-label="choices: {ask}">{buttons}</div>'
+        if question.kind == "place":
+            buttons = _place_rows(question)
+        else:
+            buttons = "".join(_choice_button(c.value, c.label) for c in question.choices)
+        classes = f"tl-quiz-choices tl-quiz-{question.kind}"
+        return f'<div class="{classes}" role="group" aria-label="choices: {ask}">{buttons}</div>'
     items = []
     for c in question.choices:
         right, given = c.value in verdict.right, c.value == verdict.given
@@ -574,6 +583,40 @@ def _choices_html(question: PositionQuestion, verdict: PositionVerdict | None) -
             f'data-correct="{"true" if right else "false"}">{esc(c.label)}: {note}</li>'
         )
     return f'<ul class="tl-quiz-choices tl-quiz-marked" aria-label="the answer and your pick">{"".join(items)}</ul>'
+
+
+def _choice_button(value: str, label: str, shown: str | None = None) -> str:
+    """One choice's button; ``shown`` is shorter words for it where a row's heading says the rest
+    (its accessible name stays the whole ``label``)."""
+    named = "" if shown is None else f' aria-label="{esc(label)}"'
+    return (
+        f'<button type="button" class="tl-quiz-choice jupyter-button" data-intent="answer" '
+        f'data-value="{esc(value)}"{named}>{esc(label if shown is None else shown)}</button>'
+    )
+
+
+def _place_rows(question: PositionQuestion) -> str:
+    """The places of the board as buttons laid out as the board draws them: one row for each
+    player, the player to move along the bottom (pits in sowing order, then the store), the other
+    side on top from its store across its pits, so each button sits where its place is drawn.
+    A place is grouped by its owner as its label names it (``"Player 2's pit 3"``)."""
+    mover = question.rules.seat_name(question.position.to_play)
+    rows: dict[str, list[tuple[str, str, str]]] = {}
+    for c in question.choices:
+        owner, mark, place = c.label.partition("'s ")
+        if not mark:  # a place that names no owner: all the places in one row, as listed
+            return "".join(_choice_button(c.value, c.label) for c in question.choices)
+        rows.setdefault(owner, []).append((c.value, c.label, place))
+    order = [o for o in rows if o != mover] + ([mover] if mover in rows else [])
+    html = []
+    for owner in order:
+        places = rows[owner] if owner == mover else rows[owner][::-1]
+        buttons = "".join(_choice_button(value, label, place) for value, label, place in places)
+        html.append(
+            f'<div class="tl-quiz-choice-row" role="group" aria-label="{esc(owner)}\'s places">'
+            f'<span class="tl-quiz-choice-owner" aria-hidden="true">{esc(owner)}:</span>{buttons}</div>'
+        )
+    return "".join(html)
 
 
 def _missed_position(verdict: PositionVerdict) -> str:
