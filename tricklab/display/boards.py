@@ -283,7 +283,7 @@ def _mandala_moves(
         if isinstance(a, ToMountain):
             rows[a.colour].append(_button(intent, a, f"Mountain {a.mandala}", label))
         elif isinstance(a, ToField):
-            rows[a.colour].append(_button(intent, a, f"Field {a.mandala}: {esc(plural(a.count, 'card'))}", label))
+            rows[a.colour].append(_button(intent, a, f"Your Field {a.mandala}: {esc(plural(a.count, 'card'))}", label))
         elif isinstance(a, Discard):
             rows[a.colour].append(_button(intent, a, f"Discard {esc(plural(a.count, 'card'))}", label))
         elif isinstance(a, Claim):
