@@ -76,8 +76,8 @@ def test_landing_page_links_open_working_apps(voila_url: str, browser: Any) -> N
         app, app_log = open_page(browser, href)
         if "rulebooks" in href:
             app.get_by_text("ts.lead.first").wait_for(timeout=90_000)
-        else:
-            app.locator(".tricklab-board .tl-card").first.wait_for(timeout=90_000)
+        else:  # a card game's cards, or the board of a game played on one
+            app.locator(".tricklab-board .tl-card, .tricklab-board .tl-board").first.wait_for(timeout=90_000)
         assert app.get_by_role("alert").count() == 0, f"{href} shows a message"
         app.close()
         assert app_log.javascript_errors() == [], href

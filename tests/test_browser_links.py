@@ -42,7 +42,7 @@ CORE = ("game", "players", "seed", "large", "four_colour")
 #: each app's own link parameters, as tricklab/widgets/apps.py reads them
 APPS: dict[str, tuple[str, ...]] = {
     "play": (*CORE, "seat", "pace", "partnerships", "known_deck", "moves", "first_dealer"),
-    "bid_trainer": (*CORE, "seat"),
+    "bid_trainer": (*CORE, "seat", "ply"),
     "quiz": (*CORE, "level", "question"),
     "explain_trick": (*CORE, "trump", "cards"),
     "replay": (*CORE, "seat", "step", "moves", "partnerships", "known_deck", "first_dealer"),
