@@ -423,3 +423,21 @@ def test_the_hint_bot_declared_is_one_of_the_games_bots() -> None:
     kalah = tricklab.get_rules("kalah", players=2)
     assert kalah.capabilities.hint_bot == "search" and isinstance(hint_bot(kalah, 1), SearchBot)
     assert {n for n in NAMES if GAMES[n].capabilities.hint_bot == "heuristic"} == set(NAMES) - {"kalah"}
+
+
+def test_rules_for_shares_one_rules_object_per_game_and_count_and_checks_the_count() -> None:
+    from tricklab.errors import InvalidOption
+    from tricklab.games import default_players, rules_for
+
+    assert {n: default_players(GAMES[n]) for n in NAMES} == {
+        "tricks-and-stones": 4,
+        "band-of-tricks": 4,
+        "jewel-vault": 4,
+        "kalah": 2,
+        "mandala": 2,
+    }
+    assert rules_for("mancala") is rules_for("kalah", 2) and rules_for("kalah").players == 2
+    assert rules_for("jewel-vault", 3) is rules_for("Jewel Vault", 3) is not rules_for("jewel-vault", 4)
+    for bad in (3, True, "2", 0):
+        with pytest.raises(InvalidOption, match="Kalah is for 2 players"):
+            rules_for("kalah", bad)

@@ -32,13 +32,12 @@ from __future__ import annotations
 import random
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from functools import lru_cache
 from typing import Any, Literal, cast
 
 from .actions import Action, ToField, ToMountain
 from .errors import IllegalAction, InvalidOption, describe
 from .explain import Reason
-from .games import find_game
+from .games import find_game, rules_for
 from .games.base import Event, EventKind, GameState, Rules, SeatView, check_seed
 from .games.capabilities import PositionLevel
 from .games.core import CoreRules
@@ -163,7 +162,7 @@ class PositionQuestion:
 
     @property
     def rules(self) -> Rules[Any]:
-        return _rules(self.game, self.players)
+        return rules_for(self.game, self.players)
 
     def view(self) -> SeatView:
         """The position as the player to move sees it (what the learner is shown)."""
@@ -223,7 +222,7 @@ def questions(
     players, seed and level (a longer quiz starts with the questions of a shorter one).
     ``players=None`` means the game's only (or largest) player count. Bad values raise a
     :class:`~tricklab.TricklabError` that says what is allowed."""
-    rules = _rules_for(game, players)
+    rules = rules_for(game, players)
     step = _level(rules, level)
     seed = check_seed(seed)
     if isinstance(count, bool) or not isinstance(count, int) or not 1 <= count <= MAX_COUNT:
@@ -280,20 +279,6 @@ def _choice(question: PositionQuestion, answer: object) -> str:
 
 
 # --- internals ----------------------------------------------------------------------------------------
-
-
-@lru_cache(maxsize=32)
-def _rules(game: str, players: int) -> Rules[Any]:
-    return find_game(game).create(players)
-
-
-def _rules_for(game: str, players: object) -> Rules[Any]:
-    cls = find_game(game)
-    if players is None:
-        players = cls.player_counts[-1]
-    if isinstance(players, int) and not isinstance(players, bool) and players in cls.player_counts:
-        return _rules(cls.name, players)
-    return cls.create(players)  # raises InvalidOption, naming the player counts allowed
 
 
 def _level(rules: Rules[Any], number: object) -> PositionLevel:

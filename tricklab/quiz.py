@@ -37,7 +37,6 @@ import math
 import random
 from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
-from functools import lru_cache
 from itertools import islice, pairwise
 from types import MappingProxyType
 from typing import Any, Literal
@@ -45,7 +44,7 @@ from typing import Any, Literal
 from .cards import SUIT_NAME, SUIT_SYMBOL, Card
 from .errors import InvalidCard, InvalidOption, InvalidTrick
 from .explain import Reason
-from .games import GAMES, find_game
+from .games import GAMES, find_game, rules_for
 from .games.base import CardLike, Rules, TrickOutcome, check_seed
 from .games.capabilities import ContextItems, Level, PositionLevel
 from .puzzles import PositionVerdict
@@ -136,7 +135,7 @@ class Question:
 
     @property
     def rules(self) -> Rules[Any]:
-        return _rules(self.game, self.players)
+        return rules_for(self.game, self.players)
 
     @property
     def setting(self) -> str:
@@ -303,7 +302,7 @@ def questions(
     asks for every place. ``players=None`` means 4. Bad values raise a
     :class:`~tricklab.TricklabError` that says what is allowed.
     """
-    rules = _rules_for(game, players)
+    rules = rules_for(game, players)
     step = _level(rules.name, level)
     seed = check_seed(seed)
     if isinstance(count, bool) or not isinstance(count, int) or not 1 <= count <= MAX_COUNT:
@@ -431,20 +430,6 @@ def _levels_checked(game: str, level: object) -> tuple[Level, ...] | tuple[Posit
 
 
 # --- internals ----------------------------------------------------------------------------------
-
-
-@lru_cache(maxsize=32)
-def _rules(game: str, players: int) -> Rules[Any]:
-    return find_game(game).create(players)
-
-
-def _rules_for(game: str, players: object) -> Rules[Any]:
-    cls = find_game(game)
-    if players is None:
-        players = 4 if 4 in cls.player_counts else cls.player_counts[-1]
-    if isinstance(players, int) and not isinstance(players, bool) and players in cls.player_counts:
-        return _rules(cls.name, players)
-    return cls.create(players)  # raises InvalidOption, naming the player counts allowed
 
 
 def _kind(rules: Rules[Any], step: Level, podium: object) -> Kind:

@@ -7,6 +7,7 @@ What each game offers is declared on its class (``cls.capabilities``, see
 from __future__ import annotations
 
 from collections.abc import Callable
+from functools import lru_cache
 from typing import Any
 
 from ..errors import UnknownGame, describe
@@ -39,3 +40,25 @@ def games_with(offers: Callable[[Capabilities], object]) -> list[type[Rules[Any]
     """The games, in registry order, whose declaration passes ``offers``
     (e.g. ``games_with(lambda c: c.advice)``)."""
     return [cls for cls in GAMES.values() if offers(cls.capabilities)]
+
+
+def default_players(cls: type[Rules[Any]]) -> int:
+    """The player count a widget or an app shows unless told: four where the game allows it,
+    else its largest."""
+    return 4 if 4 in cls.player_counts else cls.player_counts[-1]
+
+
+@lru_cache(maxsize=64)
+def _shared(name: str, players: int) -> Rules[Any]:
+    return GAMES[name].create(players)
+
+
+def rules_for(game: object, players: object = None) -> Rules[Any]:
+    """The rules of a game (name or alias) with its default options, made once and shared (the
+    quizzes ask for them question by question); ``players`` is checked (``None``: the default)."""
+    cls = find_game(game)
+    if players is None:
+        players = default_players(cls)
+    if isinstance(players, int) and not isinstance(players, bool) and players in cls.player_counts:
+        return _shared(cls.name, players)
+    return cls.create(players)  # raises InvalidOption, naming the player counts allowed

@@ -26,7 +26,7 @@ import ipywidgets as w
 from .. import get_rules
 from ..display import esc
 from ..errors import TricklabError
-from ..games import DEFAULT_GAME, GAMES, find_game
+from ..games import DEFAULT_GAME, GAMES, default_players, find_game
 from ..match import Match
 from .inputs import quote
 
@@ -130,7 +130,7 @@ def parse_params(query: str, *, extras: tuple[str, ...] = (), long: tuple[str, .
                 f"There is no game “{quote(game)}”; showing {GAMES[DEFAULT_GAME].title}. Games: {names}."
             )
     counts = find_game(params.game).player_counts
-    params.players = 4 if 4 in counts else counts[-1]
+    params.players = default_players(find_game(params.game))
     players = first("players")
     if players is not None:
         if re.fullmatch(r"[0-9]{1,2}", players) and int(players) in counts:

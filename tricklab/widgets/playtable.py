@@ -56,7 +56,7 @@ from ..display import decision_html as _decision
 from ..display.panels import PodiumView, panel_html
 from ..errors import IllegalAction, InvalidOption, TricklabError
 from ..explain import and_list, plural
-from ..games import DEFAULT_GAME, find_game
+from ..games import DEFAULT_GAME, default_players, find_game
 from ..games.base import EventKind, Rules, SeatView
 from ..hints import Hint, hint
 from ..links import moves_code
@@ -116,7 +116,7 @@ class PlayTable(w.VBox):  # type: ignore[misc]
         **options: Any,
     ) -> None:
         cls = find_game(game)
-        players = players if players is not None else (4 if 4 in cls.player_counts else cls.player_counts[-1])
+        players = players if players is not None else default_players(cls)
         if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < players:
             raise InvalidOption(f"seat must be 0 to {players - 1}, not {quote(repr(seat))}")
         self._options = dict(options)
