@@ -16,7 +16,7 @@ import tricklab
 from tricklab.actions import BID_SUITS, Announce, Bid, Pass, Predict
 from tricklab.display.boards import BOARDS
 from tricklab.display.panels import PANELS
-from tricklab.games import GAMES, games_with
+from tricklab.games import GAMES, default_players, games_with
 from tricklab.games.capabilities import (
     TRUMP,
     BoardKind,
@@ -33,9 +33,8 @@ NAMES = sorted(GAMES)
 
 
 def _players(name: str) -> int:
-    """Four players where the game allows them, else its largest count."""
-    counts = GAMES[name].player_counts
-    return 4 if 4 in counts else counts[-1]
+    """The game's default player count: four where it allows them, else its largest."""
+    return default_players(GAMES[name])
 
 
 # --- the source scan --------------------------------------------------------------------------------
