@@ -101,7 +101,7 @@ from __future__ import annotations
 import contextlib
 import math
 import random
-from collections.abc import Callable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Generator, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from itertools import combinations
 from typing import Any, Protocol, TypeVar
@@ -123,6 +123,7 @@ from .games import tricks_and_stones as ts
 from .games.base import GameState, Rules, SeatView, check_seed
 from .games.core import CardIds, CoreRules, Facts, bits, lowest, mask_of
 from .match import Match
+from .platform import Steps, finish
 
 __all__ = [
     "Advice",
@@ -637,12 +638,30 @@ def advise(
     positions in which some cards of other hands are known. ``progress(done, total)``: see
     the module's documentation; returning ``False`` cancels (:class:`AdviceCancelled`).
     """
+    if progress is not None and not callable(progress):
+        raise InvalidOption(f"progress must be a function progress(done, total), not {progress!r}")
+    return finish(
+        advise_steps(rules, view, bid=bid, samples=samples, seed=seed, knowledge=knowledge),
+        progress,
+        AdviceCancelled,
+    )
+
+
+def advise_steps(
+    rules: Rules[Any],
+    view: SeatView,
+    *,
+    bid: object = None,
+    samples: int = 1000,
+    seed: int = 0,
+    knowledge: Knowledge | None = None,
+) -> Steps[Advice]:
+    """:func:`advise` in steps (:mod:`tricklab.platform`): the arguments are checked now, and the
+    steps yield ``(done, total)`` where :func:`advise` reports progress, then return the advice."""
     seat, checked = _check_view(rules, view)
     if isinstance(samples, bool) or not isinstance(samples, int) or not 1 <= samples <= MAX_SAMPLES:
         raise InvalidOption(f"samples must be a whole number from 1 to {MAX_SAMPLES:,}, not {samples!r}")
     seed = check_seed(seed)
-    if progress is not None and not callable(progress):
-        raise InvalidOption(f"progress must be a function progress(done, total), not {progress!r}")
     entry = _check_game(rules)
     under_test = None if bid is None else _normalise_bid(rules.name, bid)
     if knowledge is None:
@@ -653,15 +672,13 @@ def advise(
         entry.knowledge(rules, checked, seat)
     sampler = DealSampler(rules, knowledge)
     rng = random.Random(f"tricklab:advisor:{rules.name}:{seed}")
-    ticker = _Ticker(samples, progress)
-    return entry.advise(rules, checked, seat, under_test, samples, seed, sampler, rng, ticker)
+    return entry.advise(rules, checked, seat, under_test, samples, seed, sampler, rng, _Ticker(samples))
 
 
 class _Ticker:
-    """Calls ``progress`` every ``step`` samples; raises :class:`AdviceCancelled` on ``False``."""
+    """Reports ``(done, total)`` every ``step`` samples (``yield from ticker.tick(done)``)."""
 
-    def __init__(self, total: int, progress: Progress | None) -> None:
-        self.progress = progress
+    def __init__(self, total: int) -> None:
         self.total = total
         self.next = 0
         self.done = 0
@@ -676,13 +693,12 @@ class _Ticker:
         self._total = total
         self.step = max(1, total // PROGRESS_STEPS)
 
-    def tick(self, done: int) -> None:
+    def tick(self, done: int) -> Iterator[tuple[int, int]]:
         self.done = done
-        if self.progress is None or (done < self.next and done != self.total):
+        if done < self.next and done != self.total:
             return
         self.next = done + self.step
-        if self.progress(done, self.total) is False:
-            raise AdviceCancelled(done, self.total)
+        yield done, self.total
 
 
 def _check_game(rules: Rules[Any] | type[Rules[Any]]) -> AdvisorEntry:
@@ -903,7 +919,7 @@ def _advise_ts(
     sampler: DealSampler,
     rng: random.Random,
     ticker: _Ticker,
-) -> Advice:
+) -> Steps[Advice]:
     assert isinstance(rules, ts.TricksAndStones) and isinstance(view, ts.TricksAndStonesView)
     playouts = _TsPlayouts(rules, view, seat)
     deals = [sampler.sample_masks(rng) for _ in range(samples)]
@@ -918,8 +934,8 @@ def _advise_ts(
         return outcome[2]
 
     ticker.total = _race_work(samples, len(predictions), tried is not None, TS_RACE, _count)
-    ticker.tick(0)
-    outcomes = _race(samples, predictions, tried, TS_RACE, run, score, ticker, _count)
+    yield from ticker.tick(0)
+    outcomes = yield from _race(samples, predictions, tried, TS_RACE, run, score, ticker, _count)
     size = ts.CARDS_EACH + 1
     hand = ts.IDS.mask(view.hand)
     estimates = []
@@ -1135,7 +1151,7 @@ def _race(
     value: Callable[[Outcome], float],
     ticker: _Ticker,
     weight: Callable[[int], int],
-) -> dict[int, list[Outcome]]:
+) -> Generator[tuple[int, int], None, dict[int, list[Outcome]]]:
     """Each choice's outcomes on the deals it played: every choice of ``shortlist`` plays the
     first deals; after each stage (a share of the ``samples`` deals) only the best ``keep`` by
     mean ``value`` go on (ties: earlier in ``shortlist``), and the choice under test
@@ -1152,13 +1168,13 @@ def _race(
             for choice, outcome in run(i, playing).items():
                 out[choice].append(outcome)
             done += weight(len(playing))
-            ticker.tick(done)
+            yield from ticker.tick(done)
         begin = max(begin, stop)
         if stage < len(stages):
             order = {c: k for k, c in enumerate(shortlist)}
             running = sorted(running, key=lambda c: (-_mean_of(out[c], value), order[c]))[: stages[stage][1]]
     if done != ticker.total:  # the choice under test was among the best: less work than the most
-        ticker.tick(ticker.total)
+        yield from ticker.tick(ticker.total)
     return out
 
 
@@ -1372,7 +1388,7 @@ def _advise_bt(
     sampler: DealSampler,
     rng: random.Random,
     ticker: _Ticker,
-) -> Advice:
+) -> Steps[Advice]:
     assert isinstance(rules, bt.BandOfTricks) and isinstance(view, bt.BandOfTricksView)
     own = BandBot(rules, seat).bid_of(bt.IDS.mask(view.hand))
     playouts = _BtPlayouts(rules, view, seat)
@@ -1381,14 +1397,14 @@ def _advise_bt(
     tried = None if under_test is None else bt.ALL_BIDS.index(under_test)
     # progress counts bid play-outs: the shortlist's, then the race's
     ticker.total = rough_deals + _race_work(samples, SHORTLIST, tried is not None, BT_RACE, _count)
-    ticker.tick(0)
+    yield from ticker.tick(0)
     # 1. shortlist: the bot's own bid played out on the first deals, every bid scored on that play
     keys: dict[tuple[tuple[int, int, int], ...], int] = {}
     for done, hands in enumerate(deals[:rough_deals], start=1):
         (leaf,) = playouts.run(hands, [own])
         key = _bt_key(leaf.wins)
         keys[key] = keys.get(key, 0) + 1
-        ticker.tick(done)
+        yield from ticker.tick(done)
     rough, metal = _score_all_bids(rules, keys, rough_deals)
     ranked = sorted(range(len(rough)), key=lambda i: (-rough[i].mean, -rough[i].p_exact, i))
     # 2. the shortlisted bids played for, raced on the same deals
@@ -1400,7 +1416,7 @@ def _advise_bt(
     def points(leaf: _BtLeaf) -> float:
         return bt._points_of(leaf.bid, leaf.won, n)
 
-    leaves = _race(samples, ranked[:SHORTLIST], tried, BT_RACE, run, points, ticker, _count)
+    leaves = yield from _race(samples, ranked[:SHORTLIST], tried, BT_RACE, run, points, ticker, _count)
     played_for = list(leaves)
     estimates = list(rough)
     for b in played_for:
@@ -1707,7 +1723,7 @@ def _advise_jv(
     sampler: DealSampler,
     rng: random.Random,
     ticker: _Ticker,
-) -> Advice:
+) -> Steps[Advice]:
     assert isinstance(rules, jv.JewelVault) and isinstance(view, jv.JewelVaultView)
     k = view.announced
     assert k is not None, "a view in the pass phase has the announced count"
@@ -1725,8 +1741,8 @@ def _advise_jv(
         return {a: playouts.run(hands, a, masks[a]) for a in playing}
 
     ticker.total = _race_work(samples, len(shortlist), tried is not None, RACE, _count)
-    ticker.tick(0)
-    outcomes = _race(samples, shortlist, tried, RACE, run, _points, ticker, _count)
+    yield from ticker.tick(0)
+    outcomes = yield from _race(samples, shortlist, tried, RACE, run, _points, ticker, _count)
     ways = math.comb(len(view.hand), k)
     if len(shortlist) == ways:
         candidates = f"All {ways} ways to pass {k} were tried."
@@ -1839,7 +1855,7 @@ class AdvisorEntry:
     with_hands: Callable[[Rules[Any], GameState, tuple[int, ...]], GameState]
     normalise_bid: Callable[[object], Action]
     advise: Callable[
-        [Rules[Any], BiddingView, int, Action | None, int, int, DealSampler, random.Random, _Ticker], Advice
+        [Rules[Any], BiddingView, int, Action | None, int, int, DealSampler, random.Random, _Ticker], Steps[Advice]
     ]
     given: Callable[[Rules[Any], GameState, int], tuple[int, int] | None] = lambda rules, state, seat: None
     knowledge: Callable[[Rules[Any], BiddingView, int], Knowledge] | None = None

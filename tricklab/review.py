@@ -103,6 +103,7 @@ from .games import tricks_and_stones as ts
 from .games.base import EventKind, GameState, Rules, check_seed
 from .games.core import CardIds, CoreRules, Facts
 from .match import Match
+from .platform import Steps, finish
 
 __all__ = [
     "THRESHOLDS",
@@ -433,10 +434,18 @@ def review_round(
     alternative of every decision; ``seed`` seeds them. ``progress(done, total)``: see the
     module's documentation; returning ``False`` cancels (:class:`ReviewCancelled`).
     """
-    rules, entry = _checked(match, seat, samples, seed)
-    seed = check_seed(seed)
     if progress is not None and not callable(progress):
         raise InvalidOption(f"progress must be a function progress(done, total), not {describe(progress)}")
+    return finish(review_steps(match, seat, round, samples=samples, seed=seed), progress, ReviewCancelled)
+
+
+def review_steps(
+    match: Match, seat: int, round: int | None = None, *, samples: int = 24, seed: int = 0
+) -> Steps[RoundReview]:
+    """:func:`review_round` in steps (:mod:`tricklab.platform`): the arguments are checked now,
+    and the steps yield ``(done, total)`` where :func:`review_round` reports progress."""
+    rules, entry = _checked(match, seat, samples, seed)
+    seed = check_seed(seed)
     current = entry.round_of(match.states[-1])
     if round is None:
         round_index = reviewable_rounds(match)[-1]
@@ -444,7 +453,7 @@ def review_round(
         raise InvalidOption(f"round must be a round of this match so far, 0 to {current}, not {describe(round)}")
     else:
         round_index = round
-    return _Review(match, rules, entry, seat, round_index, samples, seed, progress).run()
+    return _Review(match, rules, entry, seat, round_index, samples, seed).steps()
 
 
 def sampled_deals(
@@ -461,7 +470,7 @@ def sampled_deals(
         raise InvalidOption(f"index must be a decision of the match, 0 to {decisions - 1}, not {describe(index)}")
     if match.states[index].to_play != seat:
         raise InvalidOption(f"decision {index} was not made by seat {seat}")
-    review = _Review(match, rules, entry, seat, entry.round_of(match.states[index]), samples, seed, None)
+    review = _Review(match, rules, entry, seat, entry.round_of(match.states[index]), samples, seed)
     start = review._phase_start(index)
     return start, tuple(review._draw(index, start))
 
@@ -494,7 +503,6 @@ class _Review:
         round_index: int,
         samples: int,
         seed: int,
-        progress: Progress | None,
     ) -> None:
         self.match = match
         self.rules = rules
@@ -503,7 +511,6 @@ class _Review:
         self.round = round_index
         self.samples = samples
         self.seed = seed
-        self.progress = progress
         self.states = match.states
         self.actions = match.actions
         self.bots = [self._bot(s) for s in range(rules.players)]
@@ -521,7 +528,7 @@ class _Review:
 
     # --- the decisions ---------------------------------------------------------------------------
 
-    def run(self) -> RoundReview:
+    def steps(self) -> Steps[RoundReview]:
         rules, seat, states = self.rules, self.seat, self.states
         todo: list[tuple[int, int, tuple[int, ...], int]] = []  # (index, play-out start, listed ids, chosen)
         forced = 0
@@ -538,12 +545,12 @@ class _Review:
             todo.append((i, self._phase_start(i), listed, chosen))
         total = sum(len(listed) for _, _, listed, _ in todo) * self.samples
         done = 0
-        self._tick(done, total)
+        yield done, total
         decisions = []
         for i, start, listed, chosen in todo:
-            decisions.append(self._rate(i, start, listed, chosen, done, total))
+            decisions.append((yield from self._rate(i, start, listed, chosen, done, total)))
             done += len(listed) * self.samples
-        self._tick(total, total)
+        yield total, total
         hindsight = tuple(h for i in range(self.start, self.stop) if (h := self._hindsight(i)) is not None)
         return RoundReview(
             rules.name,
@@ -557,10 +564,6 @@ class _Review:
             hindsight,
             dict(THRESHOLDS[rules.name]),
         )
-
-    def _tick(self, done: int, total: int) -> None:
-        if self.progress is not None and self.progress(done, total) is False:
-            raise ReviewCancelled(done, total)
 
     def _phase_start(self, i: int) -> int:
         """Where a decision's play-outs start: the state before it, or, in a phase of secret
@@ -591,7 +594,7 @@ class _Review:
 
     def _rate(
         self, index: int, start: int, listed: tuple[int, ...], chosen: int, done_before: int, total: int
-    ) -> DecisionReview:
+    ) -> Steps[DecisionReview]:
         rules, entry = self.rules, self.entry
         deals = self._deals(index, start)
         opening = self.states[start]
@@ -599,7 +602,7 @@ class _Review:
         scores: dict[int, list[int]] = {}
         for done, action in enumerate(listed, start=1):
             scores[action] = [self._play_out(state, action) for state, _ in starts]
-            self._tick(done_before + done * self.samples, total)
+            yield done_before + done * self.samples, total
         weights = [k for _, k in starts]
         n = self.samples
         stats = {a: _mean_err(s, weights, n) for a, s in scores.items()}
