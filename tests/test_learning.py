@@ -163,8 +163,7 @@ def test_a_review_can_be_cancelled_and_started_again() -> None:
     panel = ReviewPanel(match, 1, rounds=(0, 1), round=0)
     panel.run()
     panel.cancel()
-    assert panel._worker is not None
-    panel._worker.join()
+    panel.wait()
     assert panel.review is None and "cancelled" in panel.output.value
     assert not panel.run_button.disabled
     panel.run(background=False)

@@ -1,7 +1,8 @@
 """BidTrainer: try a bid on a dealt hand and see what it would likely bring.
 
 The numbers come from :func:`tricklab.advisor.advise`; this widget only collects the
-learner's bid, runs the advisor (in a worker thread, so the progress bar moves and
+learner's bid, runs the advisor (in the background, :mod:`tricklab.platform`: a worker
+thread in a kernel, steps on the event loop in the browser; so the progress bar moves and
 "Cancel" works), and draws the advisor's result.
 """
 
@@ -15,7 +16,7 @@ import ipywidgets as w
 
 from .. import get_rules
 from ..actions import Action, Bid, Pass, Predict
-from ..advisor import Advice, AdviceCancelled, AdvisorEntry, BidEstimate, advise
+from ..advisor import Advice, AdviceCancelled, AdvisorEntry, BidEstimate, advise_steps
 from ..bots import make_bots
 from ..cards import Card
 from ..display import bid_rows, card_html, choice_button, decision_html, esc, rule_id_html, view_html
@@ -25,6 +26,7 @@ from ..games import DEFAULT_GAME, find_game, games_with
 from ..games.base import Rules
 from ..games.capabilities import Capabilities, DecisionKind
 from ..match import Match
+from ..platform import Background, Steps, finish, in_background, reporting
 from .board import Board, LookToggles, controls_row
 from .inputs import bid_step, quote, short
 from .stepper import TrickStepper
@@ -67,7 +69,7 @@ class BidTrainer(w.VBox):  # type: ignore[misc]
         self.samples = samples
         self._deal(seed)
         self._cancel = threading.Event()
-        self._worker: threading.Thread | None = None
+        self._worker: Background | None = None
 
         self.board = Board()
         self.board.on_intent(self._intent)
@@ -128,7 +130,9 @@ class BidTrainer(w.VBox):  # type: ignore[misc]
         """Another hand to bid on: the deal of the next seed (a running trial is cancelled)."""
         self._cancel.set()
         if self._worker is not None:
-            self._worker.join()
+            self._worker.stop()
+            self.try_button.disabled = False
+            self.cancel_button.disabled = True
         self._cancel.clear()
         self._reset_progress()
         self._deal(self.seed + 1)
@@ -167,6 +171,11 @@ class BidTrainer(w.VBox):  # type: ignore[misc]
     def try_bid(self) -> Advice | None:
         """Run the advisor for the current bid now (blocking) and show the result."""
         self._cancel.clear()
+        return finish(self._trial(), None, AdviceCancelled)
+
+    def _trial(self) -> Steps[Advice | None]:
+        """Try the current bid in steps: the advisor's play-outs, the bar following them, and
+        Cancel heard at each report; then the result (or the message) shown."""
         self.show_trainer()
         self._reset_progress()
 
@@ -177,14 +186,10 @@ class BidTrainer(w.VBox):  # type: ignore[misc]
             return not self._cancel.is_set()
 
         try:
-            advice = advise(
-                self.rules,
-                self.match.view(self.seat),
-                bid=self.action,
-                samples=self.samples,
-                seed=self.seed,
-                progress=progress,
+            steps = advise_steps(
+                self.rules, self.match.view(self.seat), bid=self.action, samples=self.samples, seed=self.seed
             )
+            advice = yield from reporting(steps, progress, AdviceCancelled)
         except AdviceCancelled:
             self._message = "Cancelled: press Try it to start again."
             self._render()
@@ -199,8 +204,8 @@ class BidTrainer(w.VBox):  # type: ignore[misc]
         return advice
 
     def start(self) -> None:
-        """What "Try it" does: the advisor in a worker thread, with the progress bar and Cancel."""
-        if self._worker is not None and self._worker.is_alive():
+        """What "Try it" does: the advisor in the background, with the progress bar and Cancel."""
+        if self._worker is not None and self._worker.running:
             return
         # the bar is emptied by the click itself, before the page is told that a run started:
         # left to the worker, the page showed the new run with the last run's full bar until
@@ -210,15 +215,15 @@ class BidTrainer(w.VBox):  # type: ignore[misc]
         self.try_button.disabled = True
         self.cancel_button.disabled = False
 
-        def run() -> None:
+        def run() -> Steps[None]:
             try:
-                self.try_bid()
+                yield from self._trial()
             finally:
                 self.try_button.disabled = False
                 self.cancel_button.disabled = True
 
-        self._worker = threading.Thread(target=run, daemon=True)
-        self._worker.start()
+        self._cancel.clear()
+        self._worker = in_background(run())
 
     def _reset_progress(self) -> None:
         """An empty bar for a run of ``samples`` deals."""
@@ -241,8 +246,9 @@ class BidTrainer(w.VBox):  # type: ignore[misc]
         self.back_button.layout.display = None
 
     def wait(self, timeout: float | None = None) -> None:
+        """Wait for a trial in a worker thread (in the browser the page's loop runs it)."""
         if self._worker is not None:
-            self._worker.join(timeout)
+            self._worker.wait(timeout)
 
     def play_out(self) -> TrickStepper | None:
         """Play this deal to the end of the round with the tried bid, and step through it as

@@ -3,7 +3,9 @@
 The figures are :func:`tricklab.review.review_round`'s and the markup
 :func:`tricklab.display.review.review_html`'s; the panel only asks and shows. In a kernel
 the review runs in a thread, so the page stays live: the progress bar moves and Cancel is
-heard (the review checks it between play-outs and stops, changing nothing).
+heard (the review checks it between play-outs and stops, changing nothing). In the browser,
+where there are no threads, the same review takes a step per turn of the page's event loop
+(:mod:`tricklab.platform`).
 """
 
 from __future__ import annotations
@@ -16,7 +18,8 @@ from ..display import esc
 from ..display.review import review_html
 from ..errors import TricklabError
 from ..match import Match
-from ..review import ReviewCancelled, RoundReview, review_round
+from ..platform import Background, Steps, finish, in_background, reporting
+from ..review import ReviewCancelled, RoundReview, review_steps
 from .board import controls_row
 
 DEFAULT_SAMPLES = 24
@@ -46,7 +49,7 @@ class ReviewPanel(w.VBox):  # type: ignore[misc]
         self.seed = seed
         self.review: RoundReview | None = None
         self._cancel = threading.Event()
-        self._worker: threading.Thread | None = None
+        self._worker: Background | None = None
         self.round_picker = w.Dropdown(
             options=[(f"Round {r + 1}", r) for r in rounds],
             value=round if round in rounds else rounds[-1],
@@ -74,7 +77,7 @@ class ReviewPanel(w.VBox):  # type: ignore[misc]
 
     @property
     def running(self) -> bool:
-        return self._worker is not None and self._worker.is_alive()
+        return self._worker is not None and self._worker.running
 
     def run(self, *, background: bool = True) -> None:
         """Review the picked seat's picked round; ``background=False`` waits for the result
@@ -93,10 +96,14 @@ class ReviewPanel(w.VBox):  # type: ignore[misc]
         who = self.rules.seat_name(seat)
         self._show(f'<p role="status">Reviewing round {round_ + 1} for {esc(who)}…</p>')
         if background:
-            self._worker = threading.Thread(target=self._work, args=(seat, round_), daemon=True)
-            self._worker.start()
+            self._worker = in_background(self._work(seat, round_))
         else:
-            self._work(seat, round_)
+            finish(self._work(seat, round_), None, ReviewCancelled)
+
+    def wait(self, timeout: float | None = None) -> None:
+        """Wait for a review in a worker thread (in the browser the page's loop runs it)."""
+        if self._worker is not None:
+            self._worker.wait(timeout)
 
     def cancel(self) -> None:
         """Stop a review under way (nothing is shown of it)."""
@@ -110,11 +117,11 @@ class ReviewPanel(w.VBox):  # type: ignore[misc]
             self.progress.value = percent
         return True
 
-    def _work(self, seat: int, round_: int) -> None:
+    def _work(self, seat: int, round_: int) -> Steps[None]:
+        """The review in steps: the bar follows the play-outs and Cancel is heard at each report."""
         try:
-            review = review_round(
-                self.match, seat, round_, samples=self.samples, seed=self.seed, progress=self._progress
-            )
+            steps = review_steps(self.match, seat, round_, samples=self.samples, seed=self.seed)
+            review = yield from reporting(steps, self._progress, ReviewCancelled)
         except ReviewCancelled:
             self._show('<p role="status">The review was cancelled. Press Review to start it again.</p>')
         except TricklabError as exc:
