@@ -9,6 +9,11 @@ and keeps ``theme`` (light or dark, which the server has checked) in its address
 learner goes on, the page's address follows (:meth:`Board.show_address`): the replay's step,
 the explainer's trick, the quiz's question, the played match's moves, so a copied link opens
 the same thing.
+
+Where the kernel cannot see the page's address (Python in the browser, :mod:`tricklab.platform`)
+an app called without a query shows a reader first: a :class:`Board` whose front end sends the
+page's ``location.search`` once (the ``address`` intent); the app is then built from it, through
+the same checks as a link read by Voilà.
 """
 
 from __future__ import annotations
@@ -28,6 +33,7 @@ from ..display import esc
 from ..errors import TricklabError
 from ..games import DEFAULT_GAME, GAMES, default_players, find_game
 from ..match import Match
+from ..platform import in_browser
 from .inputs import quote
 
 DEFAULT_SEED = 1
@@ -66,6 +72,39 @@ def read_query_string() -> str:
         with contextlib.suppress(Exception):  # an app must still start if the server cannot be asked
             os.environ.update(_pooled_request_info())
     return os.environ.get("QUERY_STRING", "")
+
+
+def kernel_sees_address() -> bool:
+    """Whether :func:`read_query_string` can know the page's address: not in the browser,
+    where the kernel runs in a web worker and the page must send it (:func:`_from_page`)."""
+    return not in_browser()
+
+
+def _from_page(build: Callable[[str], w.VBox]) -> w.VBox:
+    """The app ``build(query)`` makes, once the page has sent its query string: until then a
+    reader asks the page for it. Only the first answer is used; what the page sends is
+    untrusted and goes through ``build``'s checks (:func:`parse_params`) like any link."""
+    from .board import ADDRESS, Board
+
+    reader = Board()
+    reader.scene = {
+        "html": '<p class="tricklab-loading" role="status">Opening the link…</p>',
+        "label": "Opening the link",
+        "read_address": True,
+    }
+    box = w.VBox([reader])
+    box.add_class("tricklab-app")
+
+    def arrived(intent: str, value: str | None) -> None:
+        if intent != ADDRESS or reader not in box.children:
+            return
+        query = value or ""
+        app = build(query[1:] if query.startswith("?") else query)
+        box.children = app.children
+        reader.close()
+
+    reader.on_intent(arrived)
+    return box
 
 
 def _pooled_request_info(timeout: float = 5.0) -> dict[str, str]:
@@ -230,6 +269,8 @@ def _header(title: str, params: AppParams, *, describe: str) -> w.HTML:
 def explain_trick_app(query: str | None = None) -> w.VBox:
     """The ``explain_trick`` app: a :class:`TrickExplainer` set from the query string
     (``game``, ``players``; ``trump`` and ``cards`` optional)."""
+    if query is None and not kernel_sees_address():
+        return _from_page(explain_trick_app)
     from .explainer import TrickExplainer
 
     params = parse_params(read_query_string() if query is None else query, extras=("trump", "cards"))
@@ -267,6 +308,8 @@ def replay_app(query: str | None = None) -> w.VBox:
 
     With a ``seat`` the page shows that player's view only, with no control to see more;
     without one it is the teacher's stepper (every hand)."""
+    if query is None and not kernel_sees_address():
+        return _from_page(replay_app)
     from .stepper import TrickStepper
 
     offered = _variants()
@@ -347,6 +390,8 @@ def play_app(query: str | None = None) -> w.VBox:
     """The ``play`` app: a :class:`PlayTable` from ``game``, ``players``, ``seed``, and optionally
     ``seat`` (1..players), ``pace`` (seconds between bot moves, 0-3), and the variants a game
     declares (``Capabilities.variants``; Jewel Vault: ``partnerships`` and ``known_deck``), ``yes``/``no``."""
+    if query is None and not kernel_sees_address():
+        return _from_page(play_app)
     from .playtable import PlayTable
 
     offered = _variants()
@@ -393,6 +438,8 @@ def quiz_app(query: str | None = None) -> w.VBox:
     """The ``quiz`` app: a :class:`Quiz` from ``game``, ``players``, ``seed`` and ``level``
     (1 to the game's last level; a bad one shows a message and level 1). A game without tricks
     gets its quiz about positions (its declared position levels)."""
+    if query is None and not kernel_sees_address():
+        return _from_page(quiz_app)
     from ..quiz import asks_positions, steps
     from .quiz import Quiz
 
@@ -438,6 +485,8 @@ def bid_trainer_app(query: str | None = None) -> w.VBox:
     A game with no pre-round decision that declares "try a move" (``Capabilities.moves``: Kalah,
     Mandala) gets the :class:`MoveTrainer` instead: the position after ``ply`` moves of the bots
     (0 to 200, default 6), every move with its outcome and why."""
+    if query is None and not kernel_sees_address():
+        return _from_page(bid_trainer_app)
     from .bidtrainer import GAMES as TRAINER_GAMES
     from .bidtrainer import BidTrainer, trains
     from .movetrainer import DEFAULT_PLY, MAX_PLY, MoveTrainer, trains_moves

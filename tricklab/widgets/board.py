@@ -25,6 +25,9 @@ COPY_LINK = (
 
 Intent = Callable[[str, str | None], None]
 
+#: the page's query string (``location.search``), sent once by a board whose scene has
+#: ``read_address`` (where the kernel cannot see the page's address); untrusted like any link
+ADDRESS = "address"
 #: the front end's "are you there?": answered by the Board itself, never passed to handlers
 PING = "ping"
 #: what a ping may carry: the page's count of pings, echoed back in the pong

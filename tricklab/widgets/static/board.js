@@ -206,8 +206,14 @@ function render({ model, el }) {
   el.appendChild(root);
   const announcer = makeAnnouncer(el);
 
+  let addressSent = false;
   const draw = () => {
     const scene = model.get("scene") || {};
+    // where the kernel cannot see the page's address (Python in the browser) it asks for it once
+    if (scene.read_address && !addressSent) {
+      addressSent = true;
+      connection.send({ intent: "address", value: location.search });
+    }
     const hadFocus = root.contains(document.activeElement);
     const focused = hadFocus && document.activeElement instanceof HTMLElement
       ? document.activeElement.dataset.value : undefined;
