@@ -25,7 +25,13 @@ def notebook(call: str) -> str:
     source = (
         f"import tricklab.platform\ntricklab.platform.IN_BROWSER = True\nfrom tricklab.widgets.apps import *\n{call}"
     )
-    cell = {"cell_type": "code", "execution_count": None, "metadata": {}, "outputs": [], "source": source}
+    cell: dict[str, object] = {
+        "cell_type": "code",
+        "execution_count": None,
+        "metadata": {},
+        "outputs": [],
+        "source": source,
+    }
     return json.dumps(
         {
             "cells": [cell],
