@@ -41,6 +41,10 @@ APPS: list[tuple[App, str]] = [
 ]
 
 
+#: the real ``Thread.start``, for the test's own thread (the fixture below forbids threads)
+START_THREAD = threading.Thread.start
+
+
 @pytest.fixture
 def browser(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
     """The kernel as under Pyodide: no address, and a thread cannot be started."""
@@ -145,13 +149,25 @@ def test_with_voila_the_app_reads_the_address_at_once(monkeypatch: pytest.Monkey
 
 
 def run(main: Callable[[], Coroutine[Any, Any, None]]) -> None:
-    """Run ``main()`` on a loop of its own (``asyncio.run`` would leave the thread without a
-    current loop, which the paced play table of a later test asks for)."""
-    loop = asyncio.new_event_loop()
-    try:
-        loop.run_until_complete(main())
-    finally:
-        loop.close()
+    """Run ``main()`` on a loop of its own, in a thread of its own: the browser tests' Playwright
+    keeps a loop running in the main thread for the whole session, and ``asyncio.run`` would
+    leave a thread without a current loop, which the paced play table of a later test asks for."""
+    failed: list[BaseException] = []
+
+    def on_its_own_loop() -> None:
+        loop = asyncio.new_event_loop()
+        try:
+            loop.run_until_complete(main())
+        except BaseException as error:  # handed to the test's thread, which raises it
+            failed.append(error)
+        finally:
+            loop.close()
+
+    thread = threading.Thread(target=on_its_own_loop)
+    START_THREAD(thread)
+    thread.join()
+    if failed:
+        raise failed[0]
 
 
 async def until(done: Callable[[], bool], turns: int = 200_000) -> int:
