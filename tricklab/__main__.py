@@ -67,6 +67,18 @@ def kernel_limit(max_kernels: int, *, chosen: bool) -> str:
     return f"at most {max_kernels} kernels at once, one per open app page and the preheated pool ({why})"
 
 
+def site_command(args: argparse.Namespace) -> int:
+    """``tricklab site build DIR`` and ``tricklab site serve DIR``."""
+    from . import site
+
+    if args.site_command == "serve":
+        site.serve(args.dir.resolve(), args.host, args.port)
+        return 0
+    gallery = site.build(args.dir, (args.apps or apps_dir()).resolve())
+    print(f"tricklab site: built {args.dir} ({site.site_size(args.dir) / 2**20:.0f} MiB); the gallery is {gallery}")
+    return 0
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="tricklab", description=__doc__)
     sub = parser.add_subparsers(dest="command", required=True)
@@ -118,7 +130,18 @@ def main(argv: Sequence[str] | None = None) -> int:
     )
     config.add_argument("--cull-after", type=int, default=HUB_CULL_AFTER, metavar="SECONDS")
     config.add_argument("--cull-every", type=int, default=HUB_CULL_EVERY, metavar="SECONDS")
+    site = sub.add_parser("site", help="build or serve the apps as a static site that runs in the browser")
+    site_sub = site.add_subparsers(dest="site_command", required=True)
+    site_build = site_sub.add_parser("build", help="build the static site into DIR (tools fetched, pinned, once)")
+    site_build.add_argument("dir", type=Path)
+    site_build.add_argument("--apps", type=Path, default=None, help="folder of app notebooks (default voila_apps/)")
+    site_serve = site_sub.add_parser("serve", help="serve a built site on this machine")
+    site_serve.add_argument("dir", type=Path)
+    site_serve.add_argument("--host", default="127.0.0.1")
+    site_serve.add_argument("--port", type=int, default=8000)
     args = parser.parse_args(argv)
+    if args.command == "site":
+        return site_command(args)
     try:
         if args.command == "jupyter-config":
             print(json.dumps(jupyter_server_config(cull_after=args.cull_after, cull_every=args.cull_every), indent=2))

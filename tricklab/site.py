@@ -1,0 +1,292 @@
+"""``tricklab site build DIR``: the Voilà apps as a static site whose Python runs in the browser.
+
+The site is built with Voici (the apps' notebooks through JupyterLite) and the Pyodide runtime from
+its npm package. Everything comes from the package registries alone, at pinned versions, into a
+private cache (``$TRICKLAB_SITE_CACHE``, else ``~/.cache/tricklab-site``):
+
+- the build tools, in their own virtual environment (:data:`TOOLS`);
+- Pyodide's runtime (:data:`PYODIDE`), which holds no wheels;
+- the pure-Python wheels the apps need in the browser (:data:`BROWSER_WHEELS`): tricklab, ipywidgets,
+  anywidget and what they and the in-browser kernel import, and neither JupyterLab nor Voilà.
+
+The site's own Pyodide lock file lists just those wheels, all served from the site, and the kernel
+loads them as it boots, with no fall-back to PyPI: opened with no network beyond its host, it works.
+``tricklab site serve DIR`` serves a built site on this machine.
+"""
+
+from __future__ import annotations
+
+import functools
+import hashlib
+import http.server
+import json
+import os
+import shutil
+import subprocess
+import sys
+import tarfile
+import tempfile
+import zipfile
+from pathlib import Path
+from typing import ClassVar
+
+#: the build tools, pinned together: newer voici-core with pyodide-kernel 0.7 finds no kernel
+TOOLS = (
+    "voici-core==0.9.0",
+    "jupyterlite-core==0.6.4",
+    "jupyterlite-pyodide-kernel==0.6.1",
+    "pyodide-lock==0.1.2",
+    # their front-end extensions go into the site
+    "ipywidgets==8.1.9",
+    "jupyterlab_widgets==3.0.17",
+    "anywidget==0.11.0",
+)
+#: the Pyodide runtime (Python 3.12) that pyodide-kernel 0.6.1 is made for
+PYODIDE = "0.27.6"
+#: what the browser loads beside tricklab; IPython 8 imports sqlite3 (not in Pyodide's npm package),
+#: IPython 9.1 and later need a newer kernel
+BROWSER_WHEELS = (
+    "micropip==0.7.2",
+    "packaging==24.2",
+    "ipython==9.0.2",
+    "ipython_pygments_lexers==1.1.1",
+    "decorator==5.3.1",
+    "jedi==0.19.2",
+    "parso==0.8.4",
+    "matplotlib-inline==0.2.2",
+    "prompt_toolkit==3.0.53",
+    "wcwidth==0.2.13",
+    "pygments==2.19.2",
+    "stack_data==0.6.3",
+    "executing==2.3.0",
+    "asttokens==3.0.0",
+    "pure_eval==0.2.4",
+    "traitlets==5.16.1",
+    "comm==0.2.3",
+    "ipywidgets==8.1.9",
+    "jupyterlab_widgets==3.0.17",
+    "anywidget==0.11.0",
+    "psygnal==0.16.1",
+    "typing_extensions==4.16.0",
+)
+#: the in-browser kernel's own wheels, shipped with jupyterlite-pyodide-kernel
+KERNEL_WHEELS = ("piplite-", "pyodide_kernel-", "ipykernel-", "widgetsnbextension-4")
+#: stdlib modules the kernel installs at boot that Pyodide's npm package lacks; the apps use neither
+STAND_INS = ("ssl", "sqlite3")
+#: the kernel's settings in the site's ``jupyter-lite.json``
+KERNEL_PLUGIN = "@jupyterlite/pyodide-kernel-extension:kernel"
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def cache_dir() -> Path:
+    return Path(os.environ.get("TRICKLAB_SITE_CACHE") or Path.home() / ".cache" / "tricklab-site")
+
+
+def _run(command: list[str | Path], **kwargs: object) -> subprocess.CompletedProcess[str]:
+    print("tricklab site:", " ".join(str(part) for part in command), flush=True)
+    return subprocess.run([str(part) for part in command], check=True, text=True, **kwargs)  # type: ignore[call-overload, no-any-return]
+
+
+def _pins_key(pins: tuple[str, ...]) -> str:
+    return hashlib.sha256("\n".join(pins).encode()).hexdigest()[:16]
+
+
+def tools_env(cache: Path) -> Path:
+    """The build tools' virtual environment, made and filled when missing; its ``bin`` folder."""
+    venv = cache / f"tools-{_pins_key(TOOLS)}"
+    python = venv / "bin" / "python"
+    done = venv / ".installed"
+    if not done.exists():
+        _run([sys.executable, "-m", "venv", "--clear", venv])
+        _run([python, "-m", "pip", "install", "--quiet", *TOOLS])
+        done.write_text("\n".join(TOOLS) + "\n")
+    return venv / "bin"
+
+
+def pyodide_runtime(cache: Path) -> Path:
+    """Pyodide's runtime folder (``pyodide.js``, ``pyodide.asm.wasm``, ...), from npm when missing."""
+    folder = cache / f"pyodide-{PYODIDE}"
+    if not (folder / "pyodide.js").exists():
+        with tempfile.TemporaryDirectory() as tmp:
+            _run(["npm", "pack", "--silent", f"pyodide@{PYODIDE}"], cwd=tmp, stdout=subprocess.DEVNULL)
+            (tarball,) = Path(tmp).glob("pyodide-*.tgz")
+            with tarfile.open(tarball) as archive:
+                archive.extractall(tmp, filter="data")
+            shutil.rmtree(folder, ignore_errors=True)
+            shutil.move(Path(tmp) / "package", folder)
+    return folder
+
+
+def browser_wheels(cache: Path, bin_dir: Path) -> list[Path]:
+    """The pinned pure-Python wheels the browser loads, downloaded when missing."""
+    folder = cache / f"wheels-{_pins_key(BROWSER_WHEELS)}"
+    done = folder / ".downloaded"
+    if not done.exists():
+        _run(
+            [
+                bin_dir / "python",
+                "-m",
+                "pip",
+                "download",
+                "--quiet",
+                "--no-deps",
+                "--only-binary=:all:",
+                "--python-version=3.12",
+                "--platform=any",
+                "--implementation=py",
+                "--abi=none",
+                "--dest",
+                folder,
+                *BROWSER_WHEELS,
+            ]
+        )
+        done.touch()
+    return sorted(folder.glob("*.whl"))
+
+
+def kernel_wheels(bin_dir: Path) -> list[Path]:
+    """The in-browser kernel's wheels that jupyterlite-pyodide-kernel ships in its extension."""
+    pypi = bin_dir.parent / "share/jupyter/labextensions/@jupyterlite/pyodide-kernel-extension/static/pypi"
+    return sorted(wheel for wheel in pypi.glob("*.whl") if wheel.name.startswith(KERNEL_WHEELS))
+
+
+def stand_in_wheel(name: str, folder: Path) -> Path:
+    """An empty wheel called ``name``: the kernel's boot asks for it; nothing the apps run imports it."""
+    path = folder / f"{name}-0.0.0-py3-none-any.whl"
+    dist = f"{name}-0.0.0.dist-info"
+    placeholder = f"_no_{name}"  # ``import ssl`` still fails as it should: nothing here is called ssl
+    files = {
+        f"{placeholder}.py": f'"""Stands in for {name} at the kernel\'s boot; {name} itself is not in the site."""\n',
+        f"{dist}/METADATA": f"Metadata-Version: 2.1\nName: {name}\nVersion: 0.0.0\n",
+        f"{dist}/WHEEL": "Wheel-Version: 1.0\nGenerator: tricklab\nRoot-Is-Purelib: true\nTag: py3-none-any\n",
+        f"{dist}/top_level.txt": f"{placeholder}\n",
+    }
+    record = "".join(f"{file},,\n" for file in files) + f"{dist}/RECORD,,\n"
+    with zipfile.ZipFile(path, "w") as archive:
+        for file, text in files.items():
+            archive.writestr(file, text)
+        archive.writestr(f"{dist}/RECORD", record)
+    return path
+
+
+def tricklab_wheel(bin_dir: Path, folder: Path) -> Path:
+    _run([bin_dir / "python", "-m", "pip", "wheel", "--quiet", "--no-deps", "--wheel-dir", folder, ROOT])
+    (wheel,) = folder.glob("tricklab-*.whl")
+    return wheel
+
+
+def lite_config(packages: list[str]) -> dict[str, object]:
+    """The ``jupyter-lite.json`` of the build: the kernel boots from the site's own Pyodide and wheels."""
+    return {
+        "jupyter-lite-schema-version": 0,
+        "jupyter-config-data": {
+            "litePluginSettings": {
+                KERNEL_PLUGIN: {
+                    "pyodideUrl": "./static/pyodide/pyodide.js",
+                    "disablePyPIFallback": True,
+                    "loadPyodideOptions": {"packages": packages},
+                }
+            }
+        },
+    }
+
+
+#: where the ``./`` URLs of a page's embedded config point from a page one or two folders down
+#: (not ``"./static/remoteEntry...``: a federated extension's ``load`` is relative to the extension)
+_RELATIVE = ('"./static/pyodide/', '"./extensions/', '"./build/', '"./voici', '"./lab/', '"./files')
+
+
+def fix_urls(out: Path) -> int:
+    """Rewrite the ``./`` URLs that voici 0.9.0 leaves in the config embedded in each page.
+
+    They are meant from the site's root, but the browser resolves them from the page's own folder
+    (``voici/render/``), so the kernel asked for ``voici/render/static/pyodide/pyodide.js``.
+    Returns how many pages were changed.
+    """
+    changed = 0
+    for page in (out / "voici").rglob("*.html"):
+        up = "../" * (len(page.relative_to(out).parts) - 1)
+        text = page.read_text()
+        fixed = text
+        for prefix in _RELATIVE:
+            fixed = fixed.replace(prefix, '"' + up + prefix[3:])
+        if fixed != text:
+            page.write_text(fixed)
+            changed += 1
+    return changed
+
+
+def build(out: Path, apps: Path) -> Path:
+    """Build the static site into ``out``; returns the gallery page."""
+    cache = cache_dir()
+    cache.mkdir(parents=True, exist_ok=True)
+    bin_dir = tools_env(cache)
+    runtime = pyodide_runtime(cache)
+    wheels = browser_wheels(cache, bin_dir)
+    with tempfile.TemporaryDirectory() as tmp:
+        work = Path(tmp)
+        local = work / "wheels"
+        local.mkdir()
+        ours = [tricklab_wheel(bin_dir, local), *(stand_in_wheel(name, local) for name in STAND_INS)]
+        every = [*wheels, *kernel_wheels(bin_dir), *ours]
+        pyodide = work / "pyodide"
+        shutil.copytree(runtime, pyodide, ignore=shutil.ignore_patterns("*.map", "*.d.ts", "*.mjs", "console.html"))
+        for wheel in every:
+            shutil.copy2(wheel, pyodide / wheel.name)
+        left_out = _run(
+            [
+                bin_dir / "python",
+                Path(__file__).with_name("_site_lock.py"),
+                runtime / "pyodide-lock.json",
+                pyodide / "pyodide-lock.json",
+                *(pyodide / wheel.name for wheel in every),
+            ],
+            stdout=subprocess.PIPE,
+        ).stdout
+        print(f"tricklab site: requirements the browser does without: {left_out.strip()}", flush=True)
+        lock = json.loads((pyodide / "pyodide-lock.json").read_text())
+        # the kernel checks these names as written, before it installs what is not preloaded
+        names = sorted(lock["packages"]) + ["pyodide_kernel"]
+        names.remove("pyodide-kernel")
+        lite = work / "lite"
+        lite.mkdir()
+        (lite / "jupyter-lite.json").write_text(json.dumps(lite_config(names), indent=2))
+        contents = work / "contents"
+        shutil.copytree(apps, contents, ignore=shutil.ignore_patterns(".ipynb_checkpoints", "voila.json"))
+        if out.exists():
+            shutil.rmtree(out)
+        _run(
+            [bin_dir / "voici", "build", "--lite-dir", lite, "--contents", contents, "--output-dir", out.resolve()],
+            cwd=lite,
+            stdout=subprocess.DEVNULL,
+        )
+        shutil.rmtree(out / "static" / "pyodide", ignore_errors=True)
+        shutil.copytree(pyodide, out / "static" / "pyodide")
+    fix_urls(out)
+    return out / "index.html"
+
+
+def site_size(out: Path) -> int:
+    return sum(path.stat().st_size for path in out.rglob("*") if path.is_file())
+
+
+class _Quiet(http.server.SimpleHTTPRequestHandler):
+    extensions_map: ClassVar[dict[str, str]] = {**http.server.SimpleHTTPRequestHandler.extensions_map, ".wasm": "application/wasm"}
+
+    def log_message(self, format: str, *args: object) -> None:
+        if os.environ.get("TRICKLAB_SITE_LOG"):
+            super().log_message(format, *args)
+
+
+def server(out: Path, host: str = "127.0.0.1", port: int = 8000) -> http.server.ThreadingHTTPServer:
+    handler = functools.partial(_Quiet, directory=str(out))
+    return http.server.ThreadingHTTPServer((host, port), handler)
+
+
+def serve(out: Path, host: str = "127.0.0.1", port: int = 8000) -> None:
+    with server(out, host, port) as httpd:
+        print(f"tricklab site: serving {out} at http://{host}:{httpd.server_address[1]}/", flush=True)
+        httpd.serve_forever()
+
+
+__all__ = ["build", "cache_dir", "fix_urls", "serve", "server", "site_size"]
