@@ -20,6 +20,7 @@ import functools
 import hashlib
 import http.server
 import json
+import mimetypes
 import os
 import shutil
 import subprocess
@@ -28,7 +29,6 @@ import tarfile
 import tempfile
 import zipfile
 from pathlib import Path
-from typing import ClassVar
 
 #: the build tools, pinned together: newer voici-core with pyodide-kernel 0.7 finds no kernel
 TOOLS = (
@@ -270,9 +270,10 @@ def site_size(out: Path) -> int:
     return sum(path.stat().st_size for path in out.rglob("*") if path.is_file())
 
 
-class _Quiet(http.server.SimpleHTTPRequestHandler):
-    extensions_map: ClassVar[dict[str, str]] = {**http.server.SimpleHTTPRequestHandler.extensions_map, ".wasm": "application/wasm"}
+mimetypes.add_type("application/wasm", ".wasm")  # streaming compilation wants this type
 
+
+class _Quiet(http.server.SimpleHTTPRequestHandler):
     def log_message(self, format: str, *args: object) -> None:
         if os.environ.get("TRICKLAB_SITE_LOG"):
             super().log_message(format, *args)
