@@ -56,3 +56,21 @@ def test_explain_trick_renders_and_answers_a_click_in_the_browser(site_url: str,
     )
     assert log.javascript_errors() == []
     page.close()
+
+
+@pytest.mark.parametrize(("page_name", "shows"), [("index", "Start here"), ("replay", BOARD)])
+def test_the_gallery_and_replay_render_without_page_errors(
+    site_url: str, browser: Any, page_name: str, shows: str
+) -> None:
+    page, log = open_page(browser, f"{site_url}/voici/render/{page_name}.html")
+    target = page.get_by_text(shows).first if page_name == "index" else page.locator(f"{shows} .tl-card").first
+    target.wait_for(timeout=BOOT)
+    page.wait_for_timeout(2000)  # late errors: pictures, widget state
+    assert log.javascript_errors() == []
+    page.close()
+
+
+def test_the_site_root_opens_the_gallery(site_url: str, browser: Any) -> None:
+    page, _ = open_page(browser, f"{site_url}/index.html")
+    page.wait_for_url("**/voici/render/index.html", timeout=30_000)
+    page.close()

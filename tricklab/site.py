@@ -75,6 +75,11 @@ KERNEL_WHEELS = ("piplite-", "pyodide_kernel-", "ipykernel-", "widgetsnbextensio
 STAND_INS = ("ssl", "sqlite3")
 #: the kernel's settings in the site's ``jupyter-lite.json``
 KERNEL_PLUGIN = "@jupyterlite/pyodide-kernel-extension:kernel"
+GALLERY_REDIRECT = """<!DOCTYPE html>
+<html lang="en"><head><meta charset="utf-8"><title>tricklab</title>
+<meta http-equiv="refresh" content="0; url=voici/render/index.html"></head>
+<body><a href="voici/render/index.html">The tricklab app gallery</a></body></html>
+"""
 ROOT = Path(__file__).resolve().parent.parent
 
 
@@ -263,6 +268,10 @@ def build(out: Path, apps: Path) -> Path:
         shutil.rmtree(out / "static" / "pyodide", ignore_errors=True)
         shutil.copytree(pyodide, out / "static" / "pyodide")
     fix_urls(out)
+    # the gallery's pictures are asked for beside the app pages, as under Voilà
+    shutil.copytree(out / "files" / "screenshots", out / "voici" / "files" / "screenshots", dirs_exist_ok=True)
+    # the site's root opens the gallery (JupyterLite's own root page opens a file listing)
+    (out / "index.html").write_text(GALLERY_REDIRECT)
     return out / "index.html"
 
 
