@@ -255,3 +255,15 @@ def test_each_games_view_class_fits_the_protocols_of_its_pictures(tmp_path: Path
     root = Path(tricklab.__file__).parent.parent
     out, err, status = api.run(["--strict", "--config-file", str(root / "pyproject.toml"), str(sample)])
     assert status == 0, out + err
+
+
+def test_the_rulebooks_page_links_each_game_to_its_heading_and_escapes_titles() -> None:
+    from tricklab.display import heading_id, rulebooks_html
+
+    books = [(r.title, r.rulebook) for r in (tricklab.get_rules("kalah", players=2), tricklab.get_rules("mandala"))]
+    page = rulebooks_html([*books, ("A <b> & C", books[0][1])])
+    assert '<a href="#Kalah">Kalah</a> · <a href="#Mandala">Mandala</a>' in page
+    assert '<h2 id="Mandala">Mandala</h2>' in page and page.count('<table class="tl-rulebook">') == 3
+    assert page.index('id="mk.capture"') < page.index('<h2 id="Mandala">') < page.index('id="md.color"')
+    assert "<b>" not in page and 'id="A-&lt;b&gt;-&amp;-C"' in page
+    assert heading_id("Band of Tricks") == "Band-of-Tricks"

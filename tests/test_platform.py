@@ -10,6 +10,7 @@ is the switch; ``threading.Thread.start`` raises here as it does under Pyodide.
 from __future__ import annotations
 
 import asyncio
+import re
 import threading
 from collections.abc import Callable, Coroutine, Iterator
 from typing import Any
@@ -252,3 +253,46 @@ def test_the_review_runs_on_the_event_loop_and_honours_cancel(browser: None) -> 
         assert panel.progress.layout.visibility == "hidden"
 
     run(main)
+
+
+# --- links between the apps: notebooks under Voilà, the pages Voici built in the site ----------------
+
+
+@pytest.mark.parametrize(
+    ("link", "in_the_site"),
+    [
+        ("play.ipynb", "play.html"),
+        ("replay.ipynb?game=kalah&seed=3", "replay.html?game=kalah&seed=3"),
+        ("rulebooks.ipynb#mk.capture", "rulebooks.html#mk.capture"),
+        ("quiz.ipynb?note=a.ipynb#x.ipynb", "quiz.html?note=a.ipynb#x.ipynb"),  # only the page's own name
+        ("https://example.org/notes.html", "https://example.org/notes.html"),
+    ],
+)
+def test_app_links_name_the_page_the_platform_serves(
+    monkeypatch: pytest.MonkeyPatch, link: str, in_the_site: str
+) -> None:
+    assert platform.app_link(link) == link
+    monkeypatch.setattr(platform, "IN_BROWSER", True)
+    assert platform.app_link(link) == in_the_site
+
+
+def test_every_link_the_apps_write_follows_the_platform(browser: None) -> None:
+    from tricklab.display import rule_id_html
+    from tricklab.widgets.gallery import landing_html
+    from tricklab.widgets.playtable import PlayTable
+
+    hrefs = re.findall(r'href="([^"#?]*)', landing_html() + rule_id_html("ts.follow"))
+    table = PlayTable("tricks-and-stones", 4, seed=2, pace=0)
+    hrefs.append(table.replay_link().split("?")[0])
+    pages = {href for href in hrefs if href}
+    assert pages >= {"play.html", "quiz.html", "bid_trainer.html", "explain_trick.html", "replay.html"}
+    assert "rulebooks.html" in pages and not any(page.endswith(".ipynb") for page in pages), pages
+
+
+def test_in_the_browser_the_gallery_is_a_widget_whose_links_are_the_page_s(browser: None) -> None:
+    from tricklab.widgets.gallery import Landing, landing_app
+
+    gallery = landing_app()
+    assert isinstance(gallery, w.HTML) and 'href="play.html?game=' in gallery.value
+    platform.IN_BROWSER = False  # the fixture puts it back
+    assert isinstance(landing_app(), Landing)

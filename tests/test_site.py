@@ -1,76 +1,204 @@
 """The apps as a static site (``tricklab site build``), opened in Chromium with no network beyond localhost.
 
 Building fetches the pinned build tools, Pyodide and the browser's wheels once into the site cache
-(``$TRICKLAB_SITE_CACHE``); later builds take seconds. Skipped when the tools cannot be installed.
+(``$TRICKLAB_SITE_CACHE``); later builds take seconds. Each page boots Python in the browser, so
+each test opens as few pages as it can.
 """
 
 from __future__ import annotations
 
-import subprocess
+import json
 import threading
-import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
+from playwright.sync_api import expect
 
 from tricklab import site
+from tricklab.widgets.gallery import APPS
 
-from .servers import open_page
-
-pytestmark = pytest.mark.browser
+from .servers import PAYLOADS, ROOT, assert_no_script_ran, open_page, open_phone_page
 
 BOARD = ".tricklab-board"
+CARD = f"{BOARD} .tl-card"
 #: Pyodide boots in the page: tens of seconds on a busy machine
 BOOT = 180_000
 
 
 @pytest.fixture(scope="module")
-def site_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+def built(tmp_path_factory: pytest.TempPathFactory) -> Path:
     out = tmp_path_factory.mktemp("site") / "site"
-    try:
-        site.build(out, Path(__file__).resolve().parent.parent / "voila_apps")
-    except (subprocess.CalledProcessError, FileNotFoundError) as error:
-        pytest.skip(f"the static site's build tools could not be installed or run: {error}")
-    httpd = site.server(out, port=0)
+    site.build(out, ROOT / "voila_apps")
+    return out
+
+
+@pytest.fixture(scope="module")
+def site_url(built: Path) -> Iterator[str]:
+    httpd = site.server(built, port=0)
     thread = threading.Thread(target=httpd.serve_forever, daemon=True)
     thread.start()
     yield f"http://127.0.0.1:{httpd.server_address[1]}"
     httpd.shutdown()
 
 
-def test_explain_trick_renders_and_answers_a_click_in_the_browser(site_url: str, browser: Any) -> None:
-    page, log = open_page(browser, f"{site_url}/voici/render/explain_trick.html")
-    start = time.monotonic()
+def app_page(browser: Any, site_url: str, page: str, ready: str, *, phone: bool = False) -> tuple[Any, Any]:
+    opened = (open_phone_page if phone else open_page)(browser, f"{site_url}/voici/render/{page}")
+    shown, log = opened
     try:
-        page.locator(f"{BOARD} .tl-card").first.wait_for(timeout=BOOT)
+        shown.locator(ready).first.wait_for(timeout=BOOT)
     except Exception:
-        pytest.fail(f"no card: errors {log.errors + log.console_errors}, blocked {log.blocked}")
-    first_card = time.monotonic() - start
-    print(f"explain_trick: first card {first_card:.1f} s after the page opened")
+        pytest.fail(f"{page}: nothing shown; errors {log.errors + log.console_errors}, blocked {log.blocked}")
+    return shown, log
+
+
+def no_errors(log: Any) -> None:
+    assert log.javascript_errors() == [] and log.blocked == [], (log.javascript_errors(), log.blocked)
+
+
+# --- what the build writes -------------------------------------------------------------------------------
+
+
+def test_the_site_has_every_app_and_what_they_load_and_nothing_unused(built: Path) -> None:
+    for app in APPS:
+        assert (built / "voici" / "render" / app.notebook.replace(".ipynb", ".html")).is_file(), app.notebook
+        assert (built / "voici" / "files" / "screenshots" / app.picture).is_file(), app.picture
+    lock = json.loads((built / "static" / "pyodide" / "pyodide-lock.json").read_text())
+    for name, package in lock["packages"].items():
+        assert (built / "static" / "pyodide" / package["file_name"]).is_file(), name
+        assert set(package["depends"]) <= set(lock["packages"]), name
+    assert "tricklab" in lock["packages"] and "ipywidgets" in lock["packages"]
+    # the server side stays out of the browser: no JupyterLab, Voilà or Jupyter server
+    assert not {"jupyterlab", "voila", "jupyter-server", "notebook"} & set(lock["packages"])
+    config = json.loads((built / "jupyter-lite.json").read_text())["jupyter-config-data"]
+    kernel = config["litePluginSettings"][site.KERNEL_PLUGIN]
+    assert kernel["disablePyPIFallback"] is True
+    assert not any((built / name).exists() for name in site.UNUSED)
+    assert not list(built.rglob("*.map"))
+    assert (built / site.FONT_DIR / "css" / "all.min.css").is_file()
+    for page in (built / "voici").rglob("*.html"):
+        text = page.read_text()
+        assert "cdn.jsdelivr.net" not in text and '"./static/pyodide/' not in text, page
+
+
+def test_a_page_s_urls_are_made_relative_to_its_folder(tmp_path: Path) -> None:
+    page = tmp_path / "voici" / "render" / "play.html"
+    page.parent.mkdir(parents=True)
+    page.write_text(
+        '{"pyodideUrl": "./static/pyodide/pyodide.js", "load": "./static/remoteEntry.js", '
+        '"federated": "./extensions/anywidget"}'
+        f'<link href="{site._FONT_CDN}all.min.css">'
+    )
+    assert site.fix_urls(tmp_path) == 1
+    assert page.read_text() == (
+        '{"pyodideUrl": "../../static/pyodide/pyodide.js", "load": "./static/remoteEntry.js", '
+        '"federated": "../../extensions/anywidget"}<link href="../../static/fontawesome/css/all.min.css">'
+    )
+    assert site.fix_urls(tmp_path) == 0  # a second pass changes nothing
+
+
+# --- each app in the browser ------------------------------------------------------------------------------
+
+
+def test_the_site_root_opens_the_gallery_whose_links_open_the_apps(site_url: str, browser: Any) -> None:
+    page, log = open_page(browser, f"{site_url}/index.html")
+    page.wait_for_url("**/voici/render/index.html", timeout=30_000)
+    page.locator(".tricklab-gallery").wait_for(timeout=BOOT)
+    hrefs = page.locator(".tricklab-landing a").evaluate_all("links => links.map(a => a.getAttribute('href'))")
+    assert hrefs and all(".html" in href and ".ipynb" not in href for href in hrefs), hrefs
+    pictures = page.locator(".tricklab-gallery img.tricklab-picture-light")
+    pictures.last.scroll_into_view_if_needed()
+    page.wait_for_function(
+        "[...document.querySelectorAll('.tricklab-gallery img.tricklab-picture-light')]"
+        ".every(i => i.complete && i.naturalWidth > 0)",
+        timeout=30_000,
+    )
+    page.get_by_role("link", name="Play your first round of Tricks & Stones").click()
+    page.locator(f"{BOARD} .tl-card").first.wait_for(timeout=BOOT)
+    assert "/voici/render/play.html?game=tricks-and-stones" in page.url
+    expect(page.locator(".tricklab-app-header h2")).to_contain_text("Play Tricks & Stones, seed 1")
+    no_errors(log)
+    page.close()
+
+
+def test_explain_trick_answers_a_click(site_url: str, browser: Any) -> None:
+    page, log = app_page(browser, site_url, "explain_trick.html?game=tricks-and-stones&players=4", CARD)
     before = page.locator(f"{BOARD} .tl-trick .tl-card").count()
     page.locator(f"{BOARD} .tl-deck button:not([disabled])").first.click()
     page.wait_for_function(
         f"document.querySelectorAll('{BOARD} .tl-trick .tl-card').length !== {before}", timeout=30_000
     )
-    assert log.javascript_errors() == []
+    no_errors(log)
     page.close()
 
 
-@pytest.mark.parametrize(("page_name", "shows"), [("index", "Start here"), ("replay", BOARD)])
-def test_the_gallery_and_replay_render_without_page_errors(
-    site_url: str, browser: Any, page_name: str, shows: str
-) -> None:
-    page, log = open_page(browser, f"{site_url}/voici/render/{page_name}.html")
-    target = page.get_by_text(shows).first if page_name == "index" else page.locator(f"{shows} .tl-card").first
-    target.wait_for(timeout=BOOT)
-    page.wait_for_timeout(2000)  # late errors: pictures, widget state
-    assert log.javascript_errors() == []
+def test_replay_takes_a_step_and_keeps_its_link_in_the_address(site_url: str, browser: Any) -> None:
+    page, log = app_page(browser, site_url, "replay.html?game=band-of-tricks&players=5&seed=7&step=4", CARD)
+    expect(page.locator(".tricklab-app-header h2")).to_contain_text("Band of Tricks, 5 players, seed 7")
+    caption = page.locator(f"{BOARD} .tl-caption")
+    expect(caption).to_contain_text("Step 4 of")
+    page.get_by_role("button", name="▶", exact=True).click()
+    expect(caption).to_contain_text("Step 5 of")
+    page.wait_for_function("new URLSearchParams(location.search).get('step') === '5'", timeout=30_000)
+    no_errors(log)
     page.close()
 
 
-def test_the_site_root_opens_the_gallery(site_url: str, browser: Any) -> None:
-    page, _ = open_page(browser, f"{site_url}/index.html")
+def test_the_bid_trainer_tries_a_bid_without_threads(site_url: str, browser: Any) -> None:
+    page, log = app_page(browser, site_url, "bid_trainer.html?game=tricks-and-stones&players=3&seed=3", CARD)
+    try_it = page.get_by_role("button", name="Try it")
+    try_it.click()
+    expect(page.locator(BOARD).first).to_contain_text("Why", timeout=120_000)
+    expect(try_it).to_be_enabled()
+    no_errors(log)
+    page.close()
+
+
+def test_play_lets_the_bots_move_at_their_pace_and_the_learner_bid(site_url: str, browser: Any) -> None:
+    page, log = app_page(browser, site_url, "play.html?game=tricks-and-stones&players=4&seed=1&pace=0.2", CARD)
+    page.locator(f"{BOARD} button.tl-choice").first.wait_for(timeout=60_000)
+    page.locator(f"{BOARD} button.tl-choice", has_text="1").first.click()
+    page.wait_for_function("(new URLSearchParams(location.search).get('moves') || '').length > 0", timeout=30_000)
+    no_errors(log)
+    page.close()
+
+
+@pytest.mark.parametrize(
+    ("page_name", "ready"),
+    [
+        ("quiz.html?game=kalah&seed=1", f"{BOARD} .tl-pit"),
+        ("rulebooks.html", "table.tl-rulebook"),
+    ],
+)
+def test_the_quiz_and_the_rulebooks_render(site_url: str, browser: Any, page_name: str, ready: str) -> None:
+    page, log = app_page(browser, site_url, page_name, ready)
+    if page_name.startswith("rulebooks"):
+        expect(page.locator("h2[id='Mandala']")).to_have_count(1)
+        assert page.locator("table.tl-rulebook td").first.evaluate("td => getComputedStyle(td).textAlign") == "left"
+    page.wait_for_timeout(1500)  # late errors: pictures, widget state
+    no_errors(log)
+    page.close()
+
+
+def test_a_hostile_link_is_refused_in_the_site_too(site_url: str, browser: Any) -> None:
+    from urllib.parse import quote
+
+    page, log = app_page(browser, site_url, f"replay.html?seed={quote(PAYLOADS[0])}", ".tricklab-message")
+    expect(page.locator(".tricklab-message")).to_contain_text("The seed must be a whole number")
+    assert_no_script_ran(page, log.dialogs)
+    page.close()
+
+
+def test_on_a_phone_the_play_table_fits_the_screen(site_url: str, browser: Any) -> None:
+    page, log = app_page(browser, site_url, "play.html?game=kalah&seed=1", f"{BOARD} .tl-pit", phone=True)
+    overflow = page.evaluate("document.documentElement.scrollWidth - document.documentElement.clientWidth")
+    assert overflow <= 0, overflow
+    no_errors(log)
+    page.close()
+
+
+def test_voici_s_own_folder_opens_the_gallery_too(site_url: str, browser: Any) -> None:
+    page, _ = open_page(browser, f"{site_url}/voici/")
     page.wait_for_url("**/voici/render/index.html", timeout=30_000)
     page.close()

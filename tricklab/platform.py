@@ -1,9 +1,10 @@
 """Where the kernel runs: a Jupyter kernel on a server, or Pyodide in the visitor's browser.
 
 In the static site (Voici) Python runs in a web worker: the kernel cannot see the page's
-address, and ``threading.Thread.start()`` raises. The apps ask this module, never
-``sys.platform`` themselves, so tests can make the kernel believe it runs in a browser by
-setting :data:`IN_BROWSER`.
+address, ``threading.Thread.start()`` raises, and an app's page is ``play.html`` where Voilà
+has ``play.ipynb``. The apps ask this module, never ``sys.platform`` themselves, and write
+their links to each other through :func:`app_link`; tests can make the kernel believe it runs
+in a browser by setting :data:`IN_BROWSER`.
 
 Long work (the advisor's play-outs, a review) is written as *steps*: a generator that
 yields ``(done, total)`` whenever there is progress to report and returns its result.
@@ -31,6 +32,17 @@ Steps = Generator[tuple[int, int], None, T]
 def in_browser() -> bool:
     """Whether the kernel runs in the visitor's browser (read at each call, so tests may switch it)."""
     return IN_BROWSER
+
+
+def app_link(link: str) -> str:
+    """A link from one app's page to another (``play.ipynb?game=kalah``, ``rulebooks.ipynb#mk.sow``):
+    Voilà serves an app at its notebook's name; the static site, at the page Voici built from it
+    (``play.html?game=kalah``). Links are written once, as notebooks, and pass through here."""
+    end = min((at for at in (link.find("?"), link.find("#")) if at >= 0), default=len(link))
+    page = link[:end]
+    if in_browser() and page.endswith(".ipynb"):
+        return page.removesuffix(".ipynb") + ".html" + link[end:]
+    return link
 
 
 def finish(

@@ -43,16 +43,17 @@ TOOLS = (
 )
 #: the Pyodide runtime (Python 3.12) that pyodide-kernel 0.6.1 is made for
 PYODIDE = "0.27.6"
+#: the icon font widgets use (the stepper's Play button), which Voici's pages ask a CDN for
+FONT_AWESOME = "5.15.4"
 #: what the browser loads beside tricklab; IPython 8 imports sqlite3 (not in Pyodide's npm package),
-#: IPython 9.1 and later need a newer kernel
+#: IPython 9.1 and later need a newer kernel. Not IPython's jedi (and parso): it completes code as
+#: one types, which no app page does, and IPython imports it at start when it is there
 BROWSER_WHEELS = (
     "micropip==0.7.2",
     "packaging==24.2",
     "ipython==9.0.2",
     "ipython_pygments_lexers==1.1.1",
     "decorator==5.3.1",
-    "jedi==0.19.2",
-    "parso==0.8.4",
     "matplotlib-inline==0.2.2",
     "prompt_toolkit==3.0.53",
     "wcwidth==0.2.13",
@@ -71,8 +72,9 @@ BROWSER_WHEELS = (
 )
 #: the in-browser kernel's own wheels, shipped with jupyterlite-pyodide-kernel
 KERNEL_WHEELS = ("piplite-", "pyodide_kernel-", "ipykernel-", "widgetsnbextension-4")
-#: stdlib modules the kernel installs at boot that Pyodide's npm package lacks; the apps use neither
-STAND_INS = ("ssl", "sqlite3")
+#: what the kernel installs at boot unless it is preloaded, and the site does without: the stdlib
+#: modules that Pyodide's npm package lacks, and jedi (see :data:`BROWSER_WHEELS`); no app uses them
+STAND_INS = ("ssl", "sqlite3", "jedi")
 #: the kernel's settings in the site's ``jupyter-lite.json``
 KERNEL_PLUGIN = "@jupyterlite/pyodide-kernel-extension:kernel"
 GALLERY_REDIRECT = """<!DOCTYPE html>
@@ -110,11 +112,16 @@ def tools_env(cache: Path) -> Path:
 
 def pyodide_runtime(cache: Path) -> Path:
     """Pyodide's runtime folder (``pyodide.js``, ``pyodide.asm.wasm``, ...), from npm when missing."""
-    folder = cache / f"pyodide-{PYODIDE}"
-    if not (folder / "pyodide.js").exists():
+    return npm_package(cache, "pyodide", PYODIDE)
+
+
+def npm_package(cache: Path, name: str, version: str) -> Path:
+    """The folder of npm package ``name@version``, unpacked into the cache when missing."""
+    folder = cache / f"{name.replace('/', '+')}-{version}"
+    if not (folder / "package.json").exists():
         with tempfile.TemporaryDirectory() as tmp:
-            _run(["npm", "pack", "--silent", f"pyodide@{PYODIDE}"], cwd=tmp, stdout=subprocess.DEVNULL)
-            (tarball,) = Path(tmp).glob("pyodide-*.tgz")
+            _run(["npm", "pack", "--silent", f"{name}@{version}"], cwd=tmp, stdout=subprocess.DEVNULL)
+            (tarball,) = Path(tmp).glob("*.tgz")
             with tarfile.open(tarball) as archive:
                 archive.extractall(tmp, filter="data")
             shutil.rmtree(folder, ignore_errors=True)
@@ -180,6 +187,25 @@ def tricklab_wheel(bin_dir: Path, folder: Path) -> Path:
     return wheel
 
 
+#: Node.js runs Pyodide to compile the site's Python (``_site_compile.py``): argv runtime, script, folder
+_COMPILE_JS = """
+const [runtime, script, folder] = process.argv.slice(1);
+const fs = require("fs");
+require(runtime + "/pyodide.js").loadPyodide({ indexURL: runtime + "/" }).then((py) => {
+  py.FS.mkdir("/site");
+  py.FS.mount(py.FS.filesystems.NODEFS, { root: folder }, "/site");
+  py.runPython(fs.readFileSync(script, "utf8"));
+  console.log(py.globals.get("main")("/site"));
+});
+"""
+
+
+def compile_python(runtime: Path, folder: Path) -> None:
+    """Bytecode for the wheels and the standard library in ``folder``, by Pyodide's own Python."""
+    script = Path(__file__).with_name("_site_compile.py")
+    _run(["node", "-e", _COMPILE_JS, runtime.resolve(), script, folder.resolve()])
+
+
 def lite_config(packages: list[str]) -> dict[str, object]:
     """The ``jupyter-lite.json`` of the build: the kernel boots from the site's own Pyodide and wheels."""
     return {
@@ -201,18 +227,25 @@ def lite_config(packages: list[str]) -> dict[str, object]:
 _RELATIVE = ('"./static/pyodide/', '"./extensions/', '"./build/', '"./voici', '"./lab/', '"./files')
 
 
-def fix_urls(out: Path) -> int:
-    """Rewrite the ``./`` URLs that voici 0.9.0 leaves in the config embedded in each page.
+#: the icon font's stylesheets as Voici's pages ask for them, and where the site keeps its copy
+_FONT_CDN = "https://cdn.jsdelivr.net/npm/@fortawesome/fontawesome-free@^5/css/"
+FONT_DIR = "static/fontawesome"
 
-    They are meant from the site's root, but the browser resolves them from the page's own folder
-    (``voici/render/``), so the kernel asked for ``voici/render/static/pyodide/pyodide.js``.
+
+def fix_urls(out: Path) -> int:
+    """Rewrite the URLs that voici 0.9.0 leaves in each page.
+
+    The ``./`` URLs of the config embedded in each page are meant from the site's root, but the
+    browser resolves them from the page's own folder (``voici/render/``), so the kernel asked for
+    ``voici/render/static/pyodide/pyodide.js``. The icon font's stylesheets come from a CDN,
+    which a site that works offline must not need: they point at the site's own copy.
     Returns how many pages were changed.
     """
     changed = 0
     for page in (out / "voici").rglob("*.html"):
         up = "../" * (len(page.relative_to(out).parts) - 1)
         text = page.read_text()
-        fixed = text
+        fixed = text.replace(f'"{_FONT_CDN}', f'"{up}{FONT_DIR}/css/')
         for prefix in _RELATIVE:
             fixed = fixed.replace(prefix, '"' + up + prefix[3:])
         if fixed != text:
@@ -221,9 +254,42 @@ def fix_urls(out: Path) -> int:
     return changed
 
 
+#: what ``voici build`` writes that no page of the site uses: JupyterLite's own applications
+#: (the pages use ``voici/build``), its documentation, Voici's listing of the notebooks (the
+#: gallery lists the apps; ``voici/`` opens the gallery), and the wheels the kernel extension keeps
+#: for ``piplite`` (the site has them in its Pyodide folder, preloaded)
+UNUSED = ("build", "doc", "lab", "notebooks", "tree", "edit", "consoles", "repl", "jupyter-lite.ipynb", "voici/tree")
+KERNEL_PYPI = "extensions/@jupyterlite/pyodide-kernel-extension/static/pypi"
+
+
+def prune(out: Path) -> int:
+    """Remove what no page loads (:data:`UNUSED`, source maps); returns the bytes saved."""
+    before = site_size(out)
+    for name in (*UNUSED, KERNEL_PYPI):
+        path = out / name
+        if path.is_dir():
+            shutil.rmtree(path)
+        elif path.exists():
+            path.unlink()
+    for source_map in out.rglob("*.map"):
+        source_map.unlink()
+    return before - site_size(out)
+
+
+def font(cache: Path, out: Path) -> None:
+    """The icon font's stylesheets and web fonts (woff2, woff: what browsers of today take)."""
+    package = npm_package(cache, "@fortawesome/fontawesome-free", FONT_AWESOME)
+    target = out / FONT_DIR
+    (target / "css").mkdir(parents=True, exist_ok=True)
+    for sheet in ("all.min.css", "v4-shims.min.css"):
+        shutil.copy2(package / "css" / sheet, target / "css" / sheet)
+    shutil.copytree(package / "webfonts", target / "webfonts", ignore=shutil.ignore_patterns("*.eot", "*.svg", "*.ttf"))
+
+
 def build(out: Path, apps: Path) -> Path:
     """Build the static site into ``out``; returns the gallery page."""
     cache = cache_dir()
+    npm_package(cache, "@fortawesome/fontawesome-free", FONT_AWESOME)  # every download before ``out`` is replaced
     cache.mkdir(parents=True, exist_ok=True)
     bin_dir = tools_env(cache)
     runtime = pyodide_runtime(cache)
@@ -238,9 +304,11 @@ def build(out: Path, apps: Path) -> Path:
         shutil.copytree(runtime, pyodide, ignore=shutil.ignore_patterns("*.map", "*.d.ts", "*.mjs", "console.html"))
         for wheel in every:
             shutil.copy2(wheel, pyodide / wheel.name)
+        compile_python(runtime, pyodide)  # before the lock file, which holds each wheel's hash
         left_out = _run(
             [
                 bin_dir / "python",
+                "-I",  # not the script's folder on sys.path: tricklab's platform.py would hide the stdlib's
                 Path(__file__).with_name("_site_lock.py"),
                 runtime / "pyodide-lock.json",
                 pyodide / "pyodide-lock.json",
@@ -268,10 +336,15 @@ def build(out: Path, apps: Path) -> Path:
         shutil.rmtree(out / "static" / "pyodide", ignore_errors=True)
         shutil.copytree(pyodide, out / "static" / "pyodide")
     fix_urls(out)
+    font(cache, out)
+    prune(out)
     # the gallery's pictures are asked for beside the app pages, as under Voilà
-    shutil.copytree(out / "files" / "screenshots", out / "voici" / "files" / "screenshots", dirs_exist_ok=True)
-    # the site's root opens the gallery (JupyterLite's own root page opens a file listing)
+    if (out / "files" / "screenshots").is_dir():
+        shutil.copytree(out / "files" / "screenshots", out / "voici" / "files" / "screenshots", dirs_exist_ok=True)
+    # the site's root opens the gallery (JupyterLite's own root page opens a file listing), and so
+    # does ``voici/`` (Voici's opened the listing)
     (out / "index.html").write_text(GALLERY_REDIRECT)
+    (out / "voici" / "index.html").write_text(GALLERY_REDIRECT.replace("voici/render/", "render/"))
     return out / "index.html"
 
 

@@ -22,6 +22,7 @@ from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
 from ..cards import SUIT_SYMBOL, BandCard, Card, FrenchCard
 from ..explain import Reason, Rulebook, deciding, plural
 from ..games.base import Event, SeatView, Trick
+from ..platform import app_link
 
 if TYPE_CHECKING:
     from ..actions import Action
@@ -253,7 +254,7 @@ RULEBOOKS = "rulebooks.ipynb"
 
 def rule_id_html(rule_id: str) -> str:
     """A reason's rule id, linked to its clause in the rulebooks app (in a new page)."""
-    target = f"{RULEBOOKS}#{rule_id}"
+    target = app_link(f"{RULEBOOKS}#{rule_id}")
     return (
         f'<a class="tl-rule-id" href="{esc(target)}" target="_blank" rel="noopener" '
         f'title="the rule {esc(rule_id)} in the rulebook">{esc(rule_id)}</a>'
@@ -273,8 +274,31 @@ def rulebook_html(rulebook: Rulebook) -> str:
         )
     head = "<thead><tr><th>id</th><th>rule</th><th>notes</th></tr></thead>"
     # the clause a link opened stands out (the page has no tricklab stylesheet of its own)
-    style = "<style>.tl-rulebook tr:target{outline:3px solid currentColor;outline-offset:-3px}</style>"
+    style = (
+        "<style>.tl-rulebook tr:target{outline:3px solid currentColor;outline-offset:-3px}"
+        # JupyterLab sets an HTML output's cells right, as for numbers (``:not(.jp-RenderedMarkdown)
+        # .jp-RenderedHTMLCommon td``); these are sentences
+        ".jp-RenderedHTMLCommon table.tl-rulebook :is(th,td),table.tl-rulebook :is(th,td){text-align:left}</style>"
+    )
     return f'{style}<table class="tl-rulebook">{head}<tbody>{"".join(rows)}</tbody></table>'
+
+
+def heading_id(title: str) -> str:
+    """The id JupyterLab gives a Markdown heading: its text, spaces as hyphens (``Tricks-&-Stones``)."""
+    return title.replace(" ", "-")
+
+
+def rulebooks_html(books: Sequence[tuple[str, Rulebook]]) -> str:
+    """Several games' rulebooks on one page: a line of links to each, then each ``(title, rulebook)``
+    under a heading whose id is :func:`heading_id` of its title, as a Markdown heading's would be.
+
+    Plain HTML rather than Markdown: JupyterLite asks its file store about a Markdown output's
+    headings, which the static site does not have (a 404 in the page's console)."""
+    links = " · ".join(f'<a href="#{esc(heading_id(title))}">{esc(title)}</a>' for title, _ in books)
+    parts = [f'<p class="tl-rulebook-links">Rulebooks: {links}</p>']
+    for title, rulebook in books:
+        parts.append(f'<h2 id="{esc(heading_id(title))}">{esc(title)}</h2>{rulebook_html(rulebook)}')
+    return "".join(parts)
 
 
 def reasons_html(reasons: Sequence[Reason], *, title: str = "Why") -> str:

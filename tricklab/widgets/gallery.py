@@ -3,13 +3,15 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from pathlib import Path
+
+import ipywidgets as w
 
 from ..display import esc
 from ..games import DEFAULT_GAME, GAMES
+from ..platform import app_link, in_browser
 
-#: the gallery's screenshots (``voila_apps/screenshots``, served as ``../files/screenshots``)
-SCREENSHOTS = Path(__file__).resolve().parents[2] / "voila_apps" / "screenshots"
+#: the gallery's screenshots are ``voila_apps/screenshots``, asked for as ``../files/screenshots``
+#: beside the app pages (Voilà serves them there; the static site puts a copy there)
 
 
 @dataclass(frozen=True)
@@ -106,7 +108,7 @@ def start_here_html() -> str:
         f"<p>New to tricklab? Play one round of {esc(GAMES[DEFAULT_GAME].title)} against three bots. "
         "You will make three "
         "kinds of click:</p>"
-        f'<ol>{items}</ol><p><a class="tricklab-start-link" href="{esc(START_HERE)}">Play your first round '
+        f'<ol>{items}</ol><p><a class="tricklab-start-link" href="{esc(app_link(START_HERE))}">Play your first round '
         f"of {esc(GAMES[DEFAULT_GAME].title)}</a></p></section>"
     )
 
@@ -116,13 +118,14 @@ def landing_html(apps: tuple[App, ...] = APPS) -> str:
     cards = []
     for app in apps:
         links = " · ".join(
-            f'<a href="{esc(app.notebook)}{"?" + esc(query) if query else ""}">{esc(label)}</a>'
+            f'<a href="{esc(app_link(app.notebook + ("?" + query if query else "")))}">{esc(label)}</a>'
             for label, query in app.examples
         )
+        page = esc(app_link(app.notebook))
         cards.append(
-            f'<article class="tricklab-app-card"><a href="{esc(app.notebook)}" class="tricklab-app-picture">'
+            f'<article class="tricklab-app-card"><a href="{page}" class="tricklab-app-picture">'
             f"{_picture(app)}"
-            f'</a><div><h3><a href="{esc(app.notebook)}">{esc(app.title)}</a></h3><p>{esc(app.description)}</p>'
+            f'</a><div><h3><a href="{page}">{esc(app.title)}</a></h3><p>{esc(app.description)}</p>'
             f'<p class="tricklab-app-links">Try: {links}</p></div></article>'
         )
     style = (
@@ -154,9 +157,7 @@ def _picture(app: App) -> str:
     light = (
         f'<img class="tricklab-picture-light" src="../files/screenshots/{esc(app.picture)}" alt="{alt}" loading="lazy">'
     )
-    dark_name = app.picture.replace(".png", "-dark.png")
-    if not (SCREENSHOTS / dark_name).exists():
-        return light
+    dark_name = app.picture.replace(".png", "-dark.png")  # every app has one (a test checks)
     dark = f'<img class="tricklab-picture-dark" src="../files/screenshots/{esc(dark_name)}" alt="{alt}" loading="lazy">'
     return light + dark
 
@@ -171,6 +172,10 @@ class Landing:
         return f"Landing({len(APPS)} apps)"
 
 
-def landing_app() -> Landing:
-    """The ``index`` app: the gallery page."""
+def landing_app() -> Landing | w.HTML:
+    """The ``index`` app: the gallery page. In the static site it is an HTML widget: JupyterLite
+    takes over the links of a notebook's HTML output (it opens files of its own through them),
+    and a widget's links are the page's own."""
+    if in_browser():
+        return w.HTML(landing_html())
     return Landing()

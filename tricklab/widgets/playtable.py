@@ -61,6 +61,7 @@ from ..games.base import EventKind, Rules, SeatView
 from ..hints import Hint, hint
 from ..links import moves_code
 from ..match import Match, Step
+from ..platform import app_link
 from ..review import reviewable_rounds
 from .board import Board, LookToggles, controls_row
 from .inputs import bid_step, clicked_card, number, quote, short, too_long
@@ -343,7 +344,7 @@ class PlayTable(w.VBox):  # type: ignore[misc]
         if "first_dealer" in self.match.match_options:
             query["first_dealer"] = str(self.match.match_options["first_dealer"] + 1)
         query["moves"] = moves_code(self.match)
-        return "replay.ipynb?" + urlencode(query)
+        return app_link("replay.ipynb?" + urlencode(query))
 
     # --- bots and pauses -------------------------------------------------------------------------------
 
