@@ -202,3 +202,11 @@ def test_voici_s_own_folder_opens_the_gallery_too(site_url: str, browser: Any) -
     page, _ = open_page(browser, f"{site_url}/voici/")
     page.wait_for_url("**/voici/render/index.html", timeout=30_000)
     page.close()
+
+
+def test_the_readme_shows_the_github_pages_workflow_as_it_is_and_the_site_commands() -> None:
+    readme = (ROOT / "README.md").read_text()
+    workflow = (ROOT / ".ci" / "github-pages.yml").read_text()
+    assert f"```yaml\n{workflow}```" in readme
+    assert "tricklab site build _site" in workflow and "actions/deploy-pages" in workflow
+    assert ".venv/bin/tricklab site build site" in readme and ".venv/bin/tricklab site serve site" in readme

@@ -345,6 +345,7 @@ def build(out: Path, apps: Path) -> Path:
     # does ``voici/`` (Voici's opened the listing)
     (out / "index.html").write_text(GALLERY_REDIRECT)
     (out / "voici" / "index.html").write_text(GALLERY_REDIRECT.replace("voici/render/", "render/"))
+    (out / ".nojekyll").touch()  # a GitHub Pages branch serves the folder as it is
     return out / "index.html"
 
 
