@@ -260,7 +260,10 @@ def test_each_games_view_class_fits_the_protocols_of_its_pictures(tmp_path: Path
 def test_the_rulebooks_page_links_each_game_to_its_heading_and_escapes_titles() -> None:
     from tricklab.display import heading_id, rulebooks_html
 
-    books = [(r.title, r.rulebook) for r in (tricklab.get_rules("kalah", players=2), tricklab.get_rules("mandala"))]
+    books = [
+        (r.title, r.rulebook)
+        for r in (tricklab.get_rules("kalah", players=2), tricklab.get_rules("mandala", players=2))
+    ]
     page = rulebooks_html([*books, ("A <b> & C", books[0][1])])
     assert '<a href="#Kalah">Kalah</a> · <a href="#Mandala">Mandala</a>' in page
     assert '<h2 id="Mandala">Mandala</h2>' in page and page.count('<table class="tl-rulebook">') == 3
