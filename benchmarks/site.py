@@ -39,7 +39,17 @@ import time
 from pathlib import Path
 from typing import Any
 
-from voila_apps import AWAIT_SEEN_JS, CHROMIUM, WATCH_JS, Errors, pool_size, settle, voila_flags, voila_server
+from voila_apps import (
+    AWAIT_SEEN_JS,
+    CHROMIUM,
+    WATCH_JS,
+    Errors,
+    launch_chromium,
+    pool_size,
+    settle,
+    voila_flags,
+    voila_server,
+)
 
 ROOT = Path(__file__).resolve().parent.parent
 APPS = ROOT / "voila_apps"
@@ -130,17 +140,7 @@ def main() -> None:
         with voila_server(APPS, Path(tmp) / "voila.log") as (voila_base, server), sync_playwright() as playwright:
             pool = pool_size(config, voila_flags(server))
             settle(server, pool * len(PAGES), timeout=120)
-            chromium = playwright.chromium.launch(
-                executable_path=str(CHROMIUM),
-                args=[
-                    "--no-sandbox",
-                    "--disable-gpu",
-                    "--disable-background-networking",
-                    "--disable-component-update",
-                    f"--proxy-server={proxy}",
-                    "--proxy-bypass-list=<-loopback>;127.0.0.1",
-                ],
-            )
+            chromium = launch_chromium(playwright, proxy)
             out(
                 f"tricklab site benchmark: Chromium {chromium.version}, Python {platform.python_version()} here, "
                 f"Pyodide {site.PYODIDE} in the page, {os.cpu_count()} cores; {args.loads} loads per app and mode"

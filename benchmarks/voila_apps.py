@@ -263,6 +263,22 @@ class Errors:
         page.on("request", on_request)
 
 
+def launch_chromium(playwright: Any, proxy: str) -> Any:
+    """Debian's Chromium, headless, every request that is not to 127.0.0.1 sent to ``proxy``
+    (a dead one: such requests fail at once)."""
+    return playwright.chromium.launch(
+        executable_path=str(CHROMIUM),
+        args=[
+            "--no-sandbox",
+            "--disable-gpu",
+            "--disable-background-networking",
+            "--disable-component-update",
+            f"--proxy-server={proxy}",
+            "--proxy-bypass-list=<-loopback>;127.0.0.1",
+        ],
+    )
+
+
 def is_loopback(url: str) -> bool:
     return url.startswith(("http://127.0.0.1:", "ws://127.0.0.1:", "data:", "blob:", "about:"))
 
@@ -551,17 +567,7 @@ def main() -> None:
         with voila_server(folder, log_path) as (base, server), sync_playwright() as playwright:
             settle(server, pool_size(config, voila_flags(server)) * len(notebooks), timeout=90)
             server_rss = {"start (pools filled)": server.memory_info().rss}
-            chromium = playwright.chromium.launch(
-                executable_path=str(CHROMIUM),
-                args=[
-                    "--no-sandbox",
-                    "--disable-gpu",
-                    "--disable-background-networking",
-                    "--disable-component-update",
-                    f"--proxy-server={proxy}",
-                    "--proxy-bypass-list=<-loopback>;127.0.0.1",
-                ],
-            )
+            chromium = launch_chromium(playwright, proxy)
             browser = Browser(chromium, errors)
             out(
                 f"tricklab Voilà apps benchmark: Voilà {voila.__version__}, ipywidgets {ipywidgets.__version__}, "
