@@ -190,6 +190,18 @@ def test_a_hostile_link_is_refused_in_the_site_too(site_url: str, browser: Any) 
     page.close()
 
 
+@pytest.mark.parametrize(("theme", "light"), [("dark", "false"), (PAYLOADS[0], "true")])
+def test_a_link_s_theme_is_dark_or_light_and_runs_nothing(site_url: str, browser: Any, theme: str, light: str) -> None:
+    from urllib.parse import quote
+
+    page, log = app_page(browser, site_url, f"explain_trick.html?theme={quote(theme)}", CARD)
+    assert page.evaluate("document.body.dataset.jpThemeLight") == light
+    assert_no_script_ran(page, log.dialogs)
+    if theme == "dark":  # the theme comes with the site; an unknown one is Voici's own 404, and nothing else
+        no_errors(log)
+    page.close()
+
+
 def test_on_a_phone_the_play_table_fits_the_screen(site_url: str, browser: Any) -> None:
     page, log = app_page(browser, site_url, "play.html?game=kalah&seed=1", f"{BOARD} .tl-pit", phone=True)
     overflow = page.evaluate("document.documentElement.scrollWidth - document.documentElement.clientWidth")

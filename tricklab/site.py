@@ -258,15 +258,20 @@ def fix_urls(out: Path) -> int:
 #: (the pages use ``voici/build``), its documentation, Voici's listing of the notebooks (the
 #: gallery lists the apps; ``voici/`` opens the gallery), and the wheels the kernel extension keeps
 #: for ``piplite`` (the site has them in its Pyodide folder, preloaded)
-UNUSED = ("build", "doc", "lab", "notebooks", "tree", "edit", "consoles", "repl", "jupyter-lite.ipynb", "voici/tree")
+UNUSED = ("doc", "lab", "notebooks", "tree", "edit", "consoles", "repl", "jupyter-lite.ipynb", "voici/tree")
 KERNEL_PYPI = "extensions/@jupyterlite/pyodide-kernel-extension/static/pypi"
+#: JupyterLite's application bundle, of which the pages use only the themes (``?theme=dark``)
+APP_BUILD, KEPT_OF_APP_BUILD = "build", "themes"
 
 
 def prune(out: Path) -> int:
-    """Remove what no page loads (:data:`UNUSED`, source maps); returns the bytes saved."""
+    """Remove what no page loads (:data:`UNUSED`, the application bundle but its themes, source
+    maps); returns the bytes saved."""
     before = site_size(out)
-    for name in (*UNUSED, KERNEL_PYPI):
-        path = out / name
+    app_build = out / APP_BUILD
+    unused = [out / name for name in (*UNUSED, KERNEL_PYPI)]
+    unused += [path for path in app_build.glob("*") if path.name != KEPT_OF_APP_BUILD]
+    for path in unused:
         if path.is_dir():
             shutil.rmtree(path)
         elif path.exists():
