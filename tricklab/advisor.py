@@ -101,7 +101,7 @@ from __future__ import annotations
 import contextlib
 import math
 import random
-from collections.abc import Callable, Generator, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from itertools import combinations
 from typing import Any, Protocol, TypeVar
@@ -1151,7 +1151,7 @@ def _race(
     value: Callable[[Outcome], float],
     ticker: _Ticker,
     weight: Callable[[int], int],
-) -> Generator[tuple[int, int], None, dict[int, list[Outcome]]]:
+) -> Steps[dict[int, list[Outcome]]]:
     """Each choice's outcomes on the deals it played: every choice of ``shortlist`` plays the
     first deals; after each stage (a share of the ``samples`` deals) only the best ``keep`` by
     mean ``value`` go on (ties: earlier in ``shortlist``), and the choice under test
