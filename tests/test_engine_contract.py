@@ -13,6 +13,7 @@ import json
 import random
 import re
 from collections import Counter
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -751,3 +752,123 @@ def test_the_deal_shuffles_as_random_shuffle_does() -> None:
                 expected = list(range(size))
                 rules.deal_rng(seed, seed % 4).shuffle(expected)
                 assert shuffled_ids(rules, seed, seed % 4, range(size)) == expected, (game, seed, size)
+
+
+# --- every match ends, and no card is ever lost ---------------------------------------------------
+
+
+def _option_setups() -> list[tuple[str, int, dict[str, Any]]]:
+    """Every setup above, and each value a game declares for its other options
+    (``capabilities.option_values``) at the first player count that accepts it."""
+    out = list(SETUPS)
+    for game in tricklab.games():
+        cls = tricklab.find_game(game)
+        for name, values in cls.capabilities.option_values:
+            for value in values:
+                for n in cls.player_counts:
+                    try:
+                        tricklab.get_rules(game, players=n, **{name: value})
+                    except InvalidOption:
+                        continue
+                    out.append((game, n, {name: value}))
+                    break
+    return out
+
+
+OPTION_SETUPS = _option_setups()
+OPTION_SETUP_IDS = [f"{g}-{n}" + "".join(f"-{k}={v}" for k, v in o.items()) for g, n, o in OPTION_SETUPS]
+ENDING_SEEDS = 40  # per setup and kind of bot: Mandala's endless games were about 2 in 100 bot games
+
+
+def test_the_setups_cover_every_declared_option_value() -> None:
+    declared = sum(
+        len(values) for game in tricklab.games() for _, values in tricklab.find_game(game).capabilities.option_values
+    )
+    assert len(OPTION_SETUPS) == len(SETUPS) + declared
+    assert ("mandala", 2, {"reshuffles": 100}) in OPTION_SETUPS and (
+        "mandala",
+        2,
+        {"completion": "after-draw"},
+    ) in OPTION_SETUPS
+
+
+@pytest.mark.parametrize(("game", "players", "options"), OPTION_SETUPS, ids=OPTION_SETUP_IDS)
+def test_every_match_ends_within_its_declared_bound(game: str, players: int, options: dict[str, Any]) -> None:
+    """Seeded random and heuristic-bot matches of every game, variant and option value end, within
+    the bound the game declares (``play`` raises EndlessMatch past it)."""
+    rules = tricklab.get_rules(game, players=players, **options)
+    bound = rules.max_decisions
+    longest = 0
+    for bots in ("random", "heuristic"):
+        for seed in range(ENDING_SEEDS):
+            match = rules.play(seed=seed, bots=bots)
+            assert match.is_over and match.result is not None
+            longest = max(longest, len(match.actions))
+    assert 0 < longest <= bound
+
+
+def test_play_stops_with_a_typed_error_where_a_match_would_not_end() -> None:
+    """Should a rule ever let a game go on forever, ``play`` names the game, the seed and the
+    decisions made instead of looping (here a bound far below a real game's length)."""
+    mandala = tricklab.find_game("mandala")
+
+    class Short(mandala):  # type: ignore[misc, valid-type]
+        @property
+        def max_decisions(self) -> int:
+            return 12
+
+    with pytest.raises(tricklab.EndlessMatch) as info:
+        Short.create(2).play(seed=71, bots="heuristic")
+    assert "Mandala" in str(info.value) and "seed 71" in str(info.value) and "12 decisions" in str(info.value)
+    assert isinstance(info.value, tricklab.TricklabError)
+
+
+def test_the_mandala_games_that_never_ended_now_end() -> None:
+    """The games of the audit: seed 71 (default options) and seed 57 (claim_tie="completer") cycled
+    the same two cards forever; by MD-5 they end when the rebuilt deck runs out."""
+    rules = _rules("mandala", 2)
+    for seed, options in ((71, {}), (57, {"claim_tie": "completer"})):
+        match = rules.with_options(**options).play(seed=seed, bots="heuristic")
+        assert match.state.end == "stalled" and match.result is not None
+        told = match.timeline()[-1].event
+        assert told.kind == "end" and told.reasons[0].rule_id == "md.end.stalled"
+
+
+@pytest.mark.parametrize(("game", "players", "options"), OPTION_SETUPS, ids=OPTION_SETUP_IDS)
+def test_no_card_is_lost_or_doubled_at_any_step(game: str, players: int, options: dict[str, Any]) -> None:
+    """Every step of a timeline accounts for every piece: each card of the deck exactly once (card
+    games), each colour's 18 cards (Mandala), every stone (Kalah)."""
+    rules = tricklab.get_rules(game, players=players, **options)
+    for seed, bots in ((1, "random"), (2, "heuristic")):
+        match = rules.play(seed=seed, bots=bots)
+        steps = match.timeline()
+        start = rules.census(match.states[0])
+        assert start is not None and steps
+        if len(rules.deck()):
+            assert sum(start.values()) == len(rules.deck())
+            if game != "mandala":  # a card game's census counts card ids: each one once
+                assert set(start.values()) == {1} and len(start) == len(rules.deck())
+        for step in steps:
+            assert rules.census(step.state) == start, f"{game} seed {seed}, step {step.index}: {step.event.text}"
+
+
+# Whole Kalah and Mandala matches pinned by their records (tests/records/kalah_mandala.json), some saved
+# before the Mandala rulings MD-5 and MD-6 (their records name neither option) and some with them.
+GOLDEN = json.loads((Path(__file__).parent / "records" / "kalah_mandala.json").read_text(encoding="utf-8"))
+
+
+@pytest.mark.parametrize("entry", GOLDEN, ids=[f"{e['game']}-{e['seed']}-{e['bots']}" for e in GOLDEN])
+def test_pinned_kalah_and_mandala_records_replay_and_replay_again(entry: dict[str, Any]) -> None:
+    match = tricklab.Match.from_json(entry["record"])
+    result = match.result
+    assert result is not None and len(match.actions) == entry["decisions"]
+    assert [list(result.totals), list(result.winners), result.tie_break] == entry["outcome"]
+    assert match.to_json() == entry["record"]  # read back to the same text: the same digest
+    again = match.rules.play(seed=entry["seed"], bots=entry["bots"])  # the same seed plays the same match
+    assert again.to_json() == entry["record"]
+    assert match.timeline()[-1].state == match.state
+
+
+def test_the_pinned_records_include_both_readings_of_mandala() -> None:
+    saved = {(e["game"], "completion" in json.loads(e["record"])["options"]) for e in GOLDEN}
+    assert {("kalah", False), ("mandala", False), ("mandala", True)} <= saved

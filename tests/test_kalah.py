@@ -721,3 +721,19 @@ def test_same_as_openspiel_mancala_on_random_games() -> None:
         expected = (0,) if returns[0] > 0 else (1,) if returns[1] > 0 else (0, 1)
         assert result.winners == expected, seed
     assert compared > 10_000
+
+
+def test_the_stones_in_hand_are_on_the_board_while_a_sowing_is_told() -> None:
+    """Mid-sowing, the stones lifted and not yet dropped are in the mover's hand: every step of
+    the timeline holds all the stones, and the board says how many are in hand."""
+    from tricklab.display.boards import pits
+
+    rules = tricklab.get_rules("kalah", players=2)
+    match = rules.new_match(seed=1)
+    match.apply(match.legal_actions()[2])
+    steps = match.timeline()
+    lifted = [step.state.lifted for step in steps[1:]]
+    assert lifted[:5] == [4, 3, 2, 1, 0]
+    assert all(sum(step.state.pits) + step.state.lifted == 48 for step in steps)
+    assert "3 stones in hand" in pits(rules, rules.view(steps[2].state, 0))
+    assert "in hand" not in pits(rules, match.view(0))

@@ -1,4 +1,4 @@
-"""Mandala's engine core (rulings MD-1 to MD-3): one test per rule clause on hand-made
+"""Mandala's engine core (rulings MD-1 to MD-6): one test per rule clause on hand-made
 positions, the match contract applied to Mandala directly (it is not in the registry yet),
 and property tests over many seeded random games with their own reading of the rules."""
 
@@ -284,6 +284,32 @@ def test_a_mandala_with_six_colours_completes_at_the_end_of_the_turn() -> None:
     assert {type(a) for a in RULES.legal_actions(after)} == {Claim}
 
 
+MOUNTAIN_FIVE = dict(
+    mountains=({"red": 2, "orange": 1}, {}), fields=(({"green": 2}, {"blue": 1, "yellow": 1}), ({}, {}))
+)
+
+
+@clause("md.complete")
+def test_a_mountain_play_completes_its_mandala_before_the_draw() -> None:
+    """MD-6: the sixth colour arriving by a Mountain play completes the Mandala before that turn's
+    draw, so a draw that empties the deck and reshuffles it does not make this Mandala the last."""
+    state = position(hands=({"purple": 2}, {"red": 1}), deck=("yellow",), discards={"red": 3}, **MOUNTAIN_FIVE)
+    log: list[Any] = []
+    after = RULES.apply(state, "mountain 1 purple", log)
+    kinds = [e.kind for e, _ in log]
+    assert kinds == [EventKind.MOUNTAIN, EventKind.COMPLETE, EventKind.DRAW, EventKind.RESHUFFLE, EventKind.DRAW]
+    assert after.phase is CLAIM and after.reshuffles == 1 and not after.last  # complete before the reshuffle
+    assert sum(after.hand_counts[0]) == 4  # one card kept, then three drawn: one old, two new
+    # the reading records saved before MD-6 were played with: complete only after the draw, so it is the last
+    old = RULES.with_options(completion="after-draw")
+    legacy = old.apply(state, "mountain 1 purple", log := [])
+    assert legacy.phase is CLAIM and legacy.last
+    assert [e.kind for e, _ in log][-1] == EventKind.COMPLETE
+    assert RULEBOOK["md.complete"].option == "completion" and RULEBOOK["md.complete"].ruling == "MD-6"
+    with pytest.raises(InvalidOption, match="completion"):
+        RULES.with_options(completion="later")
+
+
 @clause("md.claim.order")
 def test_more_cards_in_field_chooses_first_and_a_tie_goes_to_the_other_player() -> None:
     state = position(hands=({"purple": 3, "red": 1}, {"red": 1}), **FIVE)  # type: ignore[arg-type]
@@ -373,8 +399,17 @@ def test_an_empty_deck_is_replaced_by_the_shuffled_discards() -> None:
     assert after.discards == NONE and len(after.deck) == 4
     assert after.card_total() == _sum(state.card_total(), NONE)
     assert RULES.apply(state, "mountain 1 red") == after  # seeded: the same every time
-    kinds = [e.kind for e in events(state, "mountain 1 red")]
-    assert kinds == [EventKind.MOUNTAIN, EventKind.RESHUFFLE, EventKind.DRAW]
+    log: list[Any] = []
+    RULES.apply(state, "mountain 1 red", log)
+    kinds = [e.kind for e, _ in log]
+    # the last card of the old deck, the reshuffle, then the rest from the new deck
+    assert kinds == [EventKind.MOUNTAIN, EventKind.DRAW, EventKind.RESHUFFLE, EventKind.DRAW]
+    first, second = log[1][0], log[3][0]
+    assert first.data["colours"] == ("green",) and first.data["emptied"] and not first.data["short"]
+    assert second.data["count"] == 2 and second.data["continued"] and "2 more cards" in second.text
+    assert "last of the deck" in first.text and "run out" in log[2][0].text
+    for _, during in log:  # every card is somewhere at every step
+        assert during.card_total() == state.card_total()
     # nothing left to draw at all: fewer cards are drawn
     empty = position(hands=({"red": 3}, {"blue": 1}), deck=("green",))
     dry = RULES.apply(empty, "mountain 1 red")
@@ -414,11 +449,35 @@ def test_a_river_with_six_colours_ends_the_game() -> None:
     assert RULEBOOK["md.end.river"].option == "river_end"
 
 
+@clause("md.end.stalled")
+def test_a_deck_that_runs_out_again_ends_the_game_as_it_stands() -> None:
+    """MD-5: the discards become a new deck once; when that one runs out too, the game ends at once."""
+    once = position(hands=({"red": 1}, {"blue": 1}), deck=())
+    twice = RULES.with_options(reshuffles=2)
+    after = twice.apply(once, "discard red 1")  # the discarded card is reshuffled and drawn back
+    assert after.hand_counts[0] == cc(red=1) and after.reshuffles == 1 and after.phase is PLAY
+    assert RULES.apply(once, "discard red 1").end == "stalled"  # and that one-card deck has run out again
+    again = position(hands=({"red": 2}, {"blue": 1}), deck=("green",), reshuffles=1, discards={"blue": 4})
+    log: list[Any] = []
+    over = RULES.apply(again, "discard red 2", log)
+    assert over.phase is OVER and over.end == "stalled" and over.reshuffles == 1
+    assert over.hand_counts[0] == cc(green=1)  # the last card of the deck was drawn, then the game ended
+    assert [e.kind for e, _ in log] == [EventKind.DISCARD, EventKind.DRAW, EventKind.END]
+    assert log[-1][0].reasons[0].rule_id == "md.end.stalled" and "run out again" in log[-1][0].reasons[0].text
+    assert RULES.result(over) is not None and RULES.legal_actions(over) == []
+    # also when the deck empties at the end of a draw: nothing is left to rebuild it
+    exact = position(hands=({"red": 1, "orange": 1}, {"blue": 1}), deck=("green",), reshuffles=1)
+    assert RULES.apply(exact, "discard red 1").end == "stalled"
+    # the option: records saved before MD-5 rebuilt the deck each time it ran out
+    assert RULES.with_options(reshuffles=2).apply(again, "discard red 2").phase is PLAY
+    assert RULEBOOK["md.end.stalled"].ruling == "MD-5" and RULEBOOK["md.end.stalled"].option == "reshuffles"
+    for bad in (0, 101, True, 1.0, "1"):
+        with pytest.raises(InvalidOption, match="reshuffles"):
+            RULES.with_options(reshuffles=bad)
+
+
 @clause("md.end.stuck")
 def test_a_player_with_no_card_and_nothing_to_draw_ends_the_game() -> None:
-    state = position(hands=({"red": 1}, {"blue": 1}), deck=())
-    after = RULES.apply(state, "discard red 1")  # the discarded card is reshuffled and drawn back
-    assert after.hand_counts[0] == cc(red=1) and after.reshuffles == 1 and after.phase is PLAY
     stuck = position(hands=({"red": 2}, {}), deck=())
     over = RULES.apply(stuck, "field 1 red 1")
     assert over.phase is OVER and over.end == "stuck" and RULES.result(over) is not None
@@ -473,11 +532,25 @@ def test_a_seat_sees_its_hand_the_mandalas_and_rivers_but_no_hidden_card() -> No
     for seat in (0, 1):
         view = match.view(seat)
         assert view.hands[seat] == state.hands[seat] and view.hands[1 - seat] is None
-        assert view.cups == (None, None) and view.cup_sizes == (2, 2)
+        assert view.cups[1 - seat] is None and view.cup_sizes == (2, 2)
         assert view.deck is None and view.deck_size == 88 and view.scores is None
         assert Counter(c.suit for c in view.hand) == state.hands[seat]
     with pytest.raises(InvalidOption):
         match.view(2)
+
+
+@clause("md.cup.own", "md.setup")
+def test_a_player_may_look_at_their_own_cup_but_not_the_others() -> None:
+    """MD-4: face down hides a Cup from the other player, not from its owner."""
+    match = RULES.new_match(seed=3)
+    for seat in (0, 1):
+        view = match.view(seat)
+        assert view.cups[seat] == match.state.cups[seat] and sum(view.cups[seat].values()) == 2
+        assert view.cups[1 - seat] is None
+        dealt = match.timeline(seat)[0].event
+        assert dealt.data["cups"][seat] == match.state.cup_counts[seat] and dealt.data["cups"][1 - seat] is None
+    assert RULEBOOK["md.cup.own"].ruling == "MD-4"
+    assert "without looking" not in RULEBOOK["md.setup"].text
 
 
 @clause("md.over")
@@ -500,7 +573,7 @@ def test_undo_needs_a_decision() -> None:
 
 def test_every_clause_has_a_unit_test_and_the_rulings_are_cited() -> None:
     assert set(RULEBOOK) == TESTED
-    assert {c.ruling for c in RULEBOOK.values()} - {None} == {"MD-1", "MD-2", "MD-3"}
+    assert {c.ruling for c in RULEBOOK.values()} - {None} == {"MD-1", "MD-2", "MD-3", "MD-4", "MD-5", "MD-6"}
 
 
 @pytest.mark.skipif(not SEEDS.is_dir(), reason="the seed texts are not beside the repository")
@@ -751,10 +824,12 @@ def test_a_seed_keeps_its_deal_and_its_game() -> None:
     assert state.hand_counts == (cc(red=2, orange=2, blue=2), cc(red=2, yellow=1, green=1, purple=2))
     assert state.cup_counts == (cc(yellow=1, purple=1), cc(red=1, yellow=1))
     assert state.deck[:10] == (3, 2, 3, 4, 4, 4, 2, 3, 3, 2) and state.to_play == 1
-    match = random_match(31)
+    # the game as it was played before MD-5 and MD-6 (its record names neither option)
+    match = random_match(31, rules=RULES.as_legacy())
     assert len(match.actions) == 97 and match.state.reshuffles == 1 and match.state.end == "deck"
     assert hashlib.sha256(match.to_json().encode()).hexdigest()[:16] == "ab0a17caa73afc8c"
     assert match.result is not None and match.result.totals == (26, 29)
+    assert json.loads(match.to_json())["options"] == {"claim_tie": "other", "river_end": "at-once"}
 
 
 def test_another_spelling_of_a_listed_action_is_recorded_as_the_listed_one() -> None:
@@ -773,7 +848,7 @@ def test_a_seats_timeline_shows_nothing_hidden_from_it() -> None:
             data = step.event.data
             if step.event.kind == EventKind.DEAL:
                 assert data["hands"][1 - seat] is None and data["hands"][seat] is not None
-                assert data["cups"] == (None, None)
+                assert data["cups"][1 - seat] is None and data["cups"][seat] is not None
                 assert "holds" in step.event.text and RULES.seat_name(1 - seat) + " holds" not in step.event.text
             if step.event.kind == EventKind.DRAW and step.event.seat != seat:
                 assert data["colours"] is None and ":" not in step.event.text
@@ -785,12 +860,12 @@ def test_a_seats_timeline_shows_nothing_hidden_from_it() -> None:
 
 
 def check_view(view: MandalaView, seat: int) -> None:
-    """A seat's view holds neither the other hand, nor the deck's order, nor a face-down Cup card
-    (until the game is over and the Cups are opened)."""
+    """A seat's view holds neither the other hand, nor the deck's order, nor a card of the other
+    face-down Cup (until the game is over and the Cups are opened); its own Cup it may see (MD-4)."""
     assert view.seat == seat
     assert view.hands[1 - seat] is None and view.deck is None
     if view.phase is not OVER:
-        assert view.cups == (None, None) and view.scores is None
+        assert view.cups[1 - seat] is None and view.cups[seat] is not None and view.scores is None
 
 
 def oracle_score(state: MandalaState) -> tuple[int, ...]:
@@ -828,9 +903,13 @@ def oracle_legal(state: MandalaState) -> set[str]:
     seed=st.integers(min_value=0, max_value=2**63 - 1),
     claim_tie=st.sampled_from(["other", "completer"]),
     river_end=st.sampled_from(["at-once", "after-claims"]),
+    completion=st.sampled_from(["on-arrival", "after-draw"]),
+    reshuffles=st.sampled_from([1, 1, 2, 100]),
 )
-def test_random_games_keep_every_rule(seed: int, claim_tie: str, river_end: str) -> None:
-    rules = RULES.with_options(claim_tie=claim_tie, river_end=river_end)
+def test_random_games_keep_every_rule(
+    seed: int, claim_tie: str, river_end: str, completion: str, reshuffles: int
+) -> None:
+    rules = RULES.with_options(claim_tie=claim_tie, river_end=river_end, completion=completion, reshuffles=reshuffles)
     match = rules.new_match(seed=seed)
     rng = random.Random(seed)
     for _ in range(3000):
@@ -872,6 +951,10 @@ def test_random_games_keep_every_rule(seed: int, claim_tie: str, river_end: str)
         assert any(len(r) == 6 for r in state.river_ids)
     elif state.end == "deck":
         assert state.reshuffles >= 1
+    elif state.end == "stalled":
+        assert state.deck == () and state.reshuffles == rules.options.reshuffles
+    for step in match.timeline():  # every card is somewhere at every step, the reshuffle's included
+        assert step.state.card_total() == (18,) * 6, step.event.text
     assert match.timeline()[-1].state == state
     if seed % 4 == 0:  # a seat's timeline, for a quarter of the games (it replays the whole game)
         for seat in (0, 1):
@@ -879,6 +962,6 @@ def test_random_games_keep_every_rule(seed: int, claim_tie: str, river_end: str)
                 check_view(step.state, seat)
                 data = step.event.data
                 if step.event.kind == EventKind.DEAL:
-                    assert data["hands"][1 - seat] is None and data["cups"] == (None, None)
+                    assert data["hands"][1 - seat] is None and data["cups"][1 - seat] is None
                 if step.event.kind == EventKind.DRAW and step.event.seat != seat:
                     assert data["colours"] is None

@@ -54,7 +54,8 @@ def decisions(
 
 
 def reveal(view: MandalaView, rng: random.Random) -> MandalaView:
-    """``view`` with made-up contents in every part hidden from its seat."""
+    """``view`` with made-up contents in every part hidden from its seat, and in its own Cup (which
+    the bot may look at but does not read: its choices stay those of seeded matches before MD-4)."""
     other = 1 - (view.seat or 0)
     made_up = {c: 0 for c in COLOURS}
     for _ in range(view.hand_sizes[other]):
@@ -67,12 +68,11 @@ def reveal(view: MandalaView, rng: random.Random) -> MandalaView:
 
 
 def shuffle_hidden(state: MandalaState, seat: int, rng: random.Random) -> MandalaState:
-    """``state`` with the cards hidden from ``seat`` (the other hand, the deck, the Cups) dealt
-    among those places again at random, each keeping its size."""
+    """``state`` with the cards hidden from ``seat`` (the other hand, the deck, the other Cup) dealt
+    among those places again at random, each keeping its size (the seat's own Cup it may look at: MD-4)."""
     other = 1 - seat
     pool = [c for c, n in enumerate(state.hand_counts[other]) for _ in range(n)] + list(state.deck)
-    for cup in state.cup_counts:
-        pool += [c for c, n in enumerate(cup) for _ in range(n)]
+    pool += [c for c, n in enumerate(state.cup_counts[other]) for _ in range(n)]
     rng.shuffle(pool)
 
     def counts(cards: list[int]) -> tuple[int, ...]:
@@ -83,10 +83,8 @@ def shuffle_hidden(state: MandalaState, seat: int, rng: random.Random) -> Mandal
     hands[other] = counts(pool[:at])
     deck = tuple(pool[at : at + len(state.deck)])
     at += len(state.deck)
-    cups = []
-    for cup in state.cup_counts:
-        cups.append(counts(pool[at : at + sum(cup)]))
-        at += sum(cup)
+    cups = list(state.cup_counts)
+    cups[other] = counts(pool[at : at + sum(state.cup_counts[other])])
     return replace(state, hand_counts=tuple(hands), deck=deck, cup_counts=tuple(cups))
 
 

@@ -299,7 +299,8 @@ def test_a_game_ending_move_is_not_scored_before_the_cups_are_opened() -> None:
     )
     ends = outcome(try_moves(MANDALA, state), "claim purple")
     assert ends.effect("ends") == 1 and ends.view.to_play is None
-    assert isinstance(ends.view, MandalaView) and ends.view.cups == (None, None) and ends.view.scores is None
+    assert isinstance(ends.view, MandalaView) and ends.view.cups[1] is None and ends.view.scores is None
+    assert ends.view.cups[0] == {"red": 3}  # one's own Cup (MD-4)
     told = ends.events[-1]
     assert told.kind is EventKind.END and [r.rule_id for r in told.reasons] == ["md.end.river"]
     assert "points" not in told.text
@@ -307,11 +308,11 @@ def test_a_game_ending_move_is_not_scored_before_the_cups_are_opened() -> None:
 
 def test_mandala_outcomes_use_only_what_the_seat_sees() -> None:
     """Two positions that differ only in what the seat cannot see give the same outcomes, and
-    no outcome shows the other hand, the Cups or the deck."""
+    no outcome shows the other hand, the other Cup or the deck; the seat's own Cup it sees as it is."""
     one = mandala_position(
         hands=({"purple": 2, "red": 1}, {"red": 3}), cups=({"green": 2}, {"red": 2}), deck=("blue",) * 6, **FIVE
     )
-    other = replace(one, hand_counts=(one.hand_counts[0], cc(orange=1, blue=2)), cup_counts=(cc(red=2), cc(purple=2)))
+    other = replace(one, hand_counts=(one.hand_counts[0], cc(orange=1, blue=2)), cup_counts=(cc(green=2), cc(purple=2)))
     other = replace(other, deck=tuple(COLOURS.index(c) for c in ("red", "green") * 3))
     first, second = try_moves(MANDALA, one), try_moves(MANDALA, other)
     assert [(o.text, o.effects, o.view, [(e.text, e.reasons) for e in o.events]) for o in first] == [
@@ -319,7 +320,7 @@ def test_mandala_outcomes_use_only_what_the_seat_sees() -> None:
     ]
     for o in first:
         assert isinstance(o.view, MandalaView)
-        assert o.view.hands[1] is None and o.view.deck is None and o.view.cups == (None, None)
+        assert o.view.hands[1] is None and o.view.deck is None and o.view.cups == ({"green": 2}, None)
         for e in o.events:
             if e.kind is EventKind.DRAW:
                 assert e.data["colours"] is None

@@ -28,6 +28,7 @@ from .actions import (
 from .bots import Bot, RandomBot
 from .cards import BandCard, Card, FrenchCard
 from .errors import (
+    EndlessMatch,
     IllegalAction,
     InvalidAction,
     InvalidCard,
@@ -65,6 +66,7 @@ __all__ = [
     "Bot",
     "Card",
     "Clause",
+    "EndlessMatch",
     "Event",
     "FrenchCard",
     "IllegalAction",

@@ -133,3 +133,9 @@ class InvalidAction(TricklabError):
 
 class RecordError(TricklabError):
     """A saved match record is malformed or was tampered with."""
+
+
+class EndlessMatch(TricklabError):
+    """A match played by bots went past the bound its game declares (``rules.max_decisions``)
+    without ending: a rule that lets a game go on forever. Names the game, the seed and how
+    many decisions were made."""

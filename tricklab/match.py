@@ -208,7 +208,7 @@ class Match:
             "version": RECORD_VERSION,
             "game": self.rules.name,
             "players": self.rules.players,
-            "options": self.rules.options.as_dict(),
+            "options": self.rules.options.stored(),
             "match_options": dict(self.match_options),
             "seed": self.seed,
             "actions": [str(a) for a in self._actions],
@@ -249,7 +249,7 @@ class Match:
         if not isinstance(record["options"], dict) or not isinstance(record["match_options"], dict):
             raise RecordError("the record's options must be JSON objects")
         try:
-            rules = find_game(record["game"]).from_options(record["players"], record["options"])
+            rules = find_game(record["game"]).from_stored_options(record["players"], record["options"])
             match = cls(rules, record["seed"], match_options=record["match_options"])
         except TricklabError as exc:
             raise RecordError(f"the record's game settings are invalid: {exc}") from None

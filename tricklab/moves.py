@@ -287,7 +287,10 @@ def _mandala_position(rules: Rules[Any], view: SeatView) -> GameState:
         mountains=tuple(counts(area.mountain) for area in view.mandalas),
         fields=tuple(tuple(counts(f) for f in area.fields) for area in view.mandalas),
         river_ids=tuple(tuple(COLOUR_INDEX[c] for c in river) for river in view.rivers),
-        cup_counts=tuple(stand_in(n) for n in view.cup_sizes),
+        cup_counts=tuple(  # the seat's own Cup it may look at (MD-4); the other stands in by its size
+            counts(view.cups[s]) if s == seat and view.cups[s] is not None else stand_in(view.cup_sizes[s])
+            for s in range(2)
+        ),
         deck=(0,) * view.deck_size,
         discards=counts(view.discards),
         reshuffles=view.reshuffles,
@@ -381,8 +384,9 @@ def _mandala_tally(rules: Rules[Any], seat: int, before: GameState, facts: Facts
     known = replace(after, hand_counts=tuple(hands), mountains=tuple(mountains))
     shown = rules.view(known, seat)
     assert isinstance(shown, MandalaView)
-    if after.is_over:  # the Cups are not opened in a move only tried
-        shown = replace(shown, cups=(None,) * len(shown.cups), scores=None)
+    if after.is_over:  # the other Cup is not opened in a move only tried
+        cups = tuple(c if s == seat else None for s, c in enumerate(shown.cups))
+        shown = replace(shown, cups=cups, scores=None)
     return Tried(shown, tuple(effects), tuple(events))
 
 

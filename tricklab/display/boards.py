@@ -88,7 +88,7 @@ def _event_index(event: Event | None) -> int | None:
 @runtime_checkable
 class PitsView(Protocol):
     """What the Kalah board reads: 14 counts (seat 0's pits 1-6, its store, seat 1's pits 1-6,
-    its store), who moves, and which seat looks."""
+    its store), who moves, which seat looks, and the stones in the mover's hand mid-sowing."""
 
     @property
     def seat(self) -> int | None: ...
@@ -98,6 +98,9 @@ class PitsView(Protocol):
 
     @property
     def pits(self) -> Sequence[int]: ...
+
+    @property
+    def lifted(self) -> int: ...
 
 
 _ROW = 7  # places a side: six pits and the store
@@ -185,9 +188,12 @@ def pits(
 
     top = "".join(place(other * _ROW + k, mine=False) for k in reversed(range(_ROW - 1)))
     bottom = "".join(place(me * _ROW + k, mine=True) for k in range(_ROW - 1))
+    lifted = view.lifted  # stones still in the mover's hand, mid-sowing
     heads = []
     for seat in (other, me):
         turn = ' <span class="tl-mark tl-turn">to move</span>' if view.to_play == seat else ""
+        if lifted and view.to_play == seat:
+            turn += f' <span class="tl-mark tl-lifted">{esc(plural(lifted, "stone"))} in hand</span>'
         heads.append(f'<p class="tl-side" style="--tl-seat:{seat_colour(seat)}">{seat_badge(rules, seat)}{turn}</p>')
     return (
         f'<section class="tl-board tl-kalah" aria-label="Kalah board">{heads[0]}'

@@ -12,6 +12,7 @@ import json
 import random
 import sys
 from abc import ABC, abstractmethod
+from collections import Counter
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, fields, replace
 from enum import StrEnum
@@ -19,7 +20,7 @@ from typing import TYPE_CHECKING, Any, ClassVar, Generic, Protocol, Self, TypeVa
 
 from ..actions import Action, Play, parse_action
 from ..cards import Card, Deck
-from ..errors import IllegalAction, InvalidAction, InvalidCard, InvalidOption, InvalidTrick, describe
+from ..errors import EndlessMatch, IllegalAction, InvalidAction, InvalidCard, InvalidOption, InvalidTrick, describe
 from ..explain import Reason, Rulebook
 from .capabilities import Capabilities
 
@@ -296,15 +297,38 @@ Log = list[tuple[Event, Any]] | None  # (event, the state right after it); Any: 
 
 
 class Options:
-    """Mixin for frozen option dataclasses: checked construction from keywords."""
+    """Mixin for frozen option dataclasses: checked construction from keywords.
+
+    An option added to settle a ruling that earlier versions played another way declares the
+    value those versions played with, as ``field(default=..., metadata={LEGACY: value})``:
+    a record or link made before the option existed holds no value for it and replays with that
+    one (:meth:`legacy`), and :meth:`stored` leaves it out of a record while it has that value,
+    so an old record still reads back to the same text.
+    """
 
     @classmethod
     def from_keywords(cls, game: str, keywords: Mapping[str, object]) -> Self:
         check_named_values(game, "option", keywords, sorted(f.name for f in fields(cls)))  # type: ignore[arg-type]
         return cls(**keywords)
 
+    @classmethod
+    def legacy(cls) -> dict[str, object]:
+        """The options added after records were first saved, each with the value those records
+        were played with."""
+        return {f.name: f.metadata[LEGACY] for f in fields(cls) if LEGACY in f.metadata}  # type: ignore[arg-type]
+
     def as_dict(self) -> dict[str, object]:
         return {f.name: getattr(self, f.name) for f in fields(self)}  # type: ignore[arg-type]
+
+    def stored(self) -> dict[str, object]:
+        """The options as a record or a link stores them: :meth:`as_dict` without the options
+        that have their legacy value (a record without them replays with that value)."""
+        legacy = self.legacy()
+        return {k: v for k, v in self.as_dict().items() if k not in legacy or legacy[k] != v}
+
+
+#: the key of a dataclass field's metadata that holds an option's legacy value (see :class:`Options`)
+LEGACY = "legacy"
 
 
 def check_choice(game: str, name: str, value: object, allowed: Sequence[object]) -> None:
@@ -403,6 +427,19 @@ class Rules(ABC, Generic[S]):
         rules = cls(players, opts)
         rules._check_options()
         return rules
+
+    @classmethod
+    def from_stored_options(cls, players: object, options: Mapping[str, object]) -> Self:
+        """The rules of a record or link: its stored options (:meth:`Options.stored`), with
+        the legacy value of every option it does not name (it was made before that option)."""
+        if not isinstance(options, Mapping):
+            return cls.from_options(players, options)  # refused there, with the usual message
+        return cls.from_options(players, {**cls.options_type.legacy(), **options})
+
+    def as_legacy(self) -> Self:
+        """These rules with every option added since records were first saved set to the value
+        those records were played with."""
+        return self.with_options(**self.options_type.legacy())
 
     @classmethod
     def rulebook_prefix(cls) -> str:
@@ -624,17 +661,41 @@ class Rules(ABC, Generic[S]):
         bots: str | Sequence[str | Bot] = "heuristic",
         **options: Any,
     ) -> Match:
-        """A whole match played by bots (one name for all seats, or one bot per seat)."""
+        """A whole match played by bots (one name for all seats, or one bot per seat).
+
+        A match that has not ended after :attr:`max_decisions` decisions raises
+        :class:`~tricklab.errors.EndlessMatch` (a rule that lets a game go on forever) instead of
+        playing on."""
         from ..bots import make_bots
 
         match = self.new_match(seed, **options)
         players = make_bots(match.rules, bots, seed)  # the rules with the match's options
+        bound = match.rules.max_decisions
         while not match.is_over:
+            if len(match.actions) >= bound:
+                raise EndlessMatch(
+                    f"{self.title} (seed {match.seed}) has not ended after {bound:,} decisions, the most a match "
+                    "of these rules may take: a rule lets it go on forever"
+                )
             seat = match.to_play
             assert seat is not None
             legal = match.legal_actions()
             match.apply(players[seat].choose(match.view(seat), legal))
         return match
+
+    def census(self, state: S) -> Counter[object] | None:
+        """Every piece of the game counted wherever it is in ``state`` (card ids for a card game:
+        in hands, set aside, in the trick, won, on their way in a pass; a colour's cards or the
+        stones): the contract suite checks that it never changes from step to step, so no rule
+        loses or doubles a card. ``None`` for a game without a fixed set of pieces."""
+        return None
+
+    @property
+    @abstractmethod
+    def max_decisions(self) -> int:
+        """The most decisions a match of these rules (players and options) can take: each game
+        declares it from its rules, and the contract suite checks that seeded random and bot
+        matches of every game and variant end within it."""
 
     def deal_rng(self, seed: int, round_index: int) -> random.Random:
         """The random source of one round's deal: fixed by the seed and the round."""

@@ -24,6 +24,7 @@ revealed together, tie-break chains, and per-seat masking of hands.
 from __future__ import annotations
 
 from abc import abstractmethod
+from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, ClassVar, TypeVar
@@ -166,6 +167,16 @@ def deal_hands(order: Sequence[int], players: int, each: int) -> tuple[tuple[int
     the first seat dealt, and so on), as masks, and the mask of the cards left over."""
     hands = tuple(mask_of(order[s * each : (s + 1) * each]) for s in range(players))
     return hands, mask_of(order[players * each :])
+
+
+def mask_census(masks: Iterable[int | None], ids: Iterable[int] = ()) -> Counter[object]:
+    """The card ids in ``masks`` (``None``: none) and ``ids``, counted: a card game's
+    :meth:`~tricklab.games.base.Rules.census`."""
+    counted: Counter[object] = Counter(ids)
+    for mask in masks:
+        if mask:
+            counted.update(bits(mask))
+    return counted
 
 
 def hidden_hands(hands: tuple[int, ...], seat: int | None) -> tuple[int | None, ...]:

@@ -24,6 +24,7 @@ when the opposite pit is empty).
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, ClassVar, NamedTuple, Self, cast
@@ -218,12 +219,14 @@ class KalahOptions(Options):
 class KalahState(NamedTuple):
     """The whole state, compact: ``pits`` holds the 14 counts (seat 0's pits 1-6, its store,
     seat 1's pits 1-6, its store). While a sowing is being told stone by stone the states of
-    its steps have the mover as ``to_play``; ``to_play`` is ``None`` once the game is over."""
+    its steps have the mover as ``to_play`` and ``lifted`` counts the stones still in the
+    mover's hand (0 between moves); ``to_play`` is ``None`` once the game is over."""
 
     seed: int
     phase: Phase
     to_play: int | None
     pits: tuple[int, ...]
+    lifted: int = 0
 
     @property
     def is_over(self) -> bool:
@@ -255,6 +258,7 @@ class KalahView(NamedTuple):
     pits: tuple[int, ...]
     stones: int
     capture_empty_opposite: bool
+    lifted: int = 0  # stones in the mover's hand while a sowing is told stone by stone
 
     @property
     def hand(self) -> tuple[Card, ...]:
@@ -374,6 +378,7 @@ CAPABILITIES = Capabilities(
     ),
     tricks=False,
     board=BoardKind.PITS,
+    option_values=(("stones", (3, 6)), ("capture_empty_opposite", (True,))),
     examples=(
         Example("play.ipynb", "", "seed=1"),
         Example("quiz.ipynb", "", "seed=1"),
@@ -435,6 +440,15 @@ class Kalah(CoreRules[KalahState]):
     def _build_deck(self) -> Deck:
         return Deck(TITLE, FrenchCard, ())
 
+    @property
+    def max_decisions(self) -> int:
+        """The bound OpenSpiel's ``mancala`` declares (``max_game_length``): far above the longest
+        game seen (random play ends in well under 100 sowings)."""
+        return 1000
+
+    def census(self, state: KalahState) -> Counter[object]:
+        return Counter({"stones": sum(state.pits) + state.lifted})
+
     # --- no tricks ----------------------------------------------------------------------------
 
     def resolve_trick(self, cards: Iterable[CardLike] | str, **context: Any) -> TrickOutcome:
@@ -491,11 +505,11 @@ class Kalah(CoreRules[KalahState]):
         own_store, their_store = store_of(seat), store_of(1 - seat)
         seed = state.seed
 
-        def now(phase: Phase = SOW, to_play: int | None = seat) -> KalahState:
-            return _new(KalahState, (seed, phase, to_play, tuple(board)))
+        def now(phase: Phase = SOW, to_play: int | None = seat, lifted: int = 0) -> KalahState:
+            return _new(KalahState, (seed, phase, to_play, tuple(board), lifted))
 
         if facts is not None:
-            facts.append((PickedUp(seat, action + 1, count), now()))
+            facts.append((PickedUp(seat, action + 1, count), now(lifted=count)))
         i = start
         for number in range(1, count + 1):  # mk.sow: one stone a place, counter-clockwise
             i = (i + 1) % SIZE
@@ -504,7 +518,7 @@ class Kalah(CoreRules[KalahState]):
                 i = (i + 1) % SIZE
             board[i] += 1
             if facts is not None:
-                facts.append((StoneSown(seat, i, number, count, skipped), now()))
+                facts.append((StoneSown(seat, i, number, count, skipped), now(lifted=count - number)))
         if board[i] == 1 and i != own_store and owner_of(i) == seat:  # mk.capture: into an empty own pit
             across = opposite(i)
             taken = board[across]
@@ -599,7 +613,10 @@ class Kalah(CoreRules[KalahState]):
     def view(self, state: KalahState, seat: int | None) -> KalahView:
         self.check_view_seat(seat)
         opts = self.options
-        return _new(KalahView, (seat, state.phase, state.to_play, state.pits, opts.stones, opts.capture_empty_opposite))
+        return _new(
+            KalahView,
+            (seat, state.phase, state.to_play, state.pits, opts.stones, opts.capture_empty_opposite, state.lifted),
+        )
 
     # --- words for the learner ---------------------------------------------------------------------
 

@@ -19,6 +19,7 @@ the events learners read, apart from the rules.
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Iterable
 from dataclasses import dataclass
 from functools import lru_cache
@@ -76,6 +77,7 @@ from .core import (
     follow_mask,
     hidden_hands,
     lowest,
+    mask_census,
     mask_of,
     secrets_seen_by,
     shuffled_ids,
@@ -591,6 +593,7 @@ CAPABILITIES = Capabilities(
     bots=(("heuristic", Ref("tricklab.bots.tricks_and_stones:HeuristicBot")),),
     advice=Ref("tricklab.advisor:TS_ADVICE"),
     review=Ref("tricklab.review:TS_REVIEW"),
+    option_values=(("chambers", ("ring",)), ("first_lead_tie", ("dealer",))),
     examples=(
         Example("play.ipynb", "", "players=4"),
         Example("quiz.ipynb", "", "players=4&seed=1"),
@@ -860,6 +863,16 @@ class TricksAndStones(CoreRules[TricksAndStonesState]):
 
     def _build_deck(self) -> Deck:
         return Deck(TITLE, FrenchCard, IDS.cards)
+
+    @property
+    def max_decisions(self) -> int:
+        """Four rounds; each has one prediction per player and 8 tricks of one card per player,
+        each followed by one gem decision per place (Place, Move or skip: TS-6)."""
+        n = self.players
+        return ROUNDS * (n + CARDS_EACH * 2 * n)
+
+    def census(self, state: TricksAndStonesState) -> Counter[object]:
+        return mask_census((*state.held, state.set_aside, *state.taken), state.played)
 
     # --- public rules API ----------------------------------------------------------------------
 
@@ -1156,7 +1169,8 @@ class TricksAndStones(CoreRules[TricksAndStonesState]):
             won, taken, board, supply, queue, (leader, winner, *trick), round_scores, exact))
         # fmt: on
         if facts is not None:
-            shown = new._replace(phase=PLAY, to_play=None, played=trick, gem_queue=())
+            # the card on the table as the trick's last one: not yet won (every card in one place)
+            shown = state._replace(to_play=None, held=held, played=trick, trump_broken=broken)
             facts.append((CardPlayed(seat, card, trick, was_broken, broken and not was_broken), shown))
             facts.append((TrickTaken(winner, number, leader, trick, ranking, places), new))
         return self._advance_gems(new, facts)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import fields, replace
 from typing import Any, ClassVar, TypeVar
@@ -44,6 +45,7 @@ from ..core import (
     decide,
     hidden_hands,
     lowest,
+    mask_census,
     shuffled_ids,
 )
 from .narrate import _explain_trick, describe_action, explain_choice, follow_to_you, narrate
@@ -163,6 +165,7 @@ CAPABILITIES = Capabilities(
     bots=(("heuristic", Ref("tricklab.bots.band_of_tricks:HeuristicBot")),),
     advice=Ref("tricklab.advisor:BT_ADVICE"),
     review=Ref("tricklab.review:BT_REVIEW"),
+    option_values=(("max_extra_deals", (0, 100)),),
     examples=(
         Example("play.ipynb", "", "players=4"),
         Example("quiz.ipynb", "", "players=4&seed=1"),
@@ -226,6 +229,16 @@ class BandOfTricks(CoreRules[BandOfTricksState]):
 
     def _build_deck(self) -> Deck:
         return Deck(TITLE, BandCard, DECK)
+
+    @property
+    def max_decisions(self) -> int:
+        """One deal per player and at most ``max_extra_deals`` more (BT-2, BT-8); each has one bid
+        per player, a card per player in each trick and at most one Metal choice per trick (BT-6)."""
+        n, each = self.players, self.cards_each
+        return (n + self.options.max_extra_deals) * (n + each * n + each)
+
+    def census(self, state: BandOfTricksState) -> Counter[object]:
+        return mask_census((*state.held, state.aside_mask, *state.won_masks), state.trick_ids)
 
     # --- public rules API ----------------------------------------------------------------------
 

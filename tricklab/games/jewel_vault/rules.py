@@ -18,6 +18,7 @@ into a state, :meth:`JewelVault.core_view` is a seat's cheap view, and the heuri
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from functools import cache, lru_cache
@@ -58,6 +59,7 @@ from ..core import (
     follow_mask,
     hidden_hands,
     lowest,
+    mask_census,
     mask_of,
     secrets_seen_by,
     shuffled_ids,
@@ -429,6 +431,7 @@ CAPABILITIES = Capabilities(
     advice=Ref("tricklab.advisor:JV_ADVICE"),
     review=Ref("tricklab.review:JV_REVIEW"),
     variants=("partnerships", "known_deck"),
+    option_values=(("rounds", (1, 8)), ("supply", (18,))),
     examples=(
         Example("play.ipynb", "", "players=4"),
         Example("play.ipynb", "partnerships", "players=4&partnerships=yes"),
@@ -603,6 +606,19 @@ class JewelVault(CoreRules[JewelVaultState]):
             top = KNOWN_DECK_TOP.get(self.players, 13)
         cards = tuple(FrenchCard(suit, rank) for suit in SUITS for rank in range(1, top + 1))
         return Deck(TITLE, FrenchCard, cards)
+
+    @property
+    def max_decisions(self) -> int:
+        """Per round: the announcement, one pass per player, every card played, at most one suit
+        action for each card played and each trick won (JV-5), and the end-of-round actions: one
+        per suit and two ♦ per player (JV-6)."""
+        n = self.players
+        cards = self._cards_each * n
+        return self._rounds * (1 + n + 2 * cards + self._tricks_per_round + 4 + 2 * n)
+
+    def census(self, state: JewelVaultState) -> Counter[object]:
+        passing = () if state.exchanged else state.pass_masks  # chosen cards leave the hand until the exchange
+        return mask_census((*state.hand_masks, state.aside_mask, *passing, *state.won_masks), state.trick_ids)
 
     # --- facts of this set-up --------------------------------------------------------------------
 

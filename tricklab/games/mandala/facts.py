@@ -3,12 +3,13 @@
 Colours are given as words (``"red"``); counts per colour as tuples in the order of
 :data:`~tricklab.cards.COLOURS`. Mandalas are numbered 1 and 2, as the actions name them.
 A fact that holds a secret (the cards dealt or drawn) leaves it out for every other seat
-(:meth:`~tricklab.games.core.Fact.seen_by`); face-down Cup cards are left out for both seats.
+(:meth:`~tricklab.games.core.Fact.seen_by`); face-down Cup cards are left out for the other
+seat (MD-4: a player may look at their own Cup).
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import ClassVar
 
 from ..base import EventKind, TieBreak
@@ -34,7 +35,8 @@ class Dealt(Fact):
         if seat is None:
             return self
         hands = tuple(h if s == seat else None for s, h in enumerate(self.hands))
-        return Dealt(self.seat, self.mountains, hands, (None,) * len(self.cups), self.deck, self.first)
+        cups = tuple(c if s == seat else None for s, c in enumerate(self.cups))  # MD-4: one's own Cup
+        return Dealt(self.seat, self.mountains, hands, cups, self.deck, self.first)
 
 
 @dataclass(frozen=True, slots=True)
@@ -67,20 +69,28 @@ class Discarded(Fact):
 
 @dataclass(frozen=True, slots=True)
 class Drew(Fact):
-    """``seat`` drew ``count`` cards of the ``wanted`` (fewer if nothing was left to draw);
-    ``colours`` are the cards drawn, ``None`` for the other seat. ``rule`` is the clause the
-    draw follows (``md.turn.draw`` or ``md.turn.discard``)."""
+    """``seat`` drew ``count`` cards of the ``wanted``; ``colours`` are the cards drawn, ``None``
+    for the other seat. ``rule`` is the clause the draw follows (``md.turn.draw`` or
+    ``md.turn.discard``).
+
+    A draw that meets the end of the deck is told in parts: the last cards of the old deck
+    (``emptied``), the reshuffle, then the rest from the new deck (``continued``; ``wanted`` is
+    then what was still due). ``short``: fewer than wanted, and nothing more could be drawn.
+    """
 
     kind: ClassVar[EventKind] = EventKind.DRAW
     count: int
     wanted: int
     colours: tuple[str, ...] | None
     rule: str
+    continued: bool = False
+    emptied: bool = False
+    short: bool = False
 
     def seen_by(self, seat: int | None) -> Fact:
         if seat is None or seat == self.seat or self.colours is None:
             return self
-        return Drew(self.seat, self.count, self.wanted, None, self.rule)
+        return replace(self, colours=None)
 
 
 @dataclass(frozen=True, slots=True)
@@ -139,6 +149,7 @@ class Refilled(Fact):
     kind: ClassVar[EventKind] = EventKind.REFILL
     mandala: int
     colours: tuple[str, ...]
+    continued: bool = False  # these come from a new deck, after a reshuffle
 
 
 @dataclass(frozen=True, slots=True)

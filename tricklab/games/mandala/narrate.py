@@ -99,8 +99,10 @@ def narrate(rules: Mandala, fact: Fact) -> Event:
     if isinstance(fact, Drew):
         who = name(fact.seat or 0)
         seen = f": {_colours(fact.colours)}" if fact.colours is not None and fact.count else ""
-        text = f"{who} draws {plural(fact.count, 'card')}{seen}."
-        if fact.count < fact.wanted:
+        text = f"{who} draws {plural(fact.count, 'more card' if fact.continued else 'card')}{seen}."
+        if fact.emptied:
+            text = f"{text[:-1]}, the last of the deck."
+        if fact.short:
             text += f" There was nothing more to draw ({plural(fact.wanted, 'card')} due)."
         why = (
             "After a Mountain play a player draws up to three, never beyond eight cards in hand."
@@ -108,7 +110,9 @@ def narrate(rules: Mandala, fact: Fact) -> Event:
             else "A discard is replaced by as many cards from the deck."
         )
         reasons = [Reason(fact.rule, why)]
-        if fact.count < fact.wanted:
+        if fact.continued:
+            reasons.append(Reason("md.reshuffle", "The rest of the draw comes from the new deck."))
+        if fact.short:
             reasons.append(Reason("md.reshuffle", "The deck and the discard pile are both empty."))
         return event(fact.kind, fact.seat, text, reasons, **data)
     if isinstance(fact, Reshuffled):
@@ -167,7 +171,8 @@ def narrate(rules: Mandala, fact: Fact) -> Event:
         return event(
             fact.kind,
             None,
-            f"New cards go face up into Mountain {fact.mandala}: {_colours(fact.colours)}.",
+            f"New cards{' from the new deck' if fact.continued else ''} go face up into Mountain {fact.mandala}: "
+            f"{_colours(fact.colours)}.",
             [Reason("md.clear", "Two new cards start the cleared Mandala's Mountain.")],
             **data,
         )
@@ -176,11 +181,12 @@ def narrate(rules: Mandala, fact: Fact) -> Event:
     raise InvalidOption(f"Mandala has no fact {describe(fact)}")
 
 
-_END_RULE = {"river": "md.end.river", "deck": "md.end.deck", "stuck": "md.end.stuck"}
+_END_RULE = {"river": "md.end.river", "deck": "md.end.deck", "stuck": "md.end.stuck", "stalled": "md.end.stalled"}
 _END_TEXT = {
     "river": "A River holds all six colours.",
     "deck": "The last Mandala after the deck ran out has been shared out.",
     "stuck": "The player to move holds no card.",
+    "stalled": "The deck has run out again and cannot be rebuilt: the game ends as it stands.",
 }
 
 

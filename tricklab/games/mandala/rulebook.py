@@ -18,6 +18,10 @@ START_CUP = 2
 DRAW_UP_TO = 3  # after a card into a Mountain
 HAND_LIMIT = 8
 RIVER_SPACES = 6
+RESHUFFLES = 1  # MD-5: the discards become a new deck once; when that deck runs out, the game is stalled
+#: how many reshuffles records saved before MD-5 replay with: the deck was then rebuilt every time it
+#: ran out, and a finished game of that time never needed more than a few
+LEGACY_RESHUFFLES = 100
 
 
 class Phase(Word):
@@ -35,6 +39,7 @@ class EndCause(Word):
     RIVER = "river"  # a River holds all six colours
     DECK = "deck"  # a Mandala was completed after the deck had run out and been reshuffled
     STUCK = "stuck"  # the player to move holds no card and none can be drawn
+    STALLED = "stalled"  # the deck ran out again once it could be rebuilt no more (MD-5)
 
 
 class ClaimTie(Word):
@@ -50,6 +55,14 @@ class RiverEnd(Word):
 
     AT_ONCE = "at-once"  # as soon as the sixth colour reaches the River (MD-3, the default)
     AFTER_CLAIMS = "after-claims"  # once the whole Mountain has been claimed
+
+
+class Completion(Word):
+    """When a Mandala whose sixth colour arrives by a Mountain play is complete, which decides
+    whether it is the last one (the option ``completion``)."""
+
+    ON_ARRIVAL = "on-arrival"  # as soon as the sixth colour arrives, before that turn's draw (MD-6, the default)
+    AFTER_DRAW = "after-draw"  # after that turn's draw (how records saved before MD-6 were played)
 
 
 PLAY, CLAIM, OVER = Phase.PLAY, Phase.CLAIM, Phase.OVER
@@ -81,9 +94,16 @@ RULEBOOK = Rulebook(
             "md.setup",
             "Setting up",
             "Shuffle the cards. Turn 2 of them face up into each Mountain. Each player takes 6 into their "
-            "hand and puts 2 more face down into their own Cup without looking; the rest form the deck. "
+            "hand and puts 2 more face down into their own Cup; the rest form the deck. "
             "Each player also has an empty River of six numbered spaces.",
             ruling="MD-1",
+        ),
+        Clause(
+            "md.cup.own",
+            "Your own Cup",
+            "Cup cards lie face down so that the other player cannot see them. You may look at your own Cup "
+            "whenever you like.",
+            ruling="MD-4",
         ),
         Clause(
             "md.turn",
@@ -146,8 +166,12 @@ RULEBOOK = Rulebook(
             "md.complete",
             "A complete Mandala",
             "When a Mandala shows all six colours, counting its Mountain and both Fields together, it is "
-            "complete. Nothing happens until the end of the turn; then its Mountain is shared out.",
-            ruling="MD-2",
+            "complete at once, as the sixth colour arrives: if that was a card into a Mountain, before the "
+            "player draws. Nothing else happens until the end of the turn; then its Mountain is shared out "
+            "(option completion: 'on-arrival', the default; records saved before this ruling were played "
+            "with 'after-draw', which counts the Mandala complete only after the draw).",
+            ruling="MD-6",
+            option="completion",
         ),
         Clause(
             "md.claim.order",
@@ -197,9 +221,12 @@ RULEBOOK = Rulebook(
         Clause(
             "md.reshuffle",
             "An empty deck",
-            "When the deck is empty, the discard pile is shuffled and becomes the new deck. If there is "
-            "nothing to draw at all, a player simply draws fewer cards.",
+            "When the deck runs out, the discard pile is shuffled and becomes the new deck; a player who was "
+            "drawing takes the first cards of the old deck, then the rest from the new one. This happens "
+            "once (option reshuffles: 1). If there is nothing to draw at all, a player simply draws fewer "
+            "cards.",
             ruling="MD-3",
+            option="reshuffles",
         ),
         Clause(
             "md.end.river",
@@ -214,8 +241,19 @@ RULEBOOK = Rulebook(
             "md.end.deck",
             "End: the deck has run out",
             "Once the deck has run out and the discards have been shuffled into a new one, the next "
-            "Mandala to be completed is the last: the game ends when its Mountain has been shared out.",
-            ruling="MD-3",
+            "Mandala to be completed is the last: the game ends when its Mountain has been shared out. A "
+            "Mandala completed before that reshuffle is not the last, even if the reshuffle comes in the "
+            "same turn's draw.",
+            ruling="MD-6",
+        ),
+        Clause(
+            "md.end.stalled",
+            "End: the deck runs out again",
+            "If the new deck runs out too, so that the discards would have to be shuffled a second time, "
+            "the game ends at once and is scored as it stands. Without this, some games leave both players "
+            "nothing but discards, forever.",
+            ruling="MD-5",
+            option="reshuffles",
         ),
         Clause(
             "md.end.stuck",
@@ -242,8 +280,8 @@ RULEBOOK = Rulebook(
             "md.view",
             "What you may see",
             "You see your own hand, both Mandalas, both Rivers, the discard pile and how many cards are in "
-            "the deck, each hand and each Cup. You do not see the other hand, the order of the deck or what "
-            "lies face down in the Cups.",
+            "the deck, each hand and each Cup, and what lies in your own Cup. You do not see the other hand, "
+            "the order of the deck or what lies face down in the other player's Cup.",
         ),
         Clause(
             "md.over",

@@ -15,8 +15,9 @@ at most 8 Field plays per Mandala and 8 discards, for a hand of 8), so the list 
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass, replace
+from collections import Counter
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass, field, replace
 from typing import Any, ClassVar, NamedTuple
 
 from ...actions import Action, Claim, Discard, ToField, ToMountain
@@ -24,6 +25,7 @@ from ...cards import COLOUR_COPIES, COLOURS, ColourCard, Deck
 from ...errors import IllegalAction, InvalidOption, InvalidScoreInput, InvalidTrick, describe
 from ...explain import Reason, and_list, plural
 from ..base import (
+    LEGACY,
     CardLike,
     Event,
     MatchResult,
@@ -57,10 +59,12 @@ from .rulebook import (
     COLOUR_INDEX,
     DRAW_UP_TO,
     HAND_LIMIT,
+    LEGACY_RESHUFFLES,
     MANDALAS,
     NAME,
     OVER,
     PLAY,
+    RESHUFFLES,
     RIVER_SPACES,
     RULEBOOK,
     START_CUP,
@@ -68,12 +72,15 @@ from .rulebook import (
     START_MOUNTAIN,
     TITLE,
     ClaimTie,
+    Completion,
     EndCause,
     Phase,
     RiverEnd,
 )
 
 NO_CARDS: Counts = (0,) * len(COLOURS)
+Putter = Callable[["MandalaState", Counts], "MandalaState"]  # puts the cards taken from the deck where they go
+Noter = Callable[[tuple[int, ...], int, bool, bool, bool], Fact]  # the fact of one part of a draw
 FIELD_MAX = HAND_LIMIT - 1  # a Field play keeps one card in hand
 
 
@@ -156,10 +163,19 @@ def by_colour(counts: Counts) -> dict[str, int]:
 
 @dataclass(frozen=True, slots=True)
 class MandalaOptions(Options):
-    """Mandala's options, each a choice between readings of a ruling (defaults: the rulings')."""
+    """Mandala's options, each a choice between readings of a ruling (defaults: the rulings').
+
+    ``completion`` and ``reshuffles`` came with rulings MD-6 and MD-5; records saved before them
+    hold neither and replay as they were played: ``completion="after-draw"`` and
+    ``reshuffles=100`` (the deck was then rebuilt whenever it ran out).
+    """
 
     claim_tie: str = ClaimTie.OTHER.value  # MD-2: who chooses first when the Fields are equal
     river_end: str = RiverEnd.AT_ONCE.value  # MD-3: when a River with six colours ends the game
+    # MD-6: a Mandala completed by a Mountain play is complete before that turn's draw
+    completion: str = field(default=Completion.ON_ARRIVAL.value, metadata={LEGACY: Completion.AFTER_DRAW.value})
+    # MD-5: how often the discards become a new deck; when the last one runs out the game is stalled
+    reshuffles: int = field(default=RESHUFFLES, metadata={LEGACY: LEGACY_RESHUFFLES})
 
 
 @dataclass(frozen=True, slots=True)
@@ -297,6 +313,12 @@ CAPABILITIES = Capabilities(
     ),
     tricks=False,
     board=BoardKind.MANDALAS,
+    option_values=(
+        ("claim_tie", (ClaimTie.COMPLETER.value,)),
+        ("river_end", (RiverEnd.AFTER_CLAIMS.value,)),
+        ("completion", (Completion.AFTER_DRAW.value,)),
+        ("reshuffles", (2, LEGACY_RESHUFFLES)),
+    ),
     examples=(
         Example("play.ipynb", "", "seed=1"),
         Example("quiz.ipynb", "", "seed=1"),
@@ -327,6 +349,26 @@ class Mandala(CoreRules[MandalaState]):
     def _check_options(self) -> None:
         check_choice(TITLE, "claim_tie", self.options.claim_tie, [c.value for c in ClaimTie])
         check_choice(TITLE, "river_end", self.options.river_end, [c.value for c in RiverEnd])
+        check_choice(TITLE, "completion", self.options.completion, [c.value for c in Completion])
+        n = self.options.reshuffles
+        if isinstance(n, bool) or not isinstance(n, int) or not 1 <= n <= LEGACY_RESHUFFLES:
+            raise InvalidOption(
+                f"{TITLE}: reshuffles={describe(n)} is not allowed; the discards become a new deck 1 to "
+                f"{LEGACY_RESHUFFLES} times (1 by ruling MD-5)",
+                rule_id="md.end.stalled",
+            )
+
+    @property
+    def max_decisions(self) -> int:
+        """Every card ever drawn or turned into a Mountain comes from the first deck or a rebuilt
+        one: at most D = 108 x (1 + reshuffles) (MD-5). A turn that draws takes one of them; a turn
+        that draws nothing puts a card down from a hand that only draws refill (at most 16 + D); a
+        claim takes cards a Mountain play or a refill put there (at most 2D + 20)."""
+        d = CARDS * (1 + self.options.reshuffles)
+        return 4 * d + 36
+
+    def census(self, state: MandalaState) -> Counter[object]:
+        return Counter(dict(zip(COLOURS, state.card_total(), strict=True)))
 
     def _build_deck(self) -> Deck:
         cards = tuple(ColourCard(colour, k) for colour in COLOURS for k in range(1, COLOUR_COPIES + 1))
@@ -464,8 +506,16 @@ class Mandala(CoreRules[MandalaState]):
             )
             self._note(facts, IntoMountain(seat, m + 1, colour), state)
             want = min(DRAW_UP_TO, HAND_LIMIT - sum(hand))
-            state = self._draw(state, seat, want, "md.turn.draw", facts)
-            return self._end_turn(state, seat, m, facts)
+            if self.options.completion == Completion.AFTER_DRAW:
+                state = self._draw(state, seat, want, "md.turn.draw", facts)
+                return state if state.phase is OVER else self._end_turn(state, seat, m, facts)
+            completed = self._complete(state, seat, m, facts)
+            state = self._draw(completed or state, seat, want, "md.turn.draw", facts)
+            if state.phase is OVER:
+                return state
+            if completed is not None:
+                return self._start_claim(state, facts)
+            return self._next_turn(state, 1 - seat, facts)
         if kind == "field":
             fields = _put(state.fields[m], seat, _add(state.fields[m][seat], c, n))
             state = replace(state, hand_counts=_put(hands, seat, hand), fields=_put(state.fields, m, fields))
@@ -474,7 +524,7 @@ class Mandala(CoreRules[MandalaState]):
         state = replace(state, hand_counts=_put(hands, seat, hand), discards=_add(state.discards, c, n))
         self._note(facts, Discarded(seat, colour, n), state)
         state = self._draw(state, seat, n, "md.turn.discard", facts)
-        return self._end_turn(state, seat, None, facts)
+        return state if state.phase is OVER else self._next_turn(state, 1 - seat, facts)
 
     @staticmethod
     def _note(facts: Facts | None, fact: Fact, state: MandalaState) -> None:
@@ -482,7 +532,11 @@ class Mandala(CoreRules[MandalaState]):
             facts.append((fact, state))
 
     def _reshuffle(self, state: MandalaState, facts: Facts | None) -> MandalaState:
-        """The discards, shuffled by the seed and the reshuffle's number, become the deck."""
+        """The deck has run out: the discards, shuffled by the seed and the reshuffle's number,
+        become the new deck; or, once the deck has been rebuilt as often as the options allow,
+        the game ends as it stands (MD-5)."""
+        if state.reshuffles >= self.options.reshuffles:
+            return self._end(state, EndCause.STALLED, facts)
         pile = [c for c in range(len(COLOURS)) for _ in range(state.discards[c])]
         number = state.reshuffles + 1
         order = shuffled_ids(self, state.seed, number, range(len(pile)))
@@ -490,30 +544,59 @@ class Mandala(CoreRules[MandalaState]):
         self._note(facts, Reshuffled(None, len(pile), number), state)
         return state
 
-    def _take(self, state: MandalaState, want: int, facts: Facts | None) -> tuple[MandalaState, list[int]]:
-        """Take up to ``want`` cards from the top of the deck, reshuffling the discards into a new
-        deck whenever it runs out."""
-        taken: list[int] = []
-        while len(taken) < want:
+    def _deal_out(self, state: MandalaState, want: int, facts: Facts | None, put: Putter, note: Noter) -> MandalaState:
+        """Take up to ``want`` cards from the top of the deck and ``put`` them where they go, in
+        parts: the cards of the old deck, then (when it runs out) the reshuffle, then the rest
+        from the new deck. Each part is noted with every card in its place (``note(taken,
+        wanted, continued, emptied, short)``: the part's cards, how many it was to take, whether
+        it follows a reshuffle, whether it took the deck's last card, and whether it fell short
+        with nothing more to take). When the deck runs out and cannot be rebuilt, the game ends
+        there (MD-5)."""
+        left, continued = want, False
+        while left > 0:
             if not state.deck:
                 if not any(state.discards):
+                    if left == want:  # nothing at all to take
+                        self._note(facts, note((), left, continued, False, True), state)
                     break
                 state = self._reshuffle(state, facts)
-            k = min(want - len(taken), len(state.deck))
-            taken.extend(state.deck[:k])
-            state = replace(state, deck=state.deck[k:])
-        if not state.deck and any(state.discards):
-            state = self._reshuffle(state, facts)
-        return state, taken
+                if state.phase is OVER:
+                    return state
+                continued = True
+            k = min(left, len(state.deck))
+            taken = state.deck[:k]
+            state = put(replace(state, deck=state.deck[k:]), _counts(taken))
+            emptied = not state.deck
+            more = emptied and any(state.discards) and state.reshuffles < self.options.reshuffles
+            self._note(facts, note(taken, left, continued, emptied, k < left and not more), state)
+            left -= k
+        if not state.deck and (any(state.discards) or state.reshuffles >= self.options.reshuffles):
+            state = self._reshuffle(state, facts)  # it has run out: rebuilt at once, or the end (MD-5)
+        return state
 
     def _draw(self, state: MandalaState, seat: int, want: int, rule: str, facts: Facts | None) -> MandalaState:
         if want <= 0:
             return state
-        state, taken = self._take(state, want, facts)
-        hand = _sum(state.hand_counts[seat], _counts(taken))
-        state = replace(state, hand_counts=_put(state.hand_counts, seat, hand))
-        self._note(facts, Drew(seat, len(taken), want, tuple(COLOURS[c] for c in taken), rule), state)
-        return state
+
+        def put(state: MandalaState, counts: Counts) -> MandalaState:
+            return replace(state, hand_counts=_put(state.hand_counts, seat, _sum(state.hand_counts[seat], counts)))
+
+        def note(taken: tuple[int, ...], wanted: int, continued: bool, emptied: bool, short: bool) -> Fact:
+            colours = tuple(COLOURS[c] for c in taken)
+            return Drew(seat, len(taken), wanted, colours, rule, continued, emptied, short)
+
+        return self._deal_out(state, want, facts, put, note)
+
+    def _refill(self, state: MandalaState, m: int, facts: Facts | None) -> MandalaState:
+        """Two new cards face up into the Mountain of the cleared Mandala ``m``."""
+
+        def put(state: MandalaState, counts: Counts) -> MandalaState:
+            return replace(state, mountains=_put(state.mountains, m, _sum(state.mountains[m], counts)))
+
+        def note(taken: tuple[int, ...], wanted: int, continued: bool, emptied: bool, short: bool) -> Fact:
+            return Refilled(None, m + 1, tuple(COLOURS[c] for c in taken), continued)
+
+        return self._deal_out(state, START_MOUNTAIN, facts, put, note)
 
     @staticmethod
     def present(state: MandalaState, m: int) -> tuple[int, ...]:
@@ -528,17 +611,34 @@ class Mandala(CoreRules[MandalaState]):
             return (0 if fields[0] > fields[1] else 1), False
         return (completer if self.options.claim_tie == ClaimTie.COMPLETER else 1 - completer), True
 
-    def _end_turn(self, state: MandalaState, seat: int, m: int | None, facts: Facts | None) -> MandalaState:
-        if m is not None and len(self.present(state, m)) == len(COLOURS):
-            sizes = tuple(sum(f) for f in state.fields[m])
-            first, tie = self.first_chooser(sizes, seat)
-            last = state.reshuffles > 0
-            state = replace(state, phase=CLAIM, to_play=first, claiming=m, last=last)
-            self._note(facts, Completed(seat, m + 1, sizes, first, tie, last), state)
-            if not any(state.mountains[m]):  # nothing to claim (the Mountain could not be refilled)
-                return self._finish_claim(state, facts)
-            return state
-        return self._next_turn(state, 1 - seat, facts)
+    def _end_turn(self, state: MandalaState, seat: int, m: int, facts: Facts | None) -> MandalaState:
+        """The end of a turn that added cards to Mandala ``m``: its claim if it is complete now,
+        else the other player's turn."""
+        completed = self._complete(state, seat, m, facts)
+        if completed is None:
+            return self._next_turn(state, 1 - seat, facts)
+        return self._start_claim(completed, facts)
+
+    def _complete(self, state: MandalaState, seat: int, m: int, facts: Facts | None) -> MandalaState | None:
+        """``state`` with Mandala ``m`` completed by ``seat`` (who chooses first, whether it is the
+        last), if its six colours are present now; else ``None``. The claim starts at the end of
+        the turn (:meth:`_start_claim`)."""
+        if len(self.present(state, m)) < len(COLOURS):
+            return None
+        sizes = tuple(sum(f) for f in state.fields[m])
+        first, tie = self.first_chooser(sizes, seat)
+        last = state.reshuffles > 0
+        state = replace(state, phase=CLAIM, to_play=first, claiming=m, last=last)
+        self._note(facts, Completed(seat, m + 1, sizes, first, tie, last), state)
+        return state
+
+    def _start_claim(self, state: MandalaState, facts: Facts | None) -> MandalaState:
+        """The claim of the completed Mandala, at the end of the turn that completed it."""
+        m = state.claiming
+        assert m is not None
+        if not any(state.mountains[m]):  # nothing to claim (the Mountain could not be refilled)
+            return self._finish_claim(state, facts)
+        return state
 
     def _next_turn(self, state: MandalaState, seat: int, facts: Facts | None) -> MandalaState:
         state = replace(state, phase=PLAY, to_play=seat, turn=seat, claiming=None, last=False)
@@ -592,9 +692,9 @@ class Mandala(CoreRules[MandalaState]):
             return self._end(state, EndCause.RIVER, facts)
         if state.last:
             return self._end(state, EndCause.DECK, facts)
-        state, taken = self._take(state, START_MOUNTAIN, facts)
-        state = replace(state, mountains=_put(state.mountains, m, _sum(state.mountains[m], _counts(taken))))
-        self._note(facts, Refilled(None, m + 1, tuple(COLOURS[c] for c in taken)), state)
+        state = self._refill(state, m, facts)
+        if state.phase is OVER:
+            return state
         return self._next_turn(state, 1 - state.turn, facts)
 
     def _end(self, state: MandalaState, cause: EndCause, facts: Facts | None) -> MandalaState:
@@ -741,7 +841,9 @@ class Mandala(CoreRules[MandalaState]):
                 for m in range(MANDALAS)
             ),
             rivers=state.rivers,
-            cups=tuple(by_colour(c) if teacher or over else None for c in state.cup_counts),
+            cups=tuple(  # MD-4: a seat sees its own Cup, never the other's before the end
+                by_colour(c) if teacher or over or s == seat else None for s, c in enumerate(state.cup_counts)
+            ),
             cup_sizes=tuple(sum(c) for c in state.cup_counts),
             deck=tuple(COLOURS[c] for c in state.deck) if teacher else None,
             deck_size=len(state.deck),
