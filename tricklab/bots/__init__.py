@@ -107,6 +107,15 @@ def hint_bot(rules: Rules[Any], seat: int, seed: int | str = 0) -> Bot:
     return ref.load()(rules, seat, seed)
 
 
+def table_bot(rules: Rules[Any], seat: int, seed: int, decision: int) -> Bot:
+    """The bot that makes decision number ``decision`` (0 for the first) for ``seat`` at a table
+    (the play app): the heuristic bot with a random source of its own for that one decision,
+    so its choice depends only on the match's seed and the moves before it. Undoing and playing
+    again, or opening a link whose moves leave a bot's unseen choice out
+    (:func:`tricklab.links.moves_code`), gives the same choice."""
+    return heuristic_bot(rules, seat, f"table:{seed}:{seat}:{decision}")
+
+
 BOT_NAMES = ("random", "heuristic")
 
 

@@ -683,6 +683,14 @@ class Rules(ABC, Generic[S]):
             match.apply(players[seat].choose(match.view(seat), legal))
         return match
 
+    def unseen_by(self, before: S, action: Action, seat: int, now: S) -> bool:
+        """Whether ``action``, a secret choice another seat made at ``before``, is still unknown
+        to ``seat`` at ``now`` (a later state of the same match): a prediction not yet revealed,
+        passed cards that did not come to ``seat``. What a link made for ``seat`` leaves out
+        (:func:`tricklab.links.moves_code`). A game without secret choices keeps the default:
+        every action is seen as it is made."""
+        return False
+
     def census(self, state: S) -> Counter[object] | None:
         """Every piece of the game counted wherever it is in ``state`` (card ids for a card game:
         in hands, set aside, in the trick, won, on their way in a pass; a colour's cards or the

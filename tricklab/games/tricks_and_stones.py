@@ -871,6 +871,15 @@ class TricksAndStones(CoreRules[TricksAndStonesState]):
         n = self.players
         return ROUNDS * (n + CARDS_EACH * 2 * n)
 
+    def unseen_by(self, before: TricksAndStonesState, action: Action, seat: int, now: TricksAndStonesState) -> bool:
+        """Another seat's prediction is secret until every prediction of the round is in (TS-3)."""
+        return (
+            isinstance(action, Predict)
+            and before.to_play != seat
+            and now.round == before.round
+            and now.phase is PREDICT
+        )
+
     def census(self, state: TricksAndStonesState) -> Counter[object]:
         return mask_census((*state.held, state.set_aside, *state.taken), state.played)
 

@@ -39,7 +39,7 @@ from ..actions import (
     Skip,
     Steal,
 )
-from ..bots import Bot, hint_bot, make_bots
+from ..bots import hint_bot, table_bot
 from ..cards import Card
 from ..display import (
     PLACE_WORDS,
@@ -153,11 +153,12 @@ class PlayTable(w.VBox):  # type: ignore[misc]
             self._start(get_rules(cls.name, players=players), seed)
 
     def _start(self, rules: Rules[Any], seed: int, match: Match | None = None) -> None:
-        """A new match of ``rules`` from ``seed`` (or ``match`` as it is), with fresh bots, and
-        the bots' next moves."""
+        """A new match of ``rules`` from ``seed`` (or ``match`` as it is), and the bots' next
+        moves. The bots are the table's (:func:`tricklab.bots.table_bot`): each decision's choice
+        depends only on the seed and the moves before it, so undoing, or opening a link that
+        leaves their unseen choices out, brings the same choices back."""
         self.match: Match = rules.new_match(seed, **self._options) if match is None else match
         self.rules: Rules[Any] = self.match.rules
-        self.bots: list[Bot] = make_bots(self.rules, "heuristic", seed)
         self._adviser = hint_bot(self.rules, self.seat, f"{seed}:hint")
         self._scanned = len(self.match.timeline(self.seat))  # steps already looked at for pauses
         self._pauses: list[Pause] = []
@@ -326,7 +327,7 @@ class PlayTable(w.VBox):  # type: ignore[misc]
     def link_state(self) -> dict[str, str]:
         """What a link needs to reopen this match at this point: the seed, the code of its
         moves (:mod:`tricklab.links`), the first dealer it was given, the look toggles."""
-        state = {"seed": str(self.match.seed), "moves": moves_code(self.match)}
+        state = {"seed": str(self.match.seed), "moves": moves_code(self.match, self.seat)}
         if "first_dealer" in self.match.match_options:
             state["first_dealer"] = str(self.match.match_options["first_dealer"] + 1)
         return {**state, **self.look.link_state()}
@@ -343,7 +344,7 @@ class PlayTable(w.VBox):  # type: ignore[misc]
                 query[name] = "yes"
         if "first_dealer" in self.match.match_options:
             query["first_dealer"] = str(self.match.match_options["first_dealer"] + 1)
-        query["moves"] = moves_code(self.match)
+        query["moves"] = moves_code(self.match, self.seat)
         return app_link("replay.ipynb?" + urlencode(query))
 
     # --- bots and pauses -------------------------------------------------------------------------------
@@ -423,7 +424,8 @@ class PlayTable(w.VBox):  # type: ignore[misc]
     def _bot_move(self) -> None:
         seat = self.match.to_play
         assert seat is not None
-        self.match.apply(self.bots[seat].choose(self.match.view(seat), self.match.legal_actions()))
+        bot = table_bot(self.rules, seat, self.match.seed, len(self.match.actions))
+        self.match.apply(bot.choose(self.match.view(seat), self.match.legal_actions()))
         self._after_moves()
 
     def _schedule(self, fn: Callable[[], object], delay: float) -> None:

@@ -616,6 +616,15 @@ class JewelVault(CoreRules[JewelVaultState]):
         cards = self._cards_each * n
         return self._rounds * (1 + n + 2 * cards + self._tricks_per_round + 4 + 2 * n)
 
+    def unseen_by(self, before: JewelVaultState, action: Action, seat: int, now: JewelVaultState) -> bool:
+        """Cards another seat chose to pass stay its secret (JV-4), but for the seat they were
+        passed to, once they have changed hands."""
+        if not isinstance(action, Pass) or before.to_play in (None, seat):
+            return False
+        received = before.to_play is not None and self._receivers[before.to_play] == seat
+        changed_hands = now.round > before.round or now.exchanged
+        return not (received and changed_hands)
+
     def census(self, state: JewelVaultState) -> Counter[object]:
         passing = () if state.exchanged else state.pass_masks  # chosen cards leave the hand until the exchange
         return mask_census((*state.hand_masks, state.aside_mask, *passing, *state.won_masks), state.trick_ids)
