@@ -57,7 +57,7 @@ from ..display.panels import PodiumView, panel_html
 from ..errors import IllegalAction, InvalidOption, TricklabError
 from ..explain import and_list, plural
 from ..games import DEFAULT_GAME, default_players, find_game
-from ..games.base import EventKind, Rules, SeatView
+from ..games.base import EventKind, Rules, SeatView, next_seed
 from ..hints import Hint, hint
 from ..links import moves_code
 from ..match import Match, Step
@@ -317,7 +317,7 @@ class PlayTable(w.VBox):  # type: ignore[misc]
     def new_deal(self) -> None:
         """A new match with the next seed (the same game, players, seat and variants)."""
         self._cancel_pending()
-        seed = self.match.seed + 1
+        seed = next_seed(self.match.seed)
         self._show_below()  # a review of the last match goes with it
         self._start(get_rules(self.rules.name, players=self.rules.players), seed)
         self._message = f"A new deal: seed {seed}."
