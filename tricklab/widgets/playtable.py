@@ -126,6 +126,7 @@ class PlayTable(w.VBox):  # type: ignore[misc]
         self.hold = hold
         self._bots_paused = False
         self._pending: asyncio.TimerHandle | None = None  # the next bot move (or continue), when paced
+        self._review: ReviewPanel | None = None  # the review shown under the table, once asked for
         self.board = Board()
         self.board.on_intent(self._intent)
         self.look = LookToggles(
@@ -303,7 +304,9 @@ class PlayTable(w.VBox):  # type: ignore[misc]
         if round not in rounds:
             self._refuse(f"Round {round + 1} cannot be reviewed yet: only a round that is over can be.")
             return None
+        self._stop_review()  # one review at a time: the one under way stops first
         panel = ReviewPanel(self.match, self.seat, rounds=rounds, round=round, seed=self.match.seed)
+        self._review = panel
         self._show_below(panel)
         self._message = ""
         self._render()
@@ -314,10 +317,17 @@ class PlayTable(w.VBox):  # type: ignore[misc]
         """The toolbar, the board, then ``panels`` (a review) under them."""
         self.children = (self.toolbar, self.board, *panels)
 
+    def _stop_review(self) -> None:
+        """Stop the review shown, if it is under way, and wait until it has (see ``ReviewPanel.stop``)."""
+        if self._review is not None:
+            self._review.stop()
+            self._review = None
+
     def new_deal(self) -> None:
         """A new match with the next seed (the same game, players, seat and variants)."""
         self._cancel_pending()
         seed = next_seed(self.match.seed)
+        self._stop_review()
         self._show_below()  # a review of the last match goes with it
         self._start(get_rules(self.rules.name, players=self.rules.players), seed)
         self._message = f"A new deal: seed {seed}."
