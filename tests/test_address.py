@@ -12,8 +12,9 @@ import pytest
 
 import tricklab
 from tricklab.display import reasons_html, rule_id_html
+from tricklab.games.base import next_seed
 from tricklab.links import moves_code
-from tricklab.widgets import apps
+from tricklab.widgets import MoveTrainer, PlayTable, apps
 from tricklab.widgets.apps import bid_trainer_app, play_app, quiz_app
 from tricklab.widgets.board import Board
 
@@ -110,6 +111,40 @@ def test_new_deal_moves_the_seed_in_the_address() -> None:
         app = make("seed=8&pace=0" if make is apps.play_app else "seed=8")
         widget(app).new_deal()
         assert address(app)["seed"] == "9", make
+
+
+LARGEST = apps.MAX_SEED  # the largest seed a link may give, 2**63 - 1
+
+
+@pytest.mark.parametrize(
+    ("make", "query"),
+    [
+        (apps.play_app, "game=tricks-and-stones&pace=0"),
+        (apps.play_app, "game=kalah&pace=0"),
+        (apps.quiz_app, "game=band-of-tricks"),
+        (apps.quiz_app, "game=kalah"),  # a quiz about positions
+        (apps.bid_trainer_app, "game=tricks-and-stones"),
+        (apps.bid_trainer_app, "game=mandala"),  # the move trainer
+    ],
+)
+def test_a_new_deal_from_the_largest_seed_starts_again_from_seed_0(make: Any, query: str) -> None:
+    app = make(f"{query}&seed={LARGEST}")
+    header, trainer = app.children
+    assert messages(app) == [] and f"seed {LARGEST}" in header.value
+    button = trainer.new_button if isinstance(trainer, MoveTrainer) else trainer.new_deal_button
+    for seed in (0, 1):  # through the button's own handler, which loses an error (a dead click)
+        button.click()
+        assert (trainer.match.seed if isinstance(trainer, PlayTable) else trainer.seed) == seed
+        assert address(app)["seed"] == str(seed) and re.search(rf"seed {seed}\b", header.value)
+    again = make(widget(app).board.scene["address"])  # the address a new deal wrote is a link the app reads
+    assert messages(again) == []
+
+
+def test_the_seed_after_the_largest_is_0() -> None:
+    assert next_seed(7) == 8 and next_seed(LARGEST) == 0 and LARGEST == 2**63 - 1
+    table = apps.play_app(f"seed={LARGEST}&pace=0").children[1]
+    table.board.intent("new-deal")
+    assert table.match.seed == 0 and "seed 0" in table.board.scene["html"]
 
 
 @pytest.mark.parametrize("make", [apps.play_app, apps.quiz_app, apps.bid_trainer_app, apps.replay_app])

@@ -31,6 +31,7 @@ from hypothesis import strategies as st
 import tricklab
 from tricklab.cards import Card
 from tricklab.display import card_label
+from tricklab.games.base import next_seed
 from tricklab.match import Match
 from tricklab.widgets import BidTrainer, Board, PlayTable, Quiz, TrickExplainer, TrickStepper
 from tricklab.widgets.apps import bid_trainer_app, replay_app
@@ -458,7 +459,7 @@ def send_to_table(table: PlayTable, intent: str, value: str | None) -> None:
     after = table.match.actions
     states = table.match.states
     if intent == "new-deal" and table.match.seed != seed:
-        assert table.match.seed == seed + 1
+        assert table.match.seed == next_seed(seed)
         assert all(states[i].to_play != table.seat for i in range(len(after))), (intent, value)
     elif after != before:  # a decision was taken, accepted by the checked engine
         assert after[: len(before)] == before, (intent, value)

@@ -170,6 +170,43 @@ def test_a_review_can_be_cancelled_and_started_again() -> None:
     assert panel.review is not None and panel.review.seat == 1
 
 
+def test_a_new_review_stops_the_one_under_way_so_that_one_runs_at_a_time() -> None:
+    """Rapid "review" intents (a page may send any number): each stops the review before it, whose
+    thread has ended (it takes no more CPU) before the next starts; the last one runs to its end."""
+    table = PlayTable("band-of-tricks", 4, seat=1, seed=3, pace=0, hold=0)  # a review of seconds
+    play_until(table, lambda: table.match.is_over or (table.paused is not None and table.paused.kind == "round"))
+    panels: list[ReviewPanel] = []
+    for _ in range(8):
+        table.board.intent("review", "1")
+        panel = table.children[-1]
+        assert isinstance(panel, ReviewPanel) and panel.running
+        assert not any(earlier.running for earlier in panels), "an earlier review still runs"
+        panels.append(panel)
+    assert all(earlier.review is None for earlier in panels[:-1])
+    last = panels[-1]
+    last.wait(120)
+    assert not last.running and last.review is not None and last.review.round == 0
+    table.board.intent("review", "1")
+    running = table.children[-1]
+    assert isinstance(running, ReviewPanel) and running.running
+    table.board.intent("new-deal")  # the review of the last match goes with it, stopped
+    assert not running.running and running.review is None and running not in table.children
+
+
+def test_the_replay_s_review_panel_restarts_for_a_new_pick_and_stops_the_review_under_way() -> None:
+    match = tricklab.get_rules("band-of-tricks", players=4).play(seed=3)
+    panel = ReviewPanel(match, 1, rounds=(0, 1), round=0, seats=True)
+    panel.run()
+    first = panel._worker
+    panel.round_picker.value = 1
+    panel.seat_picker.value = 2
+    panel.run_button.click()  # as a page may send it, even while the button is disabled
+    assert first is not None and not first.running and panel.running
+    panel.wait(120)
+    assert panel.review is not None and (panel.review.round, panel.review.seat) == (1, 2)
+    assert not panel.run_button.disabled and panel.cancel_button.disabled
+
+
 def test_the_learner_sets_the_bots_pace_pauses_them_and_steps_them_one_move_at_a_time() -> None:
     first = tricklab.get_rules("band-of-tricks", players=4).new_match(1).to_play
     assert first is not None

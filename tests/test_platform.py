@@ -255,6 +255,38 @@ def test_the_review_runs_on_the_event_loop_and_honours_cancel(browser: None) -> 
     run(main)
 
 
+def test_in_the_browser_a_new_review_closes_the_one_under_way(browser: None) -> None:
+    from tricklab.widgets.playtable import PlayTable
+
+    from .test_learning import play_until
+
+    table = PlayTable("band-of-tricks", 4, seat=1, seed=3, pace=0, hold=0)
+    play_until(table, lambda: table.match.is_over or (table.paused is not None and table.paused.kind == "round"))
+
+    async def main() -> None:
+        panels: list[ReviewPanel] = []
+        for _ in range(4):
+            table.board.intent("review", "1")
+            panel = table.children[-1]
+            assert isinstance(panel, ReviewPanel) and panel.running
+            assert not any(earlier.running for earlier in panels), "an earlier review's task still runs"
+            panels.append(panel)
+            await until(lambda: panels[-1].progress.value > 0)  # it has taken steps
+        await until(lambda: not panels[-1].running)
+        assert panels[-1].review is not None and all(earlier.review is None for earlier in panels[:-1])
+        panel = ReviewPanel(table.match, 1, rounds=(0, 1), round=0, seats=True, samples=8)
+        panel.run_button.click()
+        first = panel._worker
+        await until(lambda: panel.progress.value > 0)
+        panel.round_picker.value = 1
+        panel.run_button.click()
+        assert first is not None and not first.running and panel.running
+        await until(lambda: not panel.running)
+        assert panel.review is not None and panel.review.round == 1
+
+    run(main)
+
+
 # --- links between the apps: notebooks under Voilà, the pages Voici built in the site ----------------
 
 

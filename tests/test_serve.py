@@ -70,6 +70,50 @@ def test_gallery_lists_the_apps_and_the_rulebook_shows_in_chromium(voila_url: st
     assert "Tricks & Stones" in text and "Who leads first" in text
 
 
+#: paths no page asks for, at which Voilà's or jupyter_server's own handlers failed with a 500
+ODD_PATHS = (
+    "/logout",
+    "/voila/render/play.ipynb%00.png",
+    "/voila/render/play.ipynb%0a.png",
+    "/voila/files/x%00.png",
+    "/voila/templates/../..",
+    "/voila/templates/..",
+    "/voila/templates/%2e%2e/%2e%2e",
+    "/voila/templates/lab/foo",
+    "/voila/templates/lab/static/../../x",
+)
+
+
+def test_odd_paths_are_not_found_and_the_apps_files_are(voila_url: str) -> None:
+    for path in ODD_PATHS:
+        answer = fetch(voila_url + path, timeout=30)
+        assert answer.status == 404, (path, answer.status)
+        assert "Traceback" not in answer.body
+    for path in ("/voila/templates/lab/static/index.css", "/voila/static/voila.js", "/voila/render/rulebooks.ipynb"):
+        assert fetch(voila_url + path).status == 200, path
+
+
+@pytest.mark.parametrize("path", ODD_PATHS)
+def test_an_odd_path_is_told_from_the_apps_paths(path: str) -> None:
+    assert serve.is_odd_path(path)
+    assert serve.is_odd_path("/base" + path, "/base/")
+
+
+def test_the_apps_paths_are_not_odd() -> None:
+    for path in (
+        "/",
+        "/voila/render/replay.ipynb",
+        "/voila/templates/lab/static/index.css",
+        "/voila/static/voila.js",
+        "/voila/files/screenshots/play-light.png",
+        "/voila/tree/",
+        "/api/kernels/0c5e4d13-1c4b-4d7a-9f5e-1c2d3e4f5a6b/channels",
+        "/login",
+        "/voila/render/a%20b.ipynb",
+    ):
+        assert not serve.is_odd_path(path), path
+
+
 # --- the classroom fixes of tricklab.serve -------------------------------------------------------
 
 CULL_AFTER = 10  # seconds; short so that the culling test takes seconds (the default is 40)

@@ -22,7 +22,7 @@ applied through ordinary Jupyter configuration, so nothing in Voilà or jupyter_
 3. **A preheated pool.** Voilà starts ``pool_size`` kernels per app ahead of time and runs the
    app in them, so a learner's page does not wait for a kernel start (about 0.4 s of 1.9 s).
 
-Two more make a link harmless and the server bounded:
+Three more make a link harmless, the server bounded and its answers plain:
 
 4. **A link chooses light or dark, nothing else.** Voilà's lab template writes the ``theme``
    parameter into ``data-jp-theme-name="…"`` unescaped, and a ``template`` parameter into
@@ -40,6 +40,13 @@ Two more make a link harmless and the server bounded:
    short 503 page ("The class is full") before any kernel is started for it. The default,
    :func:`default_max_kernels`, is half of the machine's memory at :data:`KERNEL_MIB` a kernel.
 
+6. **An odd path is not found.** A few paths that no page asks for make Voilà's or jupyter_server's
+   own handlers fail with a 500: a control character (``play.ipynb%00.png``: Voilà redirects a
+   file that is not a notebook, and tornado refuses the character in the header), a ``..``
+   segment or anything but ``<template>/static/<file>`` under ``/voila/templates/``, and
+   ``/logout``, a page Voilà has no template for (no one logs in). :class:`ClassroomVoila` answers
+   them with a plain 404 (:func:`is_odd_path`) before any of those handlers sees them.
+
 XSRF protection is left on: nothing here disables a check.
 
 ``tricklab serve`` (see :mod:`tricklab.__main__`) runs :class:`ClassroomVoila` (``python -m
@@ -54,6 +61,8 @@ from __future__ import annotations
 import asyncio
 import html
 import os
+import re
+import urllib.parse
 import uuid
 import weakref
 from collections.abc import Iterator
@@ -67,7 +76,8 @@ from jupyter_core.utils import ensure_async
 from jupyter_server.services.kernels.connection.channels import ZMQChannelsWebsocketConnection
 from jupyter_server.services.kernels.kernelmanager import AsyncMappingKernelManager
 from tornado.httputil import HTTPServerRequest
-from tornado.web import OutputTransform, authenticated
+from tornado.routing import Matcher, Rule
+from tornado.web import HTTPError, OutputTransform, RequestHandler, authenticated
 from traitlets import Integer
 from voila.app import Voila
 from voila.tornado.handler import TornadoVoilaHandler
@@ -393,9 +403,49 @@ class ClassroomVoilaHandler(TornadoVoilaHandler):  # type: ignore[misc]  # Voil�
         self.finish(class_full_page(limit))
 
 
+# --- 6. an odd path is not found ---------------------------------------------------------------
+
+#: what a page asks for under ``voila/templates/``: a template's static file
+_TEMPLATE_FILE = re.compile(r"voila/templates/[^/]+/static/[^/].*", re.DOTALL)
+_CONTROL = re.compile(r"[\x00-\x1f\x7f]")
+
+
+def is_odd_path(path: str, root: str = "/") -> bool:
+    """Whether a request's ``path`` (percent-encoded, as sent; ``root`` is the server's URL prefix)
+    names nothing a page asks for, in one of the ways Voilà's handlers answer with a 500:
+    a control character, a ``.`` or ``..`` segment (a browser resolves them before it asks),
+    ``logout``, or anything under ``voila/templates/`` but ``<template>/static/<file>``."""
+    decoded = urllib.parse.unquote(path)
+    if _CONTROL.search(decoded) or {".", ".."} & set(decoded.split("/")):
+        return True
+    prefix = root.rstrip("/") + "/"
+    if not decoded.startswith(prefix):
+        return False
+    rest = decoded[len(prefix) :]
+    return rest.rstrip("/") == "logout" or (rest.startswith("voila/templates/") and not _TEMPLATE_FILE.fullmatch(rest))
+
+
+class OddPath(Matcher):
+    """Matches a request whose path :func:`is_odd_path` finds odd."""
+
+    def __init__(self, root: str = "/") -> None:
+        self.root = root
+
+    def match(self, request: HTTPServerRequest) -> dict[str, Any] | None:
+        return {} if is_odd_path(request.path, self.root) else None
+
+
+class NotFoundHandler(RequestHandler):
+    """A plain 404, whatever the method."""
+
+    def prepare(self) -> None:
+        raise HTTPError(404)
+
+
 class ClassroomVoila(Voila):  # type: ignore[misc]  # Voilà ships no types
-    """Voilà as ``tricklab serve`` runs it: :class:`ThemeGuard` on every request, and at most
-    ``ClassroomKernelManager.max_kernels`` kernels, pages beyond that refused."""
+    """Voilà as ``tricklab serve`` runs it: :class:`ThemeGuard` on every request, at most
+    ``ClassroomKernelManager.max_kernels`` kernels, pages beyond that refused, and an odd path
+    (:func:`is_odd_path`) not found."""
 
     def initialize(self, argv: list[str] | None = None) -> None:
         super().initialize(argv)
@@ -410,7 +460,8 @@ class ClassroomVoila(Voila):  # type: ignore[misc]  # Voilà ships no types
         handlers: list[Any] = super().init_handlers()
         self.log.info("At most %d kernels at once, the preheated pool included", self.kernel_manager.max_kernels)
         voila_page = TornadoVoilaHandler
-        return [(rule[0], ClassroomVoilaHandler, *rule[2:]) if rule[1] is voila_page else rule for rule in handlers]
+        pages = [(rule[0], ClassroomVoilaHandler, *rule[2:]) if rule[1] is voila_page else rule for rule in handlers]
+        return [Rule(OddPath(self.server_url), NotFoundHandler), *pages]
 
 
 # --- what tricklab serve and tricklab jupyter-config pass on ------------------------------------

@@ -22,6 +22,7 @@ import http.server
 import json
 import mimetypes
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -254,6 +255,43 @@ def fix_urls(out: Path) -> int:
     return changed
 
 
+#: the first script of each page: before JupyterLite reads the address, of its ``theme`` values
+#: only the last that is exactly ``light`` or ``dark`` stays, as ``tricklab serve`` keeps it
+#: (``tricklab.serve.keep_checked_link_arguments``). Voici decodes the value a second time
+#: (``?theme=%25``: URIError, a page that never shows) and asks for any other name as a theme
+THEME_GUARD = """<script data-tricklab="theme-guard">
+(() => {
+  // a link chooses light or dark, nothing else: any other theme is left out of the address
+  const parts = location.search.slice(1).split("&");
+  const themes = parts.map((part) => {
+    const [entry] = new URLSearchParams(part);
+    return entry && entry[0] === "theme" ? entry[1] : null;
+  });
+  const last = themes.findLastIndex((theme) => theme === "light" || theme === "dark");
+  const kept = parts.filter((part, i) => themes[i] === null || i === last);
+  if (kept.length < parts.length) {
+    const search = kept.filter(Boolean).join("&");
+    history.replaceState(history.state, "", location.pathname + (search ? "?" + search : "") + location.hash);
+  }
+})();
+</script>
+"""
+_HEAD = re.compile(r"<head(?:\s[^>]*)?>(\s*<meta charset=[^>]*>)?", re.IGNORECASE)
+
+
+def guard_themes(out: Path) -> int:
+    """Put :data:`THEME_GUARD` in each page, before its first script; returns how many pages changed."""
+    changed = 0
+    for page in (out / "voici").rglob("*.html"):
+        text = page.read_text()
+        head = _HEAD.search(text)
+        if head is None or 'data-tricklab="theme-guard"' in text:
+            continue
+        page.write_text(text[: head.end()] + "\n" + THEME_GUARD + text[head.end() :])
+        changed += 1
+    return changed
+
+
 #: what ``voici build`` writes that no page of the site uses: JupyterLite's own applications
 #: (the pages use ``voici/build``), its documentation, Voici's listing of the notebooks (the
 #: gallery lists the apps; ``voici/`` opens the gallery), and the wheels the kernel extension keeps
@@ -341,6 +379,7 @@ def build(out: Path, apps: Path) -> Path:
         shutil.rmtree(out / "static" / "pyodide", ignore_errors=True)
         shutil.copytree(pyodide, out / "static" / "pyodide")
     fix_urls(out)
+    guard_themes(out)
     font(cache, out)
     prune(out)
     # the gallery's pictures are asked for beside the app pages, as under Voilà
@@ -378,4 +417,4 @@ def serve(out: Path, host: str = "127.0.0.1", port: int = 8000) -> None:
         httpd.serve_forever()
 
 
-__all__ = ["build", "cache_dir", "fix_urls", "serve", "server", "site_size"]
+__all__ = ["build", "cache_dir", "fix_urls", "guard_themes", "serve", "server", "site_size"]

@@ -338,10 +338,19 @@ def check_choice(game: str, name: str, value: object, allowed: Sequence[object])
         )
 
 
+#: seeds are the whole numbers below this one
+SEED_LIMIT = 2**63
+
+
 def check_seed(seed: object) -> int:
-    if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed < 2**63:
+    if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed < SEED_LIMIT:
         raise InvalidOption(f"a seed must be a whole number from 0 to 2**63 - 1, not {describe(seed)}")
     return seed
+
+
+def next_seed(seed: int) -> int:
+    """The seed after ``seed``, for a new deal: the next number, and after the largest, 0."""
+    return (check_seed(seed) + 1) % SEED_LIMIT
 
 
 def check_plain(what: str, value: object) -> None:

@@ -23,7 +23,7 @@ from ..display import bid_rows, card_html, choice_button, decision_html, esc, ru
 from ..display.charts import Bar, bar_chart
 from ..errors import InvalidOption, TricklabError
 from ..games import DEFAULT_GAME, find_game, games_with
-from ..games.base import Rules
+from ..games.base import Rules, next_seed
 from ..games.capabilities import Capabilities, DecisionKind
 from ..match import Match
 from ..platform import Background, Steps, finish, in_background, reporting
@@ -135,7 +135,7 @@ class BidTrainer(w.VBox):  # type: ignore[misc]
             self.cancel_button.disabled = True
         self._cancel.clear()
         self._reset_progress()
-        self._deal(self.seed + 1)
+        self._deal(next_seed(self.seed))
         self.stepper = None
         self.stepper_box.children = ()
         self.show_trainer()

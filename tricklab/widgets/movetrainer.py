@@ -17,7 +17,7 @@ from ..bots import make_bots
 from ..display import choice_button, esc, reasons_html, rule_id_html, view_html
 from ..errors import InvalidOption, TricklabError, describe
 from ..games import find_game, games_with
-from ..games.base import Event, Rules
+from ..games.base import Event, Rules, next_seed
 from ..games.capabilities import Capabilities, DecisionKind
 from ..match import Match
 from ..moves import MoveOutcome, MovesEntry, entry_of, try_moves
@@ -125,7 +125,7 @@ class MoveTrainer(w.VBox):  # type: ignore[misc]
 
     def new_position(self) -> None:
         """Another position: the next seed, after as many moves."""
-        self._set_up(self.seed + 1)
+        self._set_up(next_seed(self.seed))
         self._message = f"A new position: seed {self.seed}."
         self._render()
 

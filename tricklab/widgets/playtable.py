@@ -57,7 +57,7 @@ from ..display.panels import PodiumView, panel_html
 from ..errors import IllegalAction, InvalidOption, TricklabError
 from ..explain import and_list, plural
 from ..games import DEFAULT_GAME, default_players, find_game
-from ..games.base import EventKind, Rules, SeatView
+from ..games.base import EventKind, Rules, SeatView, next_seed
 from ..hints import Hint, hint
 from ..links import moves_code
 from ..match import Match, Step
@@ -126,6 +126,7 @@ class PlayTable(w.VBox):  # type: ignore[misc]
         self.hold = hold
         self._bots_paused = False
         self._pending: asyncio.TimerHandle | None = None  # the next bot move (or continue), when paced
+        self._review: ReviewPanel | None = None  # the review shown under the table, once asked for
         self.board = Board()
         self.board.on_intent(self._intent)
         self.look = LookToggles(
@@ -304,7 +305,9 @@ class PlayTable(w.VBox):  # type: ignore[misc]
         if round not in rounds:
             self._refuse(f"Round {round + 1} cannot be reviewed yet: only a round that is over can be.")
             return None
+        self._stop_review()  # one review at a time: the one under way stops first
         panel = ReviewPanel(self.match, self.seat, rounds=rounds, round=round, seed=self.match.seed)
+        self._review = panel
         self._show_below(panel)
         self._message = ""
         self._render()
@@ -315,10 +318,17 @@ class PlayTable(w.VBox):  # type: ignore[misc]
         """The toolbar, the board, then ``panels`` (a review) under them."""
         self.children = (self.toolbar, self.board, *panels)
 
+    def _stop_review(self) -> None:
+        """Stop the review shown, if it is under way, and wait until it has (see ``ReviewPanel.stop``)."""
+        if self._review is not None:
+            self._review.stop()
+            self._review = None
+
     def new_deal(self) -> None:
         """A new match with the next seed (the same game, players, seat and variants)."""
         self._cancel_pending()
-        seed = self.match.seed + 1
+        seed = next_seed(self.match.seed)
+        self._stop_review()
         self._show_below()  # a review of the last match goes with it
         self._start(get_rules(self.rules.name, players=self.rules.players), seed)
         self._message = f"A new deal: seed {seed}."

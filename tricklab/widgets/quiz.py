@@ -15,7 +15,7 @@ from ..display import PLACE_WORDS, card_html, esc, reasons_html, trick_html, vie
 from ..errors import InvalidCard, InvalidOption, TricklabError
 from ..explain import Reason
 from ..games import DEFAULT_GAME
-from ..games.base import CardLike
+from ..games.base import CardLike, next_seed
 from ..puzzles import PositionQuestion, PositionVerdict
 from ..quiz import (
     DEFAULT_COUNT,
@@ -236,7 +236,7 @@ class Quiz(w.VBox):  # type: ignore[misc]
 
     def new_deal(self) -> None:
         """New questions at the same level, from the next seed, with the score back to nothing."""
-        self.seed += 1
+        self.seed = next_seed(self.seed)
         self.questions = self._make(self.rules.name, self.rules.players, self.seed, self.level, len(self.questions))
         self.restart()
 

@@ -5,7 +5,7 @@ The figures are :func:`tricklab.review.review_round`'s and the markup
 the review runs in a thread, so the page stays live: the progress bar moves and Cancel is
 heard (the review checks it between play-outs and stops, changing nothing). In the browser,
 where there are no threads, the same review takes a step per turn of the page's event loop
-(:mod:`tricklab.platform`).
+(:mod:`tricklab.platform`). One review runs at a time: a new one first stops the one under way.
 """
 
 from __future__ import annotations
@@ -48,7 +48,7 @@ class ReviewPanel(w.VBox):  # type: ignore[misc]
         self.samples = samples
         self.seed = seed
         self.review: RoundReview | None = None
-        self._cancel = threading.Event()
+        self._cancel = threading.Event()  # the review under way's own: each run has a new one
         self._worker: Background | None = None
         self.round_picker = w.Dropdown(
             options=[(f"Round {r + 1}", r) for r in rounds],
@@ -81,14 +81,15 @@ class ReviewPanel(w.VBox):  # type: ignore[misc]
 
     def run(self, *, background: bool = True) -> None:
         """Review the picked seat's picked round; ``background=False`` waits for the result
-        (scripts and tests)."""
-        if self.running:
-            return
+        (scripts and tests). A review under way is stopped first (:meth:`stop`): one runs at a time."""
         seat, round_ = self.seat_picker.value, self.round_picker.value
         if not isinstance(seat, int) or not isinstance(round_, int):  # a blank choice sent by the page
-            self._show('<p class="tl-message" role="alert">Pick a round (and a player) to review.</p>')
+            if not self.running:
+                self._show('<p class="tl-message" role="alert">Pick a round (and a player) to review.</p>')
             return
-        self._cancel.clear()
+        self.stop()
+        self._cancel = cancel = threading.Event()
+        self.review = None
         self.run_button.disabled = True
         self.cancel_button.disabled = False
         self.progress.value = 0
@@ -96,9 +97,9 @@ class ReviewPanel(w.VBox):  # type: ignore[misc]
         who = self.rules.seat_name(seat)
         self._show(f'<p role="status">Reviewing round {round_ + 1} for {esc(who)}…</p>')
         if background:
-            self._worker = in_background(self._work(seat, round_))
+            self._worker = in_background(self._work(seat, round_, cancel))
         else:
-            finish(self._work(seat, round_), None, ReviewCancelled)
+            finish(self._work(seat, round_, cancel), None, ReviewCancelled)
 
     def wait(self, timeout: float | None = None) -> None:
         """Wait for a review in a worker thread (in the browser the page's loop runs it)."""
@@ -109,19 +110,28 @@ class ReviewPanel(w.VBox):  # type: ignore[misc]
         """Stop a review under way (nothing is shown of it)."""
         self._cancel.set()
 
-    def _progress(self, done: int, total: int) -> bool:
-        if self._cancel.is_set():
+    def stop(self) -> None:
+        """Cancel a review under way and return once it has stopped: a thread at its next report
+        of progress (between two play-outs), a browser's task at once."""
+        self._cancel.set()
+        if self._worker is not None:
+            self._worker.stop()
+
+    def _progress(self, done: int, total: int, cancel: threading.Event) -> bool:
+        if cancel.is_set():
             return False
         percent = 100 * done // total if total else 100
         if percent != self.progress.value:
             self.progress.value = percent
         return True
 
-    def _work(self, seat: int, round_: int) -> Steps[None]:
-        """The review in steps: the bar follows the play-outs and Cancel is heard at each report."""
+    def _work(self, seat: int, round_: int, cancel: threading.Event) -> Steps[None]:
+        """The review in steps: the bar follows the play-outs and ``cancel`` is heard at each report."""
         try:
             steps = review_steps(self.match, seat, round_, samples=self.samples, seed=self.seed)
-            review = yield from reporting(steps, self._progress, ReviewCancelled)
+            review = yield from reporting(
+                steps, lambda done, total: self._progress(done, total, cancel), ReviewCancelled
+            )
         except ReviewCancelled:
             self._show('<p role="status">The review was cancelled. Press Review to start it again.</p>')
         except TricklabError as exc:
