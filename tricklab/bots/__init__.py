@@ -70,6 +70,8 @@ class RandomBot:
     """Chooses uniformly among the legal actions; seeded, so matches repeat."""
 
     def __init__(self, seed: int | str = 0) -> None:
+        if isinstance(seed, bool) or not isinstance(seed, (int, str)):
+            raise InvalidOption(f"a bot's seed is a whole number or a text, not {describe(seed)}")
         self._rng = random.Random(seed)
 
     def choose(self, view: SeatView, legal_actions: Sequence[Action]) -> Action:
@@ -83,6 +85,10 @@ class RandomBot:
         return Decision(action, (Reason("bot.random", f"Chosen at random among the {listed} allowed now."),))
 
     def _pick(self, legal_actions: Sequence[Action]) -> Action:
+        if not isinstance(legal_actions, Sequence) or isinstance(legal_actions, (str, bytes)) or not legal_actions:
+            raise InvalidOption(
+                f"legal_actions must be the actions allowed now (match.legal_actions()), not {describe(legal_actions)}"
+            )
         return legal_actions[self._rng.randrange(len(legal_actions))]
 
     def __repr__(self) -> str:
