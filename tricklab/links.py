@@ -63,6 +63,8 @@ def _digits(value: int) -> str:
 
 def moves_code(match: Match) -> str:
     """The code of ``match``'s moves (see the module's text); ``match_from_moves`` reads it back."""
+    if not isinstance(match, Match):
+        raise RecordError(f"moves_code writes the moves of a Match (rules.new_match(...)), not {describe(match)}")
     indices = []
     for state, action in zip(match.states, match.actions, strict=False):
         indices.append(match.rules.legal_actions(state).index(action))
@@ -84,7 +86,7 @@ def _read(code: str) -> tuple[str, list[int]]:
     check, body = code[1 : 1 + _CHECK], code[1 + _CHECK :]
     bad = next((c for c in code if c not in _VALUE), None)
     if bad is not None:
-        raise RecordError(f"the link's moves hold a character that is not part of them: {bad!r}")
+        raise RecordError(f"the link's moves hold a character that is not part of them: {describe(bad)}")
     indices: list[int] = []
     value = shift = 0
     for char in body:
