@@ -94,6 +94,8 @@ MODULES = (
     "tricklab.puzzles",
     "tricklab.review",
     "tricklab.links",
+    "tricklab.bots",
+    "tricklab.games",
     "tricklab.widgets",
     "tricklab.widgets.apps",
 )
@@ -118,6 +120,7 @@ RECORDS = {
     "tricklab.advisor.AdvisorEntry",
     "tricklab.advisor.BidEstimate",
     "tricklab.advisor.SampledDeal",
+    "tricklab.bots.Decision",
     "tricklab.hints.Hint",
     "tricklab.moves.Best",
     "tricklab.moves.Effect",
@@ -422,6 +425,7 @@ BY_NAME: dict[str, Example] = {
     "progress": lambda g: None,
     "query": lambda g: f"game={g.name}&players={g.players}&seed=2",
     "text": lambda g: g.played.to_json(),
+    "bots": lambda g: "random",
 }
 
 #: valid values that differ from :data:`BY_NAME` (or are its only users), by entry point;
@@ -468,7 +472,7 @@ EXAMPLES: dict[str, dict[str, Example]] = {
         "context": lambda g: {},
     },
     "Rules.new_match": {"options": lambda g: {}},
-    "Rules.play": {"bots": lambda g: "random", "options": lambda g: {}},
+    "Rules.play": {"options": lambda g: {}},
     "Rules.initial_state": {"match_options": lambda g: {}},
     "Rules.create": {"options": lambda g: {}},
     "Rules.from_options": {"options": lambda g: {}},
@@ -498,6 +502,8 @@ EXAMPLES: dict[str, dict[str, Example]] = {
     },
     "Rules.position": {"pits": lambda g: [4] * 6 + [0] + [4] * 6 + [0], "to_play": lambda g: 0},
     "Rules.score": {"cup": lambda g: {"red": 2}, "river": lambda g: ["red", "blue"]},
+    "tricklab.games.games_with": {"offers": lambda g: lambda offers: offers.tricks},
+    "tricklab.games.default_players": {"cls": lambda g: type(g.rules)},
     # the analysis modules
     "tricklab.quiz.questions": {"podium": lambda g: None},
     "tricklab.quiz.suggested_level": {"right": lambda g: 3, "asked": lambda g: 5},
@@ -583,7 +589,6 @@ EXAMPLES: dict[str, dict[str, Example]] = {
     "tricklab.widgets.TrickStepper": {
         "match": lambda g: None,
         "record": lambda g: None,
-        "bots": lambda g: "random",
         "seat": lambda g: None,
         "step": lambda g: 3,
         "interval": lambda g: 500,
@@ -697,10 +702,11 @@ def _methods(cls: type) -> Iterator[tuple[str, Any]]:
             yield name, value
 
 
-def _without_self(function: Any) -> inspect.Signature:
+def _without_self(function: Any, *, method: bool = True) -> inspect.Signature:
+    """The signature of a function, or of a method (or class method) without its first parameter."""
     signature = inspect.signature(function)
     params = list(signature.parameters.values())
-    if params and params[0].name in ("self", "cls"):
+    if method and params and params[0].name in ("self", "cls"):
         params = params[1:]
     return signature.replace(parameters=params)
 
@@ -720,9 +726,10 @@ def _kind(cls: type) -> str:
 @cache
 def entry_points() -> tuple[EntryPoint, ...]:
     found: list[EntryPoint] = []
+    seen: set[int] = set()  # a function or class exported by two modules is found once
 
-    def add(key: str, make: Callable[[Game], Callable[..., Any]], function: Any) -> None:
-        signature = _without_self(function)
+    def add(key: str, make: Callable[[Game], Callable[..., Any]], function: Any, *, method: bool = True) -> None:
+        signature = _without_self(function, method=method)
         for game in _games_of(key):
             found.append(EntryPoint(key, game, make, signature))
 
@@ -731,8 +738,11 @@ def entry_points() -> tuple[EntryPoint, ...]:
         for name in _public_names(module):
             value = getattr(module, name)
             key = f"{module_name}.{name}"
+            if id(value) in seen:
+                continue
+            seen.add(id(value))
             if inspect.isfunction(value):
-                add(key, lambda g, f=value: f, value)
+                add(key, lambda g, f=value: f, value, method=False)
                 continue
             if not inspect.isclass(value) or _kind(value) in ("error", "protocol", "enum"):
                 continue
