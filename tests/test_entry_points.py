@@ -948,6 +948,24 @@ def test_every_rules_method_is_sorted() -> None:
     assert unsorted_rules_methods() == [], "put each in RULES_API (an entry point) or RULES_HOOKS"
 
 
+def test_the_tables_name_only_what_exists() -> None:
+    """No example, receiver, record or sorted rules method is left over from a name that is gone."""
+    keys = {p.key for p in POINTS}
+    ids = {p.id for p in POINTS}
+    classes = {key.rsplit(".", 1)[0] for key in keys} | keys
+    assert sorted(set(EXAMPLES) - keys) == []
+    assert sorted(set(RECEIVERS) - classes) == []
+    assert sorted(r for r in REFUSED if r not in keys and r not in ids) == []
+    assert sorted(p for p in GAMES_OF if not any(k == p or k.startswith(p + ".") for k in keys)) == []
+    for key, examples in EXAMPLES.items():
+        params = {param.name for p in POINTS if p.key == key for param in p.params}
+        assert sorted(set(examples) - params) == [], key
+    methods = {name for g in EVERY_GAME for name, _ in _methods(type(g.rules))}
+    assert sorted((RULES_API | RULES_HOOKS) - methods) == []
+    found = {f"{m}.{n}" for m in MODULES for n in _public_names(importlib.import_module(m))}
+    assert sorted(RECORDS - found) == []
+
+
 @pytest.mark.parametrize("point", [p for p in POINTS if p.params], ids=lambda p: p.id)
 def test_valid_examples_are_accepted(point: EntryPoint) -> None:
     """The valid examples are valid: the call with them does not fail (else a hostile value
