@@ -23,8 +23,9 @@ TRUMP_CHOICES = [(text, "none" if value is None else value) for text, value in T
 class TrickExplainer(w.VBox):  # type: ignore[misc]
     """Pick a game, enter a trick by clicking deck cards or typing notation, read why.
 
-    Bad input (an unknown card, a card twice, too many cards) shows the engine's own
-    message and keeps the previous trick.
+    ``trump`` is the trump suit's letter (``S``, ``H``, ``D``, ``C``) or ``None``, for the games
+    whose tricks have a trump. Bad input (an unknown card, a card twice, too many cards) shows
+    the engine's own message and keeps the previous trick.
     """
 
     def __init__(
@@ -40,8 +41,7 @@ class TrickExplainer(w.VBox):  # type: ignore[misc]
         cls = _trick_game(game)
         players = players if players is not None else _default_players(cls)
         self.rules: Rules[Any] = get_rules(cls.name, players=players)
-        if trump is not None and not isinstance(trump, str):
-            raise InvalidOption(f"trump is a suit letter (S, H, D or C), or None, not {describe(trump)}")
+        shown = _trump_choice(trump)
         if not isinstance(cards, str) and not (
             isinstance(cards, (list, tuple)) and all(isinstance(c, str | Card) for c in cards)
         ):
@@ -57,7 +57,7 @@ class TrickExplainer(w.VBox):  # type: ignore[misc]
         self.players_picker = w.Dropdown(options=list(cls.player_counts), value=players, description="Players")
         self.trump_picker = w.Dropdown(
             options=TRUMP_CHOICES,
-            value=trump if trump and trump in [v for _, v in TRUMP_CHOICES] else "none",
+            value=shown,
             description=TRUMP.label,
         )
         self.entry = w.Text(placeholder="type cards, e.g. 7H AH 8S KD", description="Trick", continuous_update=False)
@@ -243,6 +243,20 @@ class TrickExplainer(w.VBox):  # type: ignore[misc]
     def __repr__(self) -> str:
         cards = " ".join(str(c) for c in self.cards)
         return f"TrickExplainer(game={self.rules.name!r}, players={self.rules.players}, cards={cards!r})"
+
+
+def _trump_choice(trump: object) -> str:
+    """The trump picker's value for ``trump``: a suit letter (either case), or "none" for ``None``."""
+    values = [value for _, value in TRUMP_CHOICES]
+    if trump is None:
+        return "none"
+    if isinstance(trump, str):
+        text = trump.strip()
+        choice = text.lower() if text.lower() == "none" else text.upper()
+        if choice in values:
+            return choice
+    letters = ", ".join(value for value in values if value != "none")
+    raise InvalidOption(f"trump is a suit letter ({letters}), or None for no trump, not {describe(trump)}")
 
 
 def _default_players(cls: type[Rules[Any]]) -> int:
