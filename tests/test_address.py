@@ -214,3 +214,33 @@ def test_the_title_names_the_seed_shown_after_a_new_deal(app: Any, query: str) -
     assert "seed 4" in header.value
     widget.new_deal()
     assert "seed 5" in header.value and "seed 4" not in header.value
+
+
+def test_first_dealer_without_moves_deals_the_new_match_and_stays_in_the_address() -> None:
+    """A link's ``first_dealer`` (1..players) without ``moves`` is honoured, not dropped: the
+    replay's bots' match and the play table's new deal start with that player dealing."""
+    replay = apps.replay_app("game=jewel-vault&players=4&seed=3&first_dealer=3")
+    stepper = widget(replay)
+    assert stepper.match.match_options == {"first_dealer": 2} and stepper.match.states[0].dealer == 2
+    assert messages(replay) == [] and address(replay)["first_dealer"] == "3"
+    table = widget(apps.play_app("game=tricks-and-stones&players=4&seed=3&first_dealer=2&pace=0"))
+    assert table.match.match_options == {"first_dealer": 1}
+    assert address(apps.play_app(table.board.scene["address"]))["first_dealer"] == "2"
+    table.new_deal()
+    assert table.match.match_options == {"first_dealer": 1}
+
+
+@pytest.mark.parametrize("make", [apps.replay_app, apps.play_app])
+def test_a_first_dealer_the_game_has_not_is_a_message(make: Any) -> None:
+    app = make("game=kalah&seed=3&first_dealer=2&pace=0")
+    assert any("Kalah has no first dealer" in m for m in messages(app))
+    assert "first_dealer" not in address(app)
+    wrong = make("game=tricks-and-stones&players=4&seed=3&first_dealer=7&pace=0")
+    assert any("There is no player “7” to deal first" in m for m in messages(wrong))
+    assert "first_dealer" not in address(wrong)
+
+
+def test_apps_default_to_the_games_own_player_count() -> None:
+    assert widget(apps.replay_app("game=kalah&seed=1")).rules.players == 2
+    assert widget(apps.explain_trick_app("game=kalah")).rules.players == 4  # not played in tricks: the default game
+    assert widget(apps.bid_trainer_app("game=mandala")).rules.players == 2

@@ -657,8 +657,9 @@ def test_questions_left_open_count_as_not_right() -> None:
         (("band-of-tricks", 4, 1, 10), "quiz levels 1 to 3"),
         (("band-of-tricks", 1, 11, 10), "right must be 0 to asked"),
         (("band-of-tricks", 1, -1, 10), "right must be 0 to asked"),
-        (("band-of-tricks", 1, 0, 0), "asked at least 1"),
-        (("band-of-tricks", 1, True, 10), "whole numbers"),
+        (("band-of-tricks", 1, 0, 0), "asked is the number of questions of a quiz, 1 to 100"),
+        (("band-of-tricks", 1, 5, 10**5000), "not a 5,001-digit number"),
+        (("band-of-tricks", 1, True, 10), "right is a whole number"),
     ],
 )
 def test_suggested_level_refuses_bad_values(args: tuple[Any, ...], words: str) -> None:

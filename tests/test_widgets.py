@@ -115,8 +115,10 @@ def test_stepper_from_record_and_seat_view() -> None:
     assert teacher.seat is None and "face-down card" not in teacher.board.scene["html"]
     teacher.view_picker.value = 1
     assert teacher.seat == 1 and teacher.board.scene["html"] == stepper.board.scene["html"]
-    with pytest.raises(TypeError):
-        TrickStepper()
+    default = TrickStepper()  # the default game, played by bots, as other widgets default to it
+    assert (default.rules.name, default.rules.players) == ("tricks-and-stones", 4)
+    with pytest.raises(tricklab.InvalidOption, match="not match and game"):
+        TrickStepper(match, game="kalah")
     with pytest.raises(tricklab.TricklabError):
         TrickStepper(match, seat=3)
 

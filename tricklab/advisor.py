@@ -120,7 +120,7 @@ from .games import band_of_tricks as bt
 from .games import find_game, games_with
 from .games import jewel_vault as jv
 from .games import tricks_and_stones as ts
-from .games.base import GameState, Rules, SeatView, check_seed
+from .games.base import GameState, Rules, SeatView, check_rules, check_seed
 from .games.core import CardIds, CoreRules, Facts, bits, lowest, mask_of
 from .match import Match
 from .platform import Steps, finish
@@ -191,6 +191,18 @@ class Knowledge:
     played: tuple[Card, ...] = ()
     voids: tuple[frozenset[str], ...] = ()
 
+    def __post_init__(self) -> None:
+        """Check the kinds of the fields (lists are taken as tuples, sets of suits as frozensets);
+        whether they fit a game is :class:`DealSampler`'s check."""
+        for name in ("seat", "aside"):
+            _whole(name, getattr(self, name))
+        hands = _items("hands", self.hands, lambda hand: tuple(_items("a hand of hands", hand, _card)))
+        sizes = _items("hand_sizes", self.hand_sizes, lambda size: _whole("a hand size", size))
+        played = _items("played", self.played, _card)
+        voids = _items("voids", self.voids, _suits)
+        for name, value in (("hands", hands), ("hand_sizes", sizes), ("played", played), ("voids", voids)):
+            object.__setattr__(self, name, tuple(value))
+
     @classmethod
     def from_view(cls, rules: Rules[Any], view: BiddingView) -> Knowledge:
         """A seat's knowledge at bidding time: its own hand, nothing else yet (Jewel Vault: at
@@ -219,16 +231,19 @@ class Knowledge:
         Between the first and the last secret pass of a Jewel Vault round the cards already
         chosen are in no hand: they count as unseen, aside (ask before or after the passes).
         """
+        if not isinstance(getattr(match, "rules", None), Rules) or not all(
+            isinstance(getattr(match, name, None), Sequence) for name in ("states", "actions")
+        ):  # a Match, or a record of one's rules, states and actions
+            raise InvalidOption(f"from_match reads a Match (rules.new_match(...)), not {describe(match)}")
         rules = match.rules
         hooks = deal_hooks(rules)
         n = rules.players
-        if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < n:
-            raise InvalidOption(f"seat must be 0 to {n - 1}, not {seat!r}")
+        rules.check_seat(seat)
         decisions = len(match.actions)
         if at is None:
             at = decisions
         if isinstance(at, bool) or not isinstance(at, int) or not 0 <= at <= decisions:
-            raise InvalidOption(f"at must be a number of decisions from 0 to {decisions}, not {at!r}")
+            raise InvalidOption(f"at must be a number of decisions from 0 to {decisions}, not {describe(at)}")
         states = match.states
         state = states[at]
         now = hooks.round_of(state)
@@ -276,6 +291,8 @@ class DealSampler:
 
     def __init__(self, rules: Rules[Any], knowledge: Knowledge) -> None:
         hooks = deal_hooks(rules)
+        if not isinstance(knowledge, Knowledge):
+            raise InvalidOption(f"knowledge must be a Knowledge (Knowledge.from_view(...)), not {describe(knowledge)}")
         self.rules = rules
         self.knowledge = knowledge
         self._order = _engine_order(rules)
@@ -315,7 +332,7 @@ class DealSampler:
         rules = self.rules
         n = rules.players
         if isinstance(k.seat, bool) or not isinstance(k.seat, int) or not 0 <= k.seat < n:
-            raise InconsistentKnowledge(f"seat must be 0 to {n - 1}, not {k.seat!r}")
+            raise InconsistentKnowledge(f"seat must be 0 to {n - 1}, not {describe(k.seat)}")
         if len(k.hands) != n or len(k.hand_sizes) != n:
             raise InconsistentKnowledge(
                 f"give known cards and a hand size for each of the {n} seats, "
@@ -326,14 +343,14 @@ class DealSampler:
         for size in (*k.hand_sizes, k.aside):
             if isinstance(size, bool) or not isinstance(size, int) or size < 0:
                 raise InconsistentKnowledge(
-                    f"hand sizes and the aside count are whole numbers, 0 or more, not {size!r}"
+                    f"hand sizes and the aside count are whole numbers, 0 or more, not {describe(size)}"
                 )
         where: dict[Card, str] = {}
         places = [(f"seat {s}'s hand", k.hands[s]) for s in range(n)] + [("the played cards", k.played)]
         for place, cards in places:
             for card in cards:
                 if card not in self._id:
-                    raise InconsistentKnowledge(f"{card!r} is not a card of {rules.title}")
+                    raise InconsistentKnowledge(f"{card} is not a card of {rules.title}")
                 if card in where:
                     raise InconsistentKnowledge(f"{card} cannot be both in {where[card]} and in {place}")
                 where[card] = place
@@ -372,14 +389,14 @@ class DealSampler:
 
     def sample(self, rng: random.Random) -> SampledDeal:
         """One fitting deal, drawn with ``rng``."""
-        hands, aside = self._sample_ids(rng)
+        hands, aside = self._sample_ids(_check_rng(rng))
         order = self._order
         return SampledDeal(tuple(tuple(order[i] for i in h) for h in hands), tuple(order[i] for i in aside))
 
     def sample_masks(self, rng: random.Random) -> tuple[tuple[int, ...], int]:
         """One fitting deal, drawn with ``rng``, as the core holds it: a mask of card ids per
         hand, and the mask of the cards aside."""
-        hands, aside = self._sample_ids(rng)
+        hands, aside = self._sample_ids(_check_rng(rng))
         core = self._core_ids
         return tuple(mask_of(core[i] for i in h) for h in hands), mask_of(core[i] for i in aside)
 
@@ -474,6 +491,40 @@ class DealSampler:
                     options.append((total, split))
             self._splits[key] = tuple(options)
         return self._splits[key]
+
+
+def _check_rng(rng: object) -> random.Random:
+    if not isinstance(rng, random.Random):
+        raise InvalidOption(f"rng must be a random.Random, like random.Random(1), not {describe(rng)}")
+    return rng
+
+
+def _whole(name: str, value: object) -> int:
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise InconsistentKnowledge(f"{name} must be a whole number, not {describe(value)}")
+    return value
+
+
+T = TypeVar("T")
+
+
+def _items(name: str, values: object, item: Callable[[Any], T]) -> list[T]:
+    """The items of a tuple or list, each checked (and made) by ``item``."""
+    if not isinstance(values, (tuple, list)):
+        raise InconsistentKnowledge(f"{name} must be a tuple, not {describe(values)}")
+    return [item(value) for value in values]
+
+
+def _card(value: object) -> Card:
+    if not isinstance(value, Card):
+        raise InconsistentKnowledge(f"a known card must be a Card (rules.card('AS')), not {describe(value)}")
+    return value
+
+
+def _suits(value: object) -> frozenset[str]:
+    if not isinstance(value, (set, frozenset)) or not all(isinstance(suit, str) for suit in value):
+        raise InconsistentKnowledge(f"the voids of a seat are a set of suit letters, not {describe(value)}")
+    return frozenset(value)
 
 
 def _voids_of(k: Knowledge, seat: int) -> frozenset[str]:
@@ -584,6 +635,8 @@ class Advice:
     def estimate(self, bid: object) -> BidEstimate:
         """The estimate of ``bid``, given as :func:`advise` accepts it (checked the same way)."""
         key = _normalise_bid(self.game, bid)
+        if key not in self._index:
+            raise InvalidOption(f"there is no estimate of {key} in this advice: it tried {len(self.estimates)} choices")
         return self.estimates[self._index[key]]
 
     @property
@@ -639,7 +692,7 @@ def advise(
     the module's documentation; returning ``False`` cancels (:class:`AdviceCancelled`).
     """
     if progress is not None and not callable(progress):
-        raise InvalidOption(f"progress must be a function progress(done, total), not {progress!r}")
+        raise InvalidOption(f"progress must be a function progress(done, total), not {describe(progress)}")
     return finish(
         advise_steps(rules, view, bid=bid, samples=samples, seed=seed, knowledge=knowledge),
         progress,
@@ -660,12 +713,16 @@ def advise_steps(
     steps yield ``(done, total)`` where :func:`advise` reports progress, then return the advice."""
     seat, checked = _check_view(rules, view)
     if isinstance(samples, bool) or not isinstance(samples, int) or not 1 <= samples <= MAX_SAMPLES:
-        raise InvalidOption(f"samples must be a whole number from 1 to {MAX_SAMPLES:,}, not {samples!r}")
+        raise InvalidOption(f"samples must be a whole number from 1 to {MAX_SAMPLES:,}, not {describe(samples)}")
     seed = check_seed(seed)
     entry = _check_game(rules)
     under_test = None if bid is None else _normalise_bid(rules.name, bid)
     if knowledge is None:
         knowledge = Knowledge.from_view(rules, checked)
+    elif not isinstance(knowledge, Knowledge):
+        raise InvalidOption(
+            f"knowledge must be a Knowledge (Knowledge.from_view(...)), or None, not {describe(knowledge)}"
+        )
     else:
         _check_knowledge_for_view(rules, checked, seat, knowledge)
     if entry.knowledge is not None:  # the game's own check of the view (Jewel Vault: not passed yet)
@@ -712,11 +769,12 @@ def _check_game(rules: Rules[Any] | type[Rules[Any]]) -> AdvisorEntry:
 
 def _check_view(rules: Rules[Any], view: SeatView) -> tuple[int, BiddingView]:
     """The view's seat and the view, if it is one seat's view at bidding time of a game with bids."""
+    check_rules(rules, "the advisor")
     entry = _check_game(rules)
     decision = rules.capabilities.decision
     bidding, what, rule_id = decision.phase, entry.what, decision.rule_id
     if not isinstance(view, entry.view_type):
-        raise AdviceUnavailable(f"the advisor needs a {rules.title} view (match.view(seat)), not {view!r:.80}")
+        raise AdviceUnavailable(f"the advisor needs a {rules.title} view (match.view(seat)), not {describe(view)}")
     seat: int | None = view.seat
     if seat is None:
         raise AdviceUnavailable(
@@ -760,7 +818,7 @@ def _ts_bid(bid: object) -> Action:
 
 
 def _no_cards(text: str) -> Card:
-    raise InvalidAction(f"{text!r}: a bid names no card")
+    raise InvalidAction(f"{describe(text)}: a bid names no card")
 
 
 # score_round checks a prediction the same way whatever the player count
@@ -1883,7 +1941,7 @@ class DealHooks(Protocol):
 def deal_hooks(rules: Rules[Any]) -> DealHooks:
     """The game's :class:`DealHooks`: its advisor entry, or else its review entry, as the game
     declares them (``Capabilities.advice``, ``Capabilities.review``)."""
-    offers = rules.capabilities
+    offers = check_rules(rules, "deal_hooks").capabilities
     if offers.advice is not None:
         return offers.advice.load()
     if offers.review is not None:

@@ -23,9 +23,9 @@ from typing import Any
 
 from .actions import Action
 from .bots import Bot, Decider
-from .errors import InvalidOption
+from .errors import InvalidOption, describe
 from .explain import Reason
-from .games.base import Rules, SeatView
+from .games.base import Rules, SeatView, check_rules
 
 __all__ = ["Hint", "hint"]
 
@@ -58,8 +58,16 @@ def hint(rules: Rules[Any], view: SeatView, legal_actions: Sequence[Action], bot
     without ``decide`` is asked ``choose`` and its hint has no reasons. Raises
     :class:`~tricklab.errors.InvalidOption` when there is nothing to choose from.
     """
+    check_rules(rules, "a hint")
+    rules.check_view(view)
+    if not isinstance(legal_actions, (list, tuple)) or not all(isinstance(a, Action) for a in legal_actions):
+        raise InvalidOption(
+            f"legal_actions must be the actions allowed now (match.legal_actions()), not {describe(legal_actions)}"
+        )
     if not legal_actions:
         raise InvalidOption("there is no action to hint at: nothing may be done now")
+    if not callable(getattr(bot, "choose", None)):
+        raise InvalidOption(f"bot must be a bot, with choose(view, legal_actions), not {describe(bot)}")
     if isinstance(bot, Decider):
         decision = bot.decide(view, legal_actions)
         action, reasons = decision.action, decision.reasons

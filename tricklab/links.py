@@ -89,6 +89,8 @@ def moves_code(match: Match, seat: int | None = None) -> str:
     Should such a choice not be the table bot's (a match played by other bots, or opened from a
     link of version 1), the code stops before it: the link then opens at that point, where the
     bots choose afresh, and still tells nothing the seat has not seen."""
+    if not isinstance(match, Match):
+        raise RecordError(f"moves_code writes the moves of a Match (rules.new_match(...)), not {describe(match)}")
     rules, now = match.rules, match.state
     if seat is not None:
         rules.check_view_seat(seat)

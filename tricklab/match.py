@@ -217,6 +217,9 @@ class Match:
         return body
 
     def to_json(self, indent: int | None = None) -> str:
+        """The record as JSON text, on one line, or with ``indent`` spaces (0 to 16) a level."""
+        if indent is not None and (isinstance(indent, bool) or not isinstance(indent, int) or not 0 <= indent <= 16):
+            raise InvalidOption(f"indent must be a number of spaces from 0 to 16, or None, not {describe(indent)}")
         return json.dumps(self.record(), indent=indent, ensure_ascii=False)
 
     @classmethod

@@ -24,7 +24,7 @@ from typing import Any
 from .actions import Action
 from .errors import InvalidOption, describe
 from .explain import Reason, plural
-from .games.base import Event, GameState, Rules, SeatView
+from .games.base import Event, GameState, Rules, SeatView, check_rules
 from .games.core import CoreRules, Facts
 from .match import Match
 
@@ -126,14 +126,16 @@ class MovesEntry:
 
 def entry_of(rules: Rules[Any]) -> MovesEntry:
     """The game's declared entry, or :class:`InvalidOption` for a game that has none."""
-    ref = rules.capabilities.moves
+    ref = check_rules(rules, "trying moves").capabilities.moves
     if ref is None or not isinstance(rules, CoreRules):
         raise InvalidOption(f"trying moves is not offered for {rules.title}")
     return ref.load()
 
 
 def offers_moves(game: type[Rules[Any]] | Rules[Any]) -> bool:
-    """Whether the game declares "try a move"."""
+    """Whether the game declares "try a move" (``game``: its rules, or its class)."""
+    if not isinstance(game, Rules) and not (isinstance(game, type) and issubclass(game, Rules)):
+        raise InvalidOption(f"offers_moves asks about a game's rules or its class, not {describe(game)}")
     return game.capabilities.moves is not None
 
 
@@ -159,15 +161,17 @@ def try_moves(
         raise InvalidOption(f"try_moves takes a match or a game's rules, not {describe(source)}")
     entry = entry_of(rules)
     assert isinstance(rules, CoreRules)
+    rules.check_state(state)
     mover = state.to_play
     if mover is None:
         raise InvalidOption("the game is over: there is no move to try")
     if seat is None:
         seat = mover
-    rules.check_view_seat(seat)
+    seat = rules.check_seat(seat)
     if seat != mover:
         raise InvalidOption(
-            f"it is {rules.seat_name(mover)}'s turn, not {describe(seat)}'s: only the player to move can try moves"
+            f"it is {rules.seat_name(mover)}'s turn, not {rules.seat_name(seat)}'s (seat {seat}): "
+            "only the player to move can try moves"
         )
     view = rules.view(state, seat)
     known = entry.position(rules, view)

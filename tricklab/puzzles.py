@@ -38,7 +38,7 @@ from .actions import Action, ToField, ToMountain
 from .errors import IllegalAction, InvalidOption, describe
 from .explain import Reason
 from .games import find_game, rules_for
-from .games.base import Event, EventKind, GameState, Rules, SeatView, check_seed
+from .games.base import Event, EventKind, GameState, Rules, SeatView, check_rules, check_seed
 from .games.capabilities import PositionLevel
 from .games.core import CoreRules
 from .games.kalah import Kalah, KalahView
@@ -49,6 +49,8 @@ MAX_COUNT = 100
 # Playing to positions until one fits a level: every level fits a good share of them, so this
 # many tries without a fit would mean a mistake in a level.
 MAX_TRIES = 5_000
+#: the most random moves :func:`play_to_position` plays to a position
+MAX_MOVES = 1_000
 
 ChoiceKind = Literal["place", "move", "yes-no"]
 
@@ -292,7 +294,8 @@ def _level(rules: Rules[Any], number: object) -> PositionLevel:
     return steps[number - 1]
 
 
-def _core(rules: Rules[Any]) -> CoreRules[Any]:
+def _core(value: object) -> CoreRules[Any]:
+    rules = check_rules(value, "a position")
     if not isinstance(rules, CoreRules):
         raise InvalidOption(f"position questions need a game played on the core, not {rules.title}")
     return rules
@@ -304,6 +307,12 @@ def play_to_position(
     """A position after up to ``most`` random legal moves from a seeded new match (the match's
     seed drawn from ``rng`` too); ``None`` if the match ended first or ``keep`` refuses it."""
     core = _core(rules)
+    if not isinstance(rng, random.Random):
+        raise InvalidOption(f"rng must be a random.Random, like random.Random(1), not {describe(rng)}")
+    if isinstance(most, bool) or not isinstance(most, int) or not 0 <= most <= MAX_MOVES:
+        raise InvalidOption(f"most is a number of moves from 0 to {MAX_MOVES}, not {describe(most)}")
+    if keep is not None and not callable(keep):
+        raise InvalidOption(f"keep must be a function keep(state) -> bool, or None, not {describe(keep)}")
     seed = rng.randrange(2**31)
     state = core.initial_state(seed)
     played: list[str] = []

@@ -42,12 +42,12 @@ from types import MappingProxyType
 from typing import Any, Literal
 
 from .cards import SUIT_NAME, SUIT_SYMBOL, Card
-from .errors import InvalidCard, InvalidOption, InvalidTrick
+from .errors import InvalidCard, InvalidOption, InvalidTrick, describe
 from .explain import Reason
 from .games import GAMES, find_game, rules_for
 from .games.base import CardLike, Rules, TrickOutcome, check_seed
 from .games.capabilities import ContextItems, Level, PositionLevel
-from .puzzles import PositionVerdict
+from .puzzles import PositionQuestion, PositionVerdict
 
 DEFAULT_COUNT = 10
 MAX_COUNT = 100
@@ -91,7 +91,7 @@ def _level(game: str, number: object) -> Level:
         )
     steps = cls.capabilities.quiz.levels
     if isinstance(number, bool) or not isinstance(number, int) or not 1 <= number <= len(steps):
-        raise InvalidOption(f"{cls.title} has quiz levels 1 to {len(steps)}, not {number!r}")
+        raise InvalidOption(f"{cls.title} has quiz levels 1 to {len(steps)}, not {describe(number)}")
     return steps[number - 1]
 
 
@@ -100,7 +100,7 @@ def _step(game: str, number: object) -> Level | PositionLevel:
     cls = find_game(game)
     found = cls.capabilities.quiz.steps
     if isinstance(number, bool) or not isinstance(number, int) or not 1 <= number <= len(found):
-        raise InvalidOption(f"{cls.title} has quiz levels 1 to {len(found)}, not {number!r}")
+        raise InvalidOption(f"{cls.title} has quiz levels 1 to {len(found)}, not {describe(number)}")
     return found[number - 1]
 
 
@@ -245,9 +245,13 @@ def beating_reasons(outcome: TrickOutcome, above: Card, below: Card) -> tuple[Re
     each card with the next from ``above`` down to ``below``; else the reasons about
     ``below`` alone; else the trick's general reasons (those citing no card).
     """
-    ranked = outcome.ranked_cards
-    if above not in ranked or below not in ranked or ranked.index(above) >= ranked.index(below):
-        raise ValueError(f"{above} does not place above {below} in {outcome!r}")
+    ranked = _ranked(outcome)
+    if not isinstance(above, Card) or above not in ranked:
+        raise InvalidCard(f"above must be a card of the trick ({_listed(ranked)}), not {describe(above)}")
+    if not isinstance(below, Card) or below not in ranked:
+        raise InvalidCard(f"below must be a card of the trick ({_listed(ranked)}), not {describe(below)}")
+    if ranked.index(above) >= ranked.index(below):
+        raise InvalidCard(f"{above} does not place above {below} in this trick ({_listed(ranked)}, first place first)")
     pairs = {r.cards: r for r in outcome.reasons if len(r.cards) == 2}
     if (above, below) in pairs:
         return (pairs[above, below],)
@@ -263,6 +267,7 @@ def winning_reasons(outcome: TrickOutcome) -> tuple[Reason, ...]:
     """Why the winner wins: the engine's reason about the whole trick if it names every card
     (Band of Tricks' suit count), with why it beats the card in second place where that is
     another rule; else why it beats the card in second place."""
+    _ranked(outcome)
     if len(outcome.cards) < 2:
         return tuple(outcome.reasons)
     second = beating_reasons(outcome, outcome.ranked_cards[0], outcome.ranked_cards[1])
@@ -276,7 +281,9 @@ def winning_reasons(outcome: TrickOutcome) -> tuple[Reason, ...]:
 def placing_reasons(outcome: TrickOutcome, card: Card) -> tuple[Reason, ...]:
     """Why ``card`` is in its own place: the card just above beats it, it beats the card just
     below (the engine's reasons, each once)."""
-    ranked = outcome.ranked_cards
+    ranked = _ranked(outcome)
+    if not isinstance(card, Card) or card not in ranked:
+        raise InvalidCard(f"card must be a card of the trick ({_listed(ranked)}), not {describe(card)}")
     place = ranked.index(card)
     found: list[Reason] = []
     if place > 0:
@@ -284,6 +291,17 @@ def placing_reasons(outcome: TrickOutcome, card: Card) -> tuple[Reason, ...]:
     if place + 1 < len(ranked):
         found += beating_reasons(outcome, card, ranked[place + 1])
     return tuple(dict.fromkeys(found))
+
+
+def _ranked(outcome: object) -> tuple[Card, ...]:
+    """The outcome's cards, first place first, once it is checked to be a trick's outcome."""
+    if not isinstance(outcome, TrickOutcome):
+        raise InvalidOption(f"outcome must be a trick's outcome (rules.resolve_trick(...)), not {describe(outcome)}")
+    return outcome.ranked_cards
+
+
+def _listed(cards: Iterable[Card]) -> str:
+    return " ".join(str(c) for c in cards)
 
 
 def questions(
@@ -299,14 +317,15 @@ def questions(
 
     ``podium=None`` asks for every place where the level is about places (Tricks &
     Stones level 3) and for the winner elsewhere; ``True`` or ``False`` always or never
-    asks for every place. ``players=None`` means 4. Bad values raise a
-    :class:`~tricklab.TricklabError` that says what is allowed.
+    asks for every place. ``players=None`` means the game's default count (four where the
+    game allows it). Bad values raise a :class:`~tricklab.TricklabError` that says what is
+    allowed.
     """
     rules = rules_for(game, players)
     step = _level(rules.name, level)
     seed = check_seed(seed)
     if isinstance(count, bool) or not isinstance(count, int) or not 1 <= count <= MAX_COUNT:
-        raise InvalidOption(f"a quiz has 1 to {MAX_COUNT} questions, not {count!r}")
+        raise InvalidOption(f"a quiz has 1 to {MAX_COUNT} questions, not {describe(count)}")
     kind = _kind(rules, step, podium)
     return tuple(islice(_stream(rules, step, seed, kind), count))
 
@@ -319,6 +338,10 @@ def check(question: Question, answer: CardLike | Iterable[CardLike]) -> Verdict:
     A card that is not in the trick raises :class:`~tricklab.InvalidCard`; a podium that
     does not hold each card of the trick once raises :class:`~tricklab.InvalidTrick`.
     """
+    if not isinstance(question, Question):
+        if isinstance(question, PositionQuestion):
+            raise InvalidOption("check marks a trick question; a position question is marked by tricklab.puzzles.check")
+        raise InvalidOption(f"check marks a quiz question (from tricklab.quiz.questions), not {describe(question)}")
     rules = question.rules
     outcome = rules.resolve_trick(question.cards, **question.context)
     given = _answer_cards(rules, question, answer)
@@ -386,10 +409,13 @@ def suggested_level(game: str, level: int, right: int, asked: int) -> int:
     at ``UP_SHARE`` (8 of 10) or more, the level before below ``BACK_SHARE`` (5 of 10), else
     the same level; never past the first or the last level."""
     top = len(_levels_checked(game, level))
-    if isinstance(right, bool) or isinstance(asked, bool) or not isinstance(right, int) or not isinstance(asked, int):
-        raise InvalidOption(f"right and asked are whole numbers, not {right!r} and {asked!r}")
-    if not 0 <= right <= asked or asked < 1:
-        raise InvalidOption(f"right must be 0 to asked and asked at least 1, not {right} of {asked}")
+    for name, value in (("right", right), ("asked", asked)):
+        if isinstance(value, bool) or not isinstance(value, int):
+            raise InvalidOption(f"{name} is a whole number of questions, not {describe(value)}")
+    if not 1 <= asked <= MAX_COUNT:
+        raise InvalidOption(f"asked is the number of questions of a quiz, 1 to {MAX_COUNT}, not {describe(asked)}")
+    if not 0 <= right <= asked:
+        raise InvalidOption(f"right must be 0 to asked ({asked}), not {describe(right)}")
     if right >= _needed(UP_SHARE, asked):
         return min(level + 1, top)
     if right < _needed(BACK_SHARE, asked):
@@ -401,7 +427,14 @@ def summary(results: Iterable[Verdict | PositionVerdict | None]) -> QuizSummary:
     """The end of a quiz from each question's verdict, in order (``None``: left open): the
     score, the missed questions and :func:`suggested_level`. The verdicts may be the trick
     quiz's or the position quiz's (:func:`tricklab.puzzles.check`)."""
+    if not isinstance(results, Iterable) or isinstance(results, (str, bytes, Mapping)):
+        raise InvalidOption(f"results are the verdicts of a quiz's questions, in order, not {describe(results)}")
     results = tuple(results)
+    for verdict in results:
+        if verdict is not None and not isinstance(verdict, Verdict | PositionVerdict):
+            raise InvalidOption(
+                f"results hold verdicts (from check) or None for an open question, not {describe(verdict)}"
+            )
     answered = [v for v in results if v is not None]
     if not answered:
         raise InvalidOption("a quiz summary needs at least one answered question")
@@ -436,7 +469,7 @@ def _kind(rules: Rules[Any], step: Level, podium: object) -> Kind:
     if podium is None:
         return "podium" if step.podium else "winner"
     if not isinstance(podium, bool):
-        raise InvalidOption(f"podium must be True, False or None, not {podium!r}")
+        raise InvalidOption(f"podium must be True, False or None, not {describe(podium)}")
     if podium and rules.capabilities.quiz.podium is None:
         where = " and ".join(f"{cls.title}, where {why}" for cls, why in _podium_games())
         raise InvalidOption(
@@ -507,12 +540,12 @@ def _answer_cards(rules: Rules[Any], question: Question, answer: object) -> tupl
     elif isinstance(answer, Iterable):
         values = list(answer)
     else:
-        raise InvalidCard(f"an answer is a card like {question.cards[0]}, not {answer!r}")
+        raise InvalidCard(f"an answer is a card like {question.cards[0]}, not {describe(answer)}")
     listed = ", ".join(str(c) for c in question.cards)
     given: list[Card] = []
     for value in values:
         if not isinstance(value, str | Card):
-            raise InvalidCard(f"an answer is a card like {question.cards[0]}, not {value!r}")
+            raise InvalidCard(f"an answer is a card like {question.cards[0]}, not {describe(value)}")
         card = rules.card(value)
         if card not in question.cards:
             raise InvalidCard(f"{card} is not in this trick; pick one of {listed}")

@@ -96,8 +96,8 @@ from .advisor import (
 from .bots import heuristic_bot
 from .cards import Card
 from .errors import InvalidOption, TricklabError, describe
+from .games import GAMES, find_game, games_with
 from .games import band_of_tricks as bt
-from .games import games_with
 from .games import jewel_vault as jv
 from .games import tricks_and_stones as ts
 from .games.base import EventKind, GameState, Rules, check_seed
@@ -397,7 +397,12 @@ class _IdBot(Protocol):
 
 def verdict_of(game: str, loss: float) -> str:
     """The verdict for a loss of ``loss`` points in ``game`` (by :data:`THRESHOLDS`)."""
-    limits = THRESHOLDS[game]
+    name = find_game(game).name
+    if name not in THRESHOLDS:
+        raise ReviewUnavailable(f"{GAMES[name].title} has no round review; the review knows {_reviewed_games()}")
+    if isinstance(loss, bool) or not isinstance(loss, (int, float)) or not loss >= 0:
+        raise InvalidOption(f"loss is a number of points, 0 or more, not {describe(loss)}")
+    limits = THRESHOLDS[name]
     if loss <= _TIE:
         return "best"
     if loss < limits["inaccuracy"]:
@@ -475,6 +480,10 @@ def sampled_deals(
     return start, tuple(review._draw(index, start))
 
 
+def _reviewed_games() -> str:
+    return " and ".join(cls.title for cls in games_with(lambda c: c.review is not None))
+
+
 def _checked(match: object, seat: object, samples: object, seed: object) -> tuple[CoreRules[Any], ReviewEntry]:
     """The match's rules and review entry, once the arguments are checked."""
     if not isinstance(match, Match):
@@ -482,8 +491,7 @@ def _checked(match: object, seat: object, samples: object, seed: object) -> tupl
     rules = match.rules
     offers = rules.capabilities
     if offers.review is None or not isinstance(rules, CoreRules):
-        known = " and ".join(cls.title for cls in games_with(lambda c: c.review is not None))
-        raise ReviewUnavailable(f"{rules.title} has no round review; the review knows {known}")
+        raise ReviewUnavailable(f"{rules.title} has no round review; the review knows {_reviewed_games()}")
     n = rules.players
     if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < n:
         raise InvalidOption(f"seat must be a seat from 0 to {n - 1}, not {describe(seat)}")

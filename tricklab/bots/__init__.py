@@ -22,7 +22,7 @@ from typing import Any, Protocol, runtime_checkable
 from ..actions import Action
 from ..errors import InvalidOption, describe
 from ..explain import Reason, plural
-from ..games.base import Rules, SeatView
+from ..games.base import Rules, SeatView, check_rules, check_seed
 
 
 @runtime_checkable
@@ -70,7 +70,7 @@ class RandomBot:
     """Chooses uniformly among the legal actions; seeded, so matches repeat."""
 
     def __init__(self, seed: int | str = 0) -> None:
-        self._rng = random.Random(seed)
+        self._rng = random.Random(check_bot_seed(seed))
 
     def choose(self, view: SeatView, legal_actions: Sequence[Action]) -> Action:
         return self._pick(legal_actions)
@@ -83,14 +83,31 @@ class RandomBot:
         return Decision(action, (Reason("bot.random", f"Chosen at random among the {listed} allowed now."),))
 
     def _pick(self, legal_actions: Sequence[Action]) -> Action:
+        if not isinstance(legal_actions, Sequence) or isinstance(legal_actions, (str, bytes)) or not legal_actions:
+            raise InvalidOption(
+                f"legal_actions must be the actions allowed now (match.legal_actions()), not {describe(legal_actions)}"
+            )
         return legal_actions[self._rng.randrange(len(legal_actions))]
 
     def __repr__(self) -> str:
         return "RandomBot()"
 
 
+_SEED_LIMIT = 10**4300  # a whole number below it can be written as text (bots' seeds are joined as text)
+
+
+def check_bot_seed(seed: object) -> int | str:
+    """A bot's seed: a whole number (of at most 4,300 digits, so it reads as text) or a text."""
+    too_long = isinstance(seed, int) and abs(seed) >= _SEED_LIMIT
+    if isinstance(seed, bool) or not isinstance(seed, (int, str)) or too_long:
+        raise InvalidOption(f"a bot's seed is a whole number or a text, not {describe(seed)}")
+    return seed
+
+
 def heuristic_bot(rules: Rules[Any], seat: int, seed: int | str = 0) -> Bot:
     """The game's heuristic bot for ``seat`` (the bot its declaration names ``"heuristic"``)."""
+    check_rules(rules, "a bot").check_seat(seat)
+    check_bot_seed(seed)
     ref = rules.capabilities.bot("heuristic")
     if ref is None:
         raise InvalidOption(f"{rules.title} has no heuristic bot; use 'random'")
@@ -100,6 +117,8 @@ def heuristic_bot(rules: Rules[Any], seat: int, seed: int | str = 0) -> Bot:
 def hint_bot(rules: Rules[Any], seat: int, seed: int | str = 0) -> Bot:
     """The bot whose choice a hint shows (the one the game's declaration names ``hint_bot``:
     the heuristic bot, or a stronger one where the game has it, such as Kalah's search)."""
+    check_rules(rules, "a bot").check_seat(seat)
+    check_bot_seed(seed)
     name = rules.capabilities.hint_bot
     ref = rules.capabilities.bot(name)
     if ref is None:
@@ -113,6 +132,14 @@ def table_bot(rules: Rules[Any], seat: int, seed: int, decision: int) -> Bot:
     so its choice depends only on the match's seed and the moves before it. Undoing and playing
     again, or opening a link whose moves leave a bot's unseen choice out
     (:func:`tricklab.links.moves_code`), gives the same choice."""
+    check_rules(rules, "a table's bot")
+    rules.check_seat(seat)
+    check_seed(seed)
+    if isinstance(decision, bool) or not isinstance(decision, int) or not 0 <= decision < rules.max_decisions:
+        raise InvalidOption(
+            f"decision is how many decisions the match has made (0 to {rules.max_decisions - 1}), "
+            f"not {describe(decision)}"
+        )
     return heuristic_bot(rules, seat, f"table:{seed}:{seat}:{decision}")
 
 
@@ -121,6 +148,8 @@ BOT_NAMES = ("random", "heuristic")
 
 def make_bots(rules: Rules[Any], bots: str | Sequence[str | Bot], seed: int) -> list[Bot]:
     """One bot per seat from a name (``"random"``/``"heuristic"``) or a list of names/bots."""
+    check_rules(rules, "bots")
+    check_bot_seed(seed)
     if not isinstance(bots, (str, Iterable)):
         raise InvalidOption(f"bots is a bot name ('random' or 'heuristic') or one bot per seat, not {describe(bots)}")
     specs: list[str | Bot] = [bots] * rules.players if isinstance(bots, str) else list(bots)

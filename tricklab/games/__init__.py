@@ -10,7 +10,7 @@ from collections.abc import Callable
 from functools import lru_cache
 from typing import Any
 
-from ..errors import UnknownGame, describe
+from ..errors import InvalidOption, UnknownGame, describe
 from .band_of_tricks import BandOfTricks
 from .base import Rules
 from .capabilities import Capabilities
@@ -39,12 +39,16 @@ def find_game(name: object) -> type[Rules[Any]]:
 def games_with(offers: Callable[[Capabilities], object]) -> list[type[Rules[Any]]]:
     """The games, in registry order, whose declaration passes ``offers``
     (e.g. ``games_with(lambda c: c.advice)``)."""
+    if not callable(offers):
+        raise InvalidOption(f"offers must be a function of a game's capabilities, not {describe(offers)}")
     return [cls for cls in GAMES.values() if offers(cls.capabilities)]
 
 
 def default_players(cls: type[Rules[Any]]) -> int:
     """The player count a widget or an app shows unless told: four where the game allows it,
     else its largest."""
+    if not (isinstance(cls, type) and issubclass(cls, Rules)):
+        raise InvalidOption(f"default_players takes a game's class (find_game(name)), not {describe(cls)}")
     return 4 if 4 in cls.player_counts else cls.player_counts[-1]
 
 

@@ -368,6 +368,19 @@ def check_plain(what: str, value: object) -> None:
         )
 
 
+def check_log(log: object) -> None:
+    """A log is ``None`` or a list the steps are appended to."""
+    if log is not None and not isinstance(log, list):
+        raise InvalidOption(f"log must be a list to append the steps to, or None, not {describe(log)}")
+
+
+def check_rules(rules: object, what: str) -> Rules[Any]:
+    """``rules`` if it is a game's rules, else :class:`InvalidOption` saying that ``what`` needs them."""
+    if not isinstance(rules, Rules):
+        raise InvalidOption(f"{what} needs a game's rules, like tricklab.get_rules(...), not {describe(rules)}")
+    return rules
+
+
 def quote_action(action: object) -> str:
     """An action as a message quotes it: its text form, quoted and shortened (``'play QS'``)."""
     return describe(str(action) if isinstance(action, Action) else action)
@@ -406,6 +419,8 @@ class Rules(ABC, Generic[S]):
     rulebook: ClassVar[Rulebook]
     options_type: ClassVar[type[Options]]
     capabilities: ClassVar[Capabilities]  # what the game offers: see tricklab.games.capabilities
+    state_type: ClassVar[type]  # the class of the game's states (``match.state``)
+    view_type: ClassVar[type]  # the class of a seat's view (``match.view(seat)``)
 
     def __init__(self, players: int, options: Options) -> None:
         self.players = players
@@ -562,6 +577,8 @@ class Rules(ABC, Generic[S]):
         With ``log``, append ``(event, state_after)`` for every step, automatic ones too;
         the last step's state is the state returned.
         """
+        self.check_state(state)
+        check_log(log)
         if not isinstance(action, Action):
             action = self.parse_action(action)
         if log is None:
@@ -585,6 +602,24 @@ class Rules(ABC, Generic[S]):
         n = self.players
         if seat is not None and (isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < n):
             raise InvalidOption(f"seat must be 0 to {n - 1} (or None for the teacher's view), not {describe(seat)}")
+
+    def check_seat(self, seat: object, what: str = "seat") -> int:
+        """``seat`` if it is a seat ``0..players-1``, else :class:`InvalidOption` naming ``what``."""
+        n = self.players
+        if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < n:
+            raise InvalidOption(f"{what} must be a seat from 0 to {n - 1}, not {describe(seat)}")
+        return seat
+
+    def check_state(self, state: object) -> None:
+        """Raise :class:`InvalidOption` unless ``state`` is a state of this game (``match.state``)."""
+        if not isinstance(state, self.state_type):
+            raise InvalidOption(f"state must be a state of {self.title} (match.state), not {describe(state)}")
+
+    def check_view(self, view: object, *, optional: bool = False) -> None:
+        """Raise :class:`InvalidOption` unless ``view`` is a view of this game (``match.view(seat)``),
+        or ``None`` where it is ``optional``."""
+        if not isinstance(view, self.view_type) and not (optional and view is None):
+            raise InvalidOption(f"view must be a view of {self.title} (rules.view(state, seat)), not {describe(view)}")
 
     @abstractmethod
     def view(self, state: S, seat: int | None) -> SeatView:
@@ -624,6 +659,8 @@ class Rules(ABC, Generic[S]):
 
     def seat_name(self, seat: int) -> str:
         """A seat as learners read it, counted from 1: seat 0 is ``"Player 1"``."""
+        if type(seat) is not int or not 0 <= seat < self.players:
+            self.check_seat(seat)
         return f"Player {seat + 1}"
 
     # --- words for the learner ----------------------------------------------------------------
@@ -636,10 +673,17 @@ class Rules(ABC, Generic[S]):
 
         Each game overrides this; the default reads a card play as ``"Play 7♥"`` and any other
         action as its text form."""
+        self.check_described(action, view)
         if isinstance(action, Play):
             return f"Play {action.card.pretty}"
         text = str(action)
         return text[:1].upper() + text[1:]
+
+    def check_described(self, action: object, view: object) -> None:
+        """The arguments of :meth:`describe_action`: an action, and a view of this game or ``None``."""
+        if not isinstance(action, Action):
+            raise InvalidAction(f"action must be an action, like Play('7H') or Predict(2), not {describe(action)}")
+        self.check_view(view, optional=True)
 
     def explain_choice(self, view: SeatView, seat: int | None = None) -> Reason:
         """The rule that frames the decision ``seat`` makes now (by default the view's seat, else
@@ -649,6 +693,8 @@ class Rules(ABC, Generic[S]):
         :attr:`rulebook`; the limits come from the game's own legality, not from a copy of it.
 
         Each game overrides this; the default cites the game's turn (or trick) clause."""
+        self.check_view(view)
+        self.check_view_seat(seat)
         prefix = self.rulebook_prefix()
         rule = next((r for r in (f"{prefix}.turn", f"{prefix}.trick") if r in self.rulebook), next(iter(self.rulebook)))
         return Reason(rule, "It is your turn.")
@@ -705,6 +751,12 @@ class Rules(ABC, Generic[S]):
         in hands, set aside, in the trick, won, on their way in a pass; a colour's cards or the
         stones): the contract suite checks that it never changes from step to step, so no rule
         loses or doubles a card. ``None`` for a game without a fixed set of pieces."""
+        self.check_state(state)
+        return self.pieces(state)
+
+    def pieces(self, state: S) -> Counter[object] | None:
+        """:meth:`census` of a checked state: what a game writes (the default, ``None``: no fixed
+        set of pieces)."""
         return None
 
     @property

@@ -33,7 +33,7 @@ from ..actions import Action
 from ..cards import Card
 from ..errors import IllegalAction
 from ..explain import Reason
-from .base import Event, EventKind, GameState, Log, Rules, TieBreak, leaders
+from .base import Event, EventKind, GameState, Log, Rules, TieBreak, check_log, check_seed, leaders
 
 S = TypeVar("S", bound=GameState)
 
@@ -344,6 +344,8 @@ class CoreRules(Rules[S]):
     # --- the checked API ------------------------------------------------------------------
 
     def initial_state(self, seed: int, log: Log = None, **match_options: Any) -> S:
+        seed = check_seed(seed)
+        check_log(log)
         if log is None:
             return self.core_initial(seed, None, **match_options)
         facts: Facts = []
@@ -352,6 +354,7 @@ class CoreRules(Rules[S]):
         return state
 
     def legal_actions(self, state: S) -> list[Action]:
+        self.check_state(state)
         return list(map(self.actions.__getitem__, self.legal_ids(state)))
 
     def listed_id(self, state: S, action: Action) -> int:
@@ -382,6 +385,7 @@ class CoreRules(Rules[S]):
     def facts(self, state: S, action: Action | str) -> Facts:
         """The facts of applying ``action`` (an Action or its text) to ``state`` (checked), each with
         the state after it."""
+        self.check_state(state)
         facts: Facts = []
         self.core_step(state, self.listed_action_id(state, action), facts)
         return facts

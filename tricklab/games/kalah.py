@@ -43,6 +43,7 @@ from .base import (
     TieBreak,
     TrickOutcome,
     Word,
+    check_log,
     illegal,
     quote_action,
     quote_names,
@@ -408,6 +409,8 @@ class Kalah(CoreRules[KalahState]):
     player_counts: ClassVar[tuple[int, ...]] = (2,)
     rulebook: ClassVar[Rulebook] = RULEBOOK
     options_type: ClassVar[type[Options]] = KalahOptions
+    state_type: ClassVar[type] = KalahState
+    view_type: ClassVar[type] = KalahView
     capabilities: ClassVar[Capabilities] = CAPABILITIES
     match_option_names: ClassVar[tuple[str, ...]] = ()
     options: KalahOptions
@@ -446,7 +449,7 @@ class Kalah(CoreRules[KalahState]):
         game seen (random play ends in well under 100 sowings)."""
         return 1000
 
-    def census(self, state: KalahState) -> Counter[object]:
+    def pieces(self, state: KalahState) -> Counter[object]:
         return Counter({"stones": sum(state.pits) + state.lifted})
 
     # --- no tricks ----------------------------------------------------------------------------
@@ -580,15 +583,21 @@ class Kalah(CoreRules[KalahState]):
     def apply_for(self, state: KalahState, seat: object, action: Action | str, log: Any = None) -> KalahState:
         """:meth:`apply` for a move made by ``seat``: refused by ``mk.turn`` unless it is that
         seat's turn (a table that knows who clicked checks this first)."""
+        self.check_state(state)
         self.check_view_seat(seat)
+        check_log(log)
         if seat is None or seat != state.to_play:
             if state.to_play is None:
                 raise self.explain_illegal(state, Sow(1) if not isinstance(action, Action) else action)
             mover = self.seat_name(state.to_play)
-            who = "nobody" if seat is None else self.seat_name(cast(int, seat))
+            who = (
+                "the teacher's (seat None), who makes no move"
+                if seat is None
+                else f"{self.seat_name(cast(int, seat))}'s"
+            )
             raise illegal(
                 "mk.turn",
-                f"it is {mover}'s turn, not {who}'s",
+                f"it is {mover}'s turn, not {who}",
                 f"It is not your turn: {mover} moves now.",
             )
         return self.apply(state, action, log)
@@ -596,6 +605,7 @@ class Kalah(CoreRules[KalahState]):
     # --- results and views -----------------------------------------------------------------------
 
     def result(self, state: KalahState) -> MatchResult | None:
+        self.check_state(state)
         if state.phase is not OVER:
             return None
         totals = state.stores
@@ -611,6 +621,7 @@ class Kalah(CoreRules[KalahState]):
         return MatchResult(totals, (winner,), None, (reason,))
 
     def view(self, state: KalahState, seat: int | None) -> KalahView:
+        self.check_state(state)
         self.check_view_seat(seat)
         opts = self.options
         return _new(
@@ -628,6 +639,7 @@ class Kalah(CoreRules[KalahState]):
         return f"{owner}'s pit {pit_number(index)}"
 
     def describe_action(self, action: Action, view: SeatView | None = None) -> str:
+        self.check_described(action, view)
         if not isinstance(action, Sow):
             return super().describe_action(action, view)
         if isinstance(view, KalahView) and view.to_play is not None and 1 <= action.pit <= PITS:
@@ -636,6 +648,8 @@ class Kalah(CoreRules[KalahState]):
         return f"Sow pit {action.pit}"
 
     def explain_choice(self, view: SeatView, seat: int | None = None) -> Reason:
+        self.check_view(view)
+        self.check_view_seat(seat)
         assert isinstance(view, KalahView)
         mover = view.to_play
         if mover is None:

@@ -838,6 +838,8 @@ class TricksAndStones(CoreRules[TricksAndStonesState]):
     player_counts: ClassVar[tuple[int, ...]] = (3, 4)
     rulebook: ClassVar[Rulebook] = RULEBOOK
     options_type: ClassVar[type[Options]] = TricksAndStonesOptions
+    state_type: ClassVar[type] = TricksAndStonesState
+    view_type: ClassVar[type] = TricksAndStonesView
     capabilities: ClassVar[Capabilities] = CAPABILITIES
     options: TricksAndStonesOptions
 
@@ -880,7 +882,7 @@ class TricksAndStones(CoreRules[TricksAndStonesState]):
             and now.phase is PREDICT
         )
 
-    def census(self, state: TricksAndStonesState) -> Counter[object]:
+    def pieces(self, state: TricksAndStonesState) -> Counter[object]:
         return mask_census((*state.held, state.set_aside, *state.taken), state.played)
 
     # --- public rules API ----------------------------------------------------------------------
@@ -1367,6 +1369,8 @@ class TricksAndStones(CoreRules[TricksAndStonesState]):
         the view's own seat, else the seat to play): the prediction's range, the rule that limits
         the cards it may play (``ts.follow``, ``ts.trump.lead``, or why any card may be played) as
         :func:`_playable` decides it, or its place's gem allowance."""
+        self.check_view(view)
+        self.check_view_seat(seat)
         v = _ts_view(view)
         seat = _acting(v, seat)
         if v.phase is PREDICT:
@@ -1416,6 +1420,7 @@ class TricksAndStones(CoreRules[TricksAndStonesState]):
         ``"Place gems in chambers 2 and 5"``, ``"Move a gem from chamber 1 to chamber 2"``,
         ``"Skip: use no gem points"``. Chambers keep the game's own numbers 0 to 5 (chamber ``t``
         is the chamber of ``t`` tricks, as the board shows them)."""
+        self.check_described(action, view)
         if isinstance(action, Play):
             return f"Play {action.card.pretty}"
         if isinstance(action, Predict):
@@ -1530,6 +1535,7 @@ class TricksAndStones(CoreRules[TricksAndStonesState]):
     # --- results and views ----------------------------------------------------------------------------
 
     def result(self, state: TricksAndStonesState) -> MatchResult | None:
+        self.check_state(state)
         if state.phase is not OVER:
             return None
         totals = state.totals
@@ -1573,6 +1579,7 @@ class TricksAndStones(CoreRules[TricksAndStonesState]):
         )
 
     def view(self, state: TricksAndStonesState, seat: int | None) -> TricksAndStonesView:
+        self.check_state(state)
         self.check_view_seat(seat)
         # tokens are shown together once the prediction phase is over; the state logged for the
         # last secret choice still has the phase PREDICT, so nothing shows before the reveal step

@@ -30,7 +30,7 @@ import ipywidgets as w
 
 from .. import get_rules
 from ..display import esc
-from ..errors import TricklabError
+from ..errors import InvalidOption, TricklabError, describe
 from ..games import DEFAULT_GAME, GAMES, default_players, find_game
 from ..match import Match
 from ..platform import in_browser
@@ -48,7 +48,7 @@ class AppParams:
     """Checked query parameters; ``messages`` says what was wrong and what was used instead."""
 
     game: str = DEFAULT_GAME
-    players: int = 4
+    players: int = field(default_factory=lambda: default_players(GAMES[DEFAULT_GAME]))
     seed: int = DEFAULT_SEED
     large: bool = False
     four_colour: bool = False
@@ -145,6 +145,10 @@ def _pooled_request_info(timeout: float = 5.0) -> dict[str, str]:
 def parse_params(query: str, *, extras: tuple[str, ...] = (), long: tuple[str, ...] = ()) -> AppParams:
     """Check ``game``, ``players``, ``seed`` (and the named ``extras``, kept as short text, and
     ``long`` ones, kept up to the query's length: a match's moves)."""
+    _text("query", query)
+    for label, given in (("extras", extras), ("long", long)):
+        if not isinstance(given, tuple) or not all(isinstance(n, str) for n in given):
+            raise InvalidOption(f"{label} is a tuple of parameter names, not {describe(given)}")
     params = AppParams()
     if len(query) > MAX_QUERY:
         params.messages.append("The link's settings were too long and were ignored.")
@@ -210,6 +214,17 @@ def parse_params(query: str, *, extras: tuple[str, ...] = (), long: tuple[str, .
     return params
 
 
+def _text(name: str, query: object) -> str:
+    if not isinstance(query, str):
+        raise InvalidOption(f"{name} is a link's query string, like 'game=kalah&seed=2', not {describe(query)}")
+    return query
+
+
+def _query(query: object) -> str:
+    """The query string an app is built from: the page's (``None``), or the text given."""
+    return read_query_string() if query is None else _text("query", query)
+
+
 def _seat(params: AppParams, default: int | None, fallback: str) -> int | None:
     """The ``seat`` parameter (1..players in the link, a seat index here), or ``default``."""
     text = params.extra.get("seat")
@@ -273,12 +288,12 @@ def explain_trick_app(query: str | None = None) -> w.VBox:
         return _from_page(explain_trick_app)
     from .explainer import TrickExplainer
 
-    params = parse_params(read_query_string() if query is None else query, extras=("trump", "cards"))
+    params = parse_params(_query(query), extras=("trump", "cards"))
     if not GAMES[params.game].capabilities.tricks:
         params.messages.append(
             f"{GAMES[params.game].title} is not played in tricks; showing {GAMES[DEFAULT_GAME].title}."
         )
-        params.game, params.players = DEFAULT_GAME, 4
+        params.game, params.players = DEFAULT_GAME, default_players(GAMES[DEFAULT_GAME])
     trump = params.extra.get("trump", "S").upper()
     if trump not in ("S", "H", "D", "C", "NONE"):
         params.messages.append(f"“{quote(trump)}” is not a trump suit (S, H, D, C or none); using spades.")
@@ -306,6 +321,10 @@ def replay_app(query: str | None = None) -> w.VBox:
     it replays that match instead: a learner's own game, sent to a teacher. A code that does
     not fit the settings is refused with a message and the bots' match is shown.
 
+    ``first_dealer`` (1..players) without ``moves`` is honoured too: the bots' match starts
+    with that player dealing, and the address keeps it. A game without a first dealer (one
+    that is not dealt by a player, or whose first player has another name) says so and ignores it.
+
     With a ``seat`` the page shows that player's view only, with no control to see more;
     without one it is the teacher's stepper (every hand)."""
     if query is None and not kernel_sees_address():
@@ -314,7 +333,7 @@ def replay_app(query: str | None = None) -> w.VBox:
 
     offered = _variants()
     params = parse_params(
-        read_query_string() if query is None else query,
+        _query(query),
         extras=("seat", "step", "first_dealer", *offered),
         long=("moves",),
     )
@@ -327,16 +346,19 @@ def replay_app(query: str | None = None) -> w.VBox:
         else:
             params.messages.append(f"“{quote(text)}” is not a step number; starting at the deal.")
     match = _linked_match(params, offered, "showing the bots' match")
+    dealer = _unlinked_dealer(params, match)
     if match is not None:
         stepper = TrickStepper(match, seat=seat, step=step, **_look(params))
         title = f"Replay of a played game: {GAMES[params.game].title}, {params.players} players, seed {params.seed}"
     else:
-        stepper = TrickStepper(
-            game=params.game, players=params.players, seed=params.seed, seat=seat, step=step, **_look(params)
-        )
+        rules = get_rules(params.game, players=params.players)
+        bots_match = rules.play(params.seed) if dealer is None else rules.play(params.seed, first_dealer=dealer)
+        stepper = TrickStepper(bots_match, seat=seat, step=step, **_look(params))
         title = f"Replay: {GAMES[params.game].title}, {params.players} players, seed {params.seed}"
     header = _header(title, params, describe="Step through a whole match: ← and → step, Home and End jump.")
     kept = {} if seat is None else {"seat": str(seat + 1)}
+    if dealer is not None:
+        kept["first_dealer"] = str(dealer + 1)
     if match is not None:
         kept.update({name: "yes" for name in offered if getattr(match.rules.options, name, False)})
         if "first_dealer" in match.match_options:
@@ -356,18 +378,42 @@ def _linked_match(params: AppParams, offered: dict[str, str], otherwise: str) ->
         return None
     options = _variant_options(params, offered)
     match_options: dict[str, int] = {}
-    dealer = params.extra.get("first_dealer")
+    dealer = _first_dealer(params, "the link's moves need one")
     if dealer is not None:
-        if re.fullmatch(r"[0-9]", dealer) and 1 <= int(dealer) <= params.players:
-            match_options["first_dealer"] = int(dealer) - 1
-        else:
-            params.messages.append(f"There is no player “{quote(dealer)}” to deal first; the link's moves need one.")
+        match_options["first_dealer"] = dealer
     try:
         rules = get_rules(params.game, players=params.players).with_options(**options)
         return match_from_moves(rules, params.seed, code, match_options)
     except TricklabError as exc:
         params.messages.append(f"The game in the link could not be replayed ({exc}); {otherwise}.")
         return None
+
+
+def _first_dealer(params: AppParams, otherwise: str) -> int | None:
+    """The link's ``first_dealer`` (1..players) as a seat, or ``None`` without one; a value that
+    is no player gets a message (ending with ``otherwise``)."""
+    text = params.extra.get("first_dealer")
+    if text is None:
+        return None
+    if re.fullmatch(r"[0-9]", text) and 1 <= int(text) <= params.players:
+        return int(text) - 1
+    params.messages.append(f"There is no player “{quote(text)}” to deal first; {otherwise}.")
+    return None
+
+
+def _unlinked_dealer(params: AppParams, linked: Match | None) -> int | None:
+    """The link's ``first_dealer`` for a new match (a link without ``moves``, or whose moves were
+    refused): the seat to deal first where the game has a first dealer; otherwise a message says
+    it is ignored. ``None`` where the link names none, or the match is the link's own."""
+    if linked is not None or "first_dealer" not in params.extra:
+        return None
+    cls = GAMES[params.game]
+    if "first_dealer" not in cls.match_option_names:
+        params.messages.append(f"{cls.title} has no first dealer to choose; first_dealer is ignored.")
+        return None
+    if "moves" in params.extra:  # the moves were refused: their message said what was wrong
+        return None
+    return _first_dealer(params, "the seed chooses the dealer")
 
 
 def _variant_options(params: AppParams, offered: dict[str, str]) -> dict[str, bool]:
@@ -389,14 +435,19 @@ def _variant_options(params: AppParams, offered: dict[str, str]) -> dict[str, bo
 def play_app(query: str | None = None) -> w.VBox:
     """The ``play`` app: a :class:`PlayTable` from ``game``, ``players``, ``seed``, and optionally
     ``seat`` (1..players), ``pace`` (seconds between bot moves, 0-3), and the variants a game
-    declares (``Capabilities.variants``; Jewel Vault: ``partnerships`` and ``known_deck``), ``yes``/``no``."""
+    declares (``Capabilities.variants``; Jewel Vault: ``partnerships`` and ``known_deck``), ``yes``/``no``.
+
+    With ``moves`` (:mod:`tricklab.links`) the table goes on with that match, its variants and
+    ``first_dealer``. ``first_dealer`` (1..players) without ``moves`` is honoured: the new deal
+    starts with that player dealing (and so does each New deal), and the address keeps it; a
+    game without a first dealer says so and ignores it."""
     if query is None and not kernel_sees_address():
         return _from_page(play_app)
     from .playtable import PlayTable
 
     offered = _variants()
     params = parse_params(
-        read_query_string() if query is None else query,
+        _query(query),
         extras=("seat", "pace", "first_dealer", *offered),
         long=("moves",),
     )
@@ -410,7 +461,10 @@ def play_app(query: str | None = None) -> w.VBox:
             params.messages.append(f"The pace must be 0 to 3 seconds, not “{quote(text)}”; using 0.8.")
     look = _look(params)
     match = _linked_match(params, offered, "a new deal instead")
-    options = {} if match is not None else _variant_options(params, offered)
+    dealer = _unlinked_dealer(params, match)
+    options: dict[str, Any] = {} if match is not None else {**_variant_options(params, offered)}
+    if dealer is not None:
+        options["first_dealer"] = dealer
     try:
         table = PlayTable(
             params.game, params.players, seat=seat, seed=params.seed, pace=pace, match=match, **look, **options
@@ -443,7 +497,7 @@ def quiz_app(query: str | None = None) -> w.VBox:
     from ..quiz import asks_positions, steps
     from .quiz import Quiz
 
-    params = parse_params(read_query_string() if query is None else query, extras=("level", "question"))
+    params = parse_params(_query(query), extras=("level", "question"))
     last = len(steps(params.game))
     level = 1
     if "level" in params.extra:
@@ -492,7 +546,7 @@ def bid_trainer_app(query: str | None = None) -> w.VBox:
     from .movetrainer import DEFAULT_PLY, MAX_PLY, MoveTrainer, trains_moves
     from .movetrainer import GAMES as MOVE_GAMES
 
-    params = parse_params(read_query_string() if query is None else query, extras=("seat", "ply"))
+    params = parse_params(_query(query), extras=("seat", "ply"))
     if trains_moves(GAMES[params.game]):
         ply = DEFAULT_PLY
         text = params.extra.get("ply")
@@ -521,7 +575,7 @@ def bid_trainer_app(query: str | None = None) -> w.VBox:
         params.messages.append(
             f"The trainer is for {with_bids}, not {GAMES[params.game].title}; showing {GAMES[DEFAULT_GAME].title}."
         )
-        params.game, params.players = DEFAULT_GAME, 4
+        params.game, params.players = DEFAULT_GAME, default_players(GAMES[DEFAULT_GAME])
     seat = _seat(params, 0, "you are Player 1") or 0
     trainer = BidTrainer(params.game, params.players, seed=params.seed, seat=seat, **_look(params))
     tries = trainer.what + ("es" if trainer.what.endswith("s") else "s")  # predictions, bids, passes

@@ -16,19 +16,19 @@ import ipywidgets as w
 
 from .. import get_rules
 from ..actions import Action, Bid, Pass, Predict
-from ..advisor import Advice, AdviceCancelled, AdvisorEntry, BidEstimate, advise_steps
+from ..advisor import MAX_SAMPLES, Advice, AdviceCancelled, AdvisorEntry, BidEstimate, advise_steps
 from ..bots import make_bots
 from ..cards import Card
 from ..display import bid_rows, card_html, choice_button, decision_html, esc, rule_id_html, view_html
 from ..display.charts import Bar, bar_chart
-from ..errors import InvalidOption, TricklabError
-from ..games import DEFAULT_GAME, find_game, games_with
+from ..errors import InvalidOption, TricklabError, describe
+from ..games import DEFAULT_GAME, default_players, find_game, games_with
 from ..games.base import Rules, next_seed
 from ..games.capabilities import Capabilities, DecisionKind
 from ..match import Match
 from ..platform import Background, Steps, finish, in_background, reporting
 from .board import Board, LookToggles, controls_row
-from .inputs import bid_step, quote, short
+from .inputs import bid_step, check_flag, check_whole, quote, short
 from .stepper import TrickStepper
 
 TOP_BIDS = 10
@@ -40,7 +40,9 @@ class BidTrainer(w.VBox):  # type: ignore[misc]
     The bid is the game's declared pre-round decision (``Capabilities.decision``): a
     prediction (Tricks & Stones: 0-5), a bid per suit (Band of Tricks: 0-6 each, or Zero
     Success) or the cards to pass (Jewel Vault: as many as the dealer named). The same
-    ``seed`` always deals the same hand and gives the same numbers.
+    ``seed`` always deals the same hand and gives the same numbers; ``players=None`` is the
+    game's default count (:func:`tricklab.games.default_players`), ``seat`` 0 to players - 1,
+    ``samples`` the deals each try plays out (1 to 1,000,000).
     "Play it out" shows the deal played out with the bid in the board's place, as this seat
     sees it; "Back to the trainer" (and Try it, and New deal) bring the board back.
     """
@@ -59,10 +61,12 @@ class BidTrainer(w.VBox):  # type: ignore[misc]
         cls = find_game(game)
         if not trains(cls):
             raise InvalidOption(f"the bid trainer is for {', '.join(GAMES)}, not {cls.name}")
-        players = players if players is not None else 4
+        players = players if players is not None else default_players(cls)
         rules = get_rules(cls.name, players=players)
-        if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < players:
-            raise InvalidOption(f"seat must be 0 to {players - 1}, not {seat!r}")
+        rules.check_seat(seat)
+        check_whole("samples", samples, 1, MAX_SAMPLES)
+        check_flag("four_colour", four_colour)
+        check_flag("large", large)
         self.rules = rules
         self._form = FORMS[rules.capabilities.decision.kind]
         self.seat = seat
@@ -159,7 +163,8 @@ class BidTrainer(w.VBox):  # type: ignore[misc]
         return self._form.action(self)
 
     def choose(self, bid: object) -> None:
-        """Set the bid from code: a number (Tricks & Stones) or a dict / ``"zero"`` (Band of Tricks).
+        """Set the bid from code: a number or ``Predict(n)`` (Tricks & Stones), a dict or ``"zero"``
+        (Band of Tricks), a list of cards or ``Pass(...)`` (Jewel Vault).
 
         A bid the rules do not allow raises the engine's :class:`~tricklab.TricklabError`.
         """
@@ -503,9 +508,11 @@ class _PredictionForm:
     @staticmethod
     def choose(t: BidTrainer, bid: object) -> None:
         decision = t.rules.capabilities.decision
+        if isinstance(bid, Predict):
+            bid = bid.n
         if isinstance(bid, bool) or not isinstance(bid, int):
             raise InvalidOption(
-                f"a prediction is a whole number of tricks, not {quote(repr(bid))}", rule_id=decision.rule_id
+                f"a prediction is a whole number of tricks, not {describe(bid)}", rule_id=decision.rule_id
             )
         t.rules.apply(t.match.state, Predict(bid))  # the engine says whether it may be made
         t.prediction = bid
@@ -586,7 +593,7 @@ class _SuitBidForm:
             t.zero = not any(t.bid.values())
         else:
             suits = "/".join(decision.suits)
-            raise InvalidOption(f"a bid is a dict of {suits} or 'zero', not {bid!r}", rule_id=decision.rule_id)
+            raise InvalidOption(f"a bid is a dict of {suits} or 'zero', not {describe(bid)}", rule_id=decision.rule_id)
 
     @staticmethod
     def intent(t: BidTrainer, intent: str, value: str | None) -> None:
@@ -655,7 +662,7 @@ class _PassForm:
     def choose(t: BidTrainer, bid: object) -> None:
         cards = bid.cards if isinstance(bid, Pass) else bid
         if not isinstance(cards, (list, tuple)):
-            raise InvalidOption(f"a pass is a list of cards, not {quote(repr(bid))}", rule_id="jv.pass")
+            raise InvalidOption(f"a pass is a list of cards, not {describe(bid)}", rule_id="jv.pass")
         picked = [t.rules.card(c) for c in cards]
         t.rules.apply(t.match.state, Pass(tuple(picked)))  # the engine says whether it may be made
         t.picked = picked

@@ -12,6 +12,9 @@ import ipywidgets as w
 import traitlets
 
 from ..display import STATIC as DISPLAY_STATIC
+from ..errors import InvalidOption, describe
+from ..games.base import quote_names
+from .inputs import check_flag
 
 STATIC = Path(__file__).resolve().parent / "static"
 
@@ -61,6 +64,11 @@ class Board(anywidget.AnyWidget):
     scene = traitlets.Dict().tag(sync=True)
 
     def __init__(self, **kwargs: Any) -> None:
+        unknown = [name for name in kwargs if name not in ("scene", "layout")]
+        if unknown:
+            raise InvalidOption(f"a Board takes scene= (and layout=), not {quote_names(unknown)}")
+        if not isinstance(kwargs.get("scene", {}), dict):
+            raise InvalidOption(f"a Board's scene is a dict, not {describe(kwargs['scene'])}")
         super().__init__(**kwargs)
         self._handlers: list[Intent] = []
         self._address: Callable[[], str] | None = None
@@ -69,6 +77,8 @@ class Board(anywidget.AnyWidget):
     def show_address(self, address: Callable[[], str]) -> None:
         """Have every scene carry ``address()`` (a query string, ``key=value&...``) and a
         "Copy link" button; the scene on the board now gets them at once."""
+        if not callable(address):
+            raise InvalidOption(f"address must be a function that gives the query string, not {describe(address)}")
         self._address = address
         self.scene = dict(self.scene)
 
@@ -82,6 +92,9 @@ class Board(anywidget.AnyWidget):
         return scene
 
     def on_intent(self, handler: Intent) -> None:
+        """Call ``handler(intent, value)`` for every intent the page sends."""
+        if not callable(handler):
+            raise InvalidOption(f"handler must be a function handler(intent, value), not {describe(handler)}")
         self._handlers.append(handler)
 
     def _on_message(self, _widget: object, content: object, _buffers: object) -> None:
@@ -94,7 +107,12 @@ class Board(anywidget.AnyWidget):
         self.intent(intent, value)
 
     def intent(self, intent: str, value: str | None = None) -> None:
-        """Handle an intent as if the front end had sent it (used by tests and keys)."""
+        """Handle an intent as if the front end had sent it (used by tests and keys): text, as
+        the page sends it."""
+        if not isinstance(intent, str):
+            raise InvalidOption(f"an intent is a text, like 'play', not {describe(intent)}")
+        if value is not None and not isinstance(value, str):
+            raise InvalidOption(f"an intent's value is a text or None, as the page sends it, not {describe(value)}")
         if intent == PING:
             self._pong(value)
             return
@@ -132,6 +150,8 @@ class LookToggles(w.HBox):  # type: ignore[misc]
     without ``suits``: a game drawn on a board has no suits to colour)."""
 
     def __init__(self, *, large: bool, four_colour: bool, on_change: Callable[[], None], suits: bool = True) -> None:
+        check_flag("large", large)
+        check_flag("four_colour", four_colour)
         self.large = w.ToggleButton(value=large, description="Large", tooltip="projector size")
         self.four_colour = w.ToggleButton(
             value=four_colour, description="4 colours", tooltip="four-colour deck: ♦ blue, ♣ green"

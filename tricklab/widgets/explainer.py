@@ -9,12 +9,12 @@ import ipywidgets as w
 from .. import get_rules
 from ..cards import Card
 from ..display import card_html, esc, outcome_html
-from ..errors import InvalidOption, TricklabError
+from ..errors import InvalidOption, TricklabError, describe
 from ..games import DEFAULT_GAME, find_game, games_with
 from ..games.base import Rules, TrickOutcome
 from ..games.capabilities import TRUMP
 from .board import Board, LookToggles, controls_row
-from .inputs import MAX_TYPED, clicked_card
+from .inputs import MAX_TYPED, check_flag, clicked_card
 
 # The trump picker offers what the trump context declares; a dropdown cannot show None, so "none".
 TRUMP_CHOICES = [(text, "none" if value is None else value) for text, value in TRUMP.choices]
@@ -23,8 +23,9 @@ TRUMP_CHOICES = [(text, "none" if value is None else value) for text, value in T
 class TrickExplainer(w.VBox):  # type: ignore[misc]
     """Pick a game, enter a trick by clicking deck cards or typing notation, read why.
 
-    Bad input (an unknown card, a card twice, too many cards) shows the engine's own
-    message and keeps the previous trick.
+    ``trump`` is the trump suit's letter (``S``, ``H``, ``D``, ``C``) or ``None``, for the games
+    whose tricks have a trump. Bad input (an unknown card, a card twice, too many cards) shows
+    the engine's own message and keeps the previous trick.
     """
 
     def __init__(
@@ -40,6 +41,13 @@ class TrickExplainer(w.VBox):  # type: ignore[misc]
         cls = _trick_game(game)
         players = players if players is not None else _default_players(cls)
         self.rules: Rules[Any] = get_rules(cls.name, players=players)
+        shown = _trump_choice(trump)
+        if not isinstance(cards, str) and not (
+            isinstance(cards, (list, tuple)) and all(isinstance(c, str | Card) for c in cards)
+        ):
+            raise InvalidOption(f"cards is text like '7H AH', or a list of cards, not {describe(cards)}")
+        check_flag("four_colour", four_colour)
+        check_flag("large", large)
         self.cards: tuple[Card, ...] = ()
         self.outcome: TrickOutcome | None = None
 
@@ -49,7 +57,7 @@ class TrickExplainer(w.VBox):  # type: ignore[misc]
         self.players_picker = w.Dropdown(options=list(cls.player_counts), value=players, description="Players")
         self.trump_picker = w.Dropdown(
             options=TRUMP_CHOICES,
-            value=trump if trump and trump in [v for _, v in TRUMP_CHOICES] else "none",
+            value=shown,
             description=TRUMP.label,
         )
         self.entry = w.Text(placeholder="type cards, e.g. 7H AH 8S KD", description="Trick", continuous_update=False)
@@ -75,7 +83,7 @@ class TrickExplainer(w.VBox):  # type: ignore[misc]
         self.add_class("tricklab-explainer")
         self._sync_controls()
         if cards:
-            self.type_trick(cards if isinstance(cards, str) else " ".join(cards))
+            self.type_trick(cards if isinstance(cards, str) else " ".join(str(c) for c in cards))
         else:
             self._show(())
 
@@ -83,6 +91,8 @@ class TrickExplainer(w.VBox):  # type: ignore[misc]
 
     def type_trick(self, text: str) -> bool:
         """Replace the trick with the typed cards; on bad input keep the old trick."""
+        if not isinstance(text, str):
+            raise InvalidOption(f"text is the cards typed, like '7H AH', not {describe(text)}")
         if len(text) > MAX_TYPED:
             self._say(f"That is {len(text):,} characters: a trick is a few cards, like 7H AH 8S KD.")
             return False
@@ -95,6 +105,8 @@ class TrickExplainer(w.VBox):  # type: ignore[misc]
 
     def add_card(self, card: str | Card) -> bool:
         """Add one card to the end of the trick (what clicking a deck card does)."""
+        if not isinstance(card, str | Card):
+            raise InvalidOption(f"card must be a card or its text, like 'AS', not {describe(card)}")
         try:
             parsed = self.rules.card(card)
         except TricklabError as exc:
@@ -103,7 +115,10 @@ class TrickExplainer(w.VBox):  # type: ignore[misc]
         return self._show((*self.cards, parsed))
 
     def set_game(self, game: str, players: int | None = None) -> None:
+        """Show another game (and player count; ``None``: the count shown if the game has it)."""
         cls = _trick_game(game)
+        if players is not None:
+            cls.create(players)  # the game says which player counts it is for
         self.game_picker.value = cls.name
         if players is not None:
             self.players_picker.value = players
@@ -228,6 +243,20 @@ class TrickExplainer(w.VBox):  # type: ignore[misc]
     def __repr__(self) -> str:
         cards = " ".join(str(c) for c in self.cards)
         return f"TrickExplainer(game={self.rules.name!r}, players={self.rules.players}, cards={cards!r})"
+
+
+def _trump_choice(trump: object) -> str:
+    """The trump picker's value for ``trump``: a suit letter (either case), or "none" for ``None``."""
+    values = [value for _, value in TRUMP_CHOICES]
+    if trump is None:
+        return "none"
+    if isinstance(trump, str):
+        text = trump.strip()
+        choice = text.lower() if text.lower() == "none" else text.upper()
+        if choice in values:
+            return choice
+    letters = ", ".join(value for value in values if value != "none")
+    raise InvalidOption(f"trump is a suit letter ({letters}), or None for no trump, not {describe(trump)}")
 
 
 def _default_players(cls: type[Rules[Any]]) -> int:

@@ -14,7 +14,7 @@ import unicodedata
 from typing import Any
 
 from ..cards import Card
-from ..errors import TricklabError
+from ..errors import InvalidOption, TricklabError, describe
 from ..games.base import Rules
 
 MAX_VALUE = 80  # the longest value a widget's own markup sends is an action text like "move 1>2 2>3 3>4"
@@ -25,8 +25,11 @@ _BID_STEP = re.compile(r"(rock|soul|pops):([+-]1)")
 
 def quote(text: object) -> str:
     """A value as a message quotes it: without control or direction-changing characters (they
-    could garble or reorder the message), 40 characters at most."""
-    value = "".join(ch for ch in str(text) if unicodedata.category(ch) not in ("Cc", "Cf"))
+    could garble or reorder the message), 40 characters at most. A value that is not text is
+    quoted as :func:`~tricklab.errors.describe` quotes it."""
+    if not isinstance(text, str):
+        return describe(text)
+    value = "".join(ch for ch in text[: QUOTE * 4] if unicodedata.category(ch) not in ("Cc", "Cf"))
     return value if len(value) <= QUOTE else value[: QUOTE - 3] + "..."
 
 
@@ -76,3 +79,27 @@ def clicked_card(rules: Rules[Any], value: str | None) -> Card:
 def too_long(value: str) -> str:
     """The message for a value longer than any the widget's buttons send."""
     return f"The page sent a value {len(value):,} characters long, longer than any button sends; nothing was changed."
+
+
+# --- what code gives a widget: checked like the engine's arguments ---------------------------------
+
+
+def check_flag(name: str, value: object) -> bool:
+    """``value`` if it is ``True`` or ``False``, else :class:`InvalidOption` naming ``name``."""
+    if not isinstance(value, bool):
+        raise InvalidOption(f"{name} must be True or False, not {describe(value)}")
+    return value
+
+
+def check_whole(name: str, value: object, low: int, high: int) -> int:
+    """``value`` if it is a whole number from ``low`` to ``high``, else :class:`InvalidOption`."""
+    if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
+        raise InvalidOption(f"{name} must be a whole number from {low:,} to {high:,}, not {describe(value)}")
+    return value
+
+
+def check_seconds(name: str, value: object, high: float) -> float:
+    """``value`` if it is a number of seconds from 0 to ``high``, else :class:`InvalidOption`."""
+    if isinstance(value, bool) or not isinstance(value, (int, float)) or not 0 <= value <= high:
+        raise InvalidOption(f"{name} must be a number of seconds from 0 to {high:g}, not {describe(value)}")
+    return float(value)

@@ -13,10 +13,11 @@ from typing import Any
 import ipywidgets as w
 
 from .. import get_rules
+from ..actions import Action
 from ..bots import make_bots
 from ..display import choice_button, esc, reasons_html, rule_id_html, view_html
 from ..errors import InvalidOption, TricklabError, describe
-from ..games import find_game, games_with
+from ..games import default_players, find_game, games_with
 from ..games.base import Event, Rules, next_seed
 from ..games.capabilities import Capabilities, DecisionKind
 from ..match import Match
@@ -70,7 +71,7 @@ class MoveTrainer(w.VBox):  # type: ignore[misc]
         if not trains_moves(cls):
             raise InvalidOption(f"the move trainer is for {', '.join(GAMES)}, not {cls.name}")
         counts = cls.player_counts
-        players = counts[0] if players is None else players
+        players = default_players(cls) if players is None else players
         if isinstance(players, bool) or not isinstance(players, int) or players not in counts:
             raise InvalidOption(f"{cls.title} is for {counts[0]} to {counts[-1]} players, not {describe(players)}")
         if isinstance(ply, bool) or not isinstance(ply, int) or not 0 <= ply <= MAX_PLY:
@@ -144,6 +145,8 @@ class MoveTrainer(w.VBox):  # type: ignore[misc]
     def try_move(self, move: object) -> MoveOutcome | None:
         """Try ``move`` (its text, like ``"sow 3"``, or the action): show the board after it and
         why. A move the rules do not allow now changes nothing and shows the engine's reason."""
+        if not isinstance(move, str | Action):
+            raise InvalidOption(f"move must be a move or its text, like 'sow 3', not {describe(move)}")
         text = short(move if isinstance(move, str) else str(move), 40)
         if text is None:
             self._say("That is not a move: press Try it beside one of the moves.")

@@ -54,7 +54,7 @@ from ..display import (
 from ..display import choice_button as _button
 from ..display import decision_html as _decision
 from ..display.panels import PodiumView, panel_html
-from ..errors import IllegalAction, InvalidOption, TricklabError
+from ..errors import IllegalAction, InvalidOption, TricklabError, describe
 from ..explain import and_list, plural
 from ..games import DEFAULT_GAME, default_players, find_game
 from ..games.base import EventKind, Rules, SeatView, next_seed
@@ -64,7 +64,7 @@ from ..match import Match, Step
 from ..platform import app_link
 from ..review import reviewable_rounds
 from .board import Board, LookToggles, controls_row
-from .inputs import bid_step, clicked_card, number, quote, short, too_long
+from .inputs import bid_step, check_seconds, clicked_card, number, quote, short, too_long
 from .review import ReviewPanel
 
 BID_KEYS = ("rock", "soul", "pops")
@@ -72,6 +72,8 @@ ROUND_END = ("score", "round-end")  # the event kinds that close a round (scores
 #: the bots' paces a learner steps through with Slower and Faster (seconds between two moves)
 _WHY_IDS = itertools.count(1)  # one id a play table: its cards point at its sentence of why
 PACES = (0.3, 0.8, 1.6, 3.0)
+#: the longest ``pace`` and ``hold`` a table takes (seconds)
+MAX_WAIT = 60.0
 #: how long a finished trick stays when the learner chose "go on by itself" (seconds)
 AUTO_HOLD = 3.0
 #: how long the gathering of a trick is shown (the stylesheet's tl-gather animation)
@@ -95,11 +97,13 @@ class Pause:
 class PlayTable(w.VBox):  # type: ignore[misc]
     """One learner seat against heuristic bots, in any game, player count and variant.
 
-    ``pace`` is the pause in seconds between two bot moves (0 plays them at once).
+    ``players=None`` is the game's default count (:func:`tricklab.games.default_players`).
+    ``pace`` is the pause in seconds between two bot moves (0 plays them at once, at most 60).
     ``hold`` is how long a finished trick stays on the table: ``None`` (the default) until the
-    learner continues, a number of seconds, or ``0`` for no pauses at all, not even at a
-    round's end (for scripts that play a table through).
-    Rules options (e.g. ``partnerships=True``) are passed on to the game.
+    learner continues, a number of seconds (at most 60), or ``0`` for no pauses at all, not
+    even at a round's end (for scripts that play a table through).
+    Rules options (e.g. ``partnerships=True``) and match options (``first_dealer=2``) are
+    passed on to the game.
     """
 
     def __init__(
@@ -118,8 +122,12 @@ class PlayTable(w.VBox):  # type: ignore[misc]
     ) -> None:
         cls = find_game(game)
         players = players if players is not None else default_players(cls)
-        if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < players:
-            raise InvalidOption(f"seat must be 0 to {players - 1}, not {quote(repr(seat))}")
+        rules = get_rules(cls.name, players=players)
+        rules.check_seat(seat)
+        pace = check_seconds("pace", pace, MAX_WAIT)
+        hold = None if hold is None else check_seconds("hold", hold, MAX_WAIT)
+        if match is not None and not isinstance(match, Match):
+            raise InvalidOption(f"match must be a Match to go on with, or None, not {describe(match)}")
         self._options = dict(options)
         self.seat = seat
         self.pace = pace
@@ -151,7 +159,7 @@ class PlayTable(w.VBox):  # type: ignore[misc]
             self._options.update({k: True for k in variants if getattr(match.rules.options, k, False)})
             self._start(match.rules, match.seed, match)
         else:
-            self._start(get_rules(cls.name, players=players), seed)
+            self._start(rules, seed)
 
     def _start(self, rules: Rules[Any], seed: int, match: Match | None = None) -> None:
         """A new match of ``rules`` from ``seed`` (or ``match`` as it is), and the bots' next
@@ -192,7 +200,10 @@ class PlayTable(w.VBox):  # type: ignore[misc]
         return self._pauses[0] if self._pauses else None
 
     def act(self, action: Action | str) -> bool:
-        """Take a decision for the learner's seat; an illegal one shows the engine's reason."""
+        """Take a decision for the learner's seat (an action, or its text like ``"play 7H"``); an
+        illegal one shows the engine's reason."""
+        if not isinstance(action, Action | str):
+            raise InvalidOption(f"action must be an action or its text, like 'play 7H', not {describe(action)}")
         if not self.my_turn:
             self._refuse(self._wait())
             return False
@@ -302,8 +313,10 @@ class PlayTable(w.VBox):  # type: ignore[misc]
         rounds = reviewable_rounds(self.match)
         if round is None:
             round = rounds[-1]
+        if isinstance(round, bool) or not isinstance(round, int):
+            raise InvalidOption(f"round is a round's number from 0, or None for the last, not {describe(round)}")
         if round not in rounds:
-            self._refuse(f"Round {round + 1} cannot be reviewed yet: only a round that is over can be.")
+            self._refuse(f"Round {describe(round + 1)} cannot be reviewed yet: only a round that is over can be.")
             return None
         self._stop_review()  # one review at a time: the one under way stops first
         panel = ReviewPanel(self.match, self.seat, rounds=rounds, round=round, seed=self.match.seed)

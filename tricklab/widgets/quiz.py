@@ -12,7 +12,7 @@ import ipywidgets as w
 from .. import puzzles
 from ..cards import Card
 from ..display import PLACE_WORDS, card_html, esc, reasons_html, trick_html, view_html
-from ..errors import InvalidCard, InvalidOption, TricklabError
+from ..errors import InvalidCard, InvalidOption, TricklabError, describe
 from ..explain import Reason
 from ..games import DEFAULT_GAME
 from ..games.base import CardLike, next_seed
@@ -29,7 +29,7 @@ from ..quiz import (
     summary,
 )
 from .board import Board, LookToggles, controls_row
-from .inputs import PageValue, clicked_card, number, quote, short, too_long
+from .inputs import PageValue, check_flag, clicked_card, number, quote, short, too_long
 
 AnyQuestion = Question | PositionQuestion
 AnyVerdict = Verdict | PositionVerdict
@@ -67,6 +67,10 @@ class Quiz(w.VBox):  # type: ignore[misc]
         four_colour: bool = False,
         large: bool = False,
     ) -> None:
+        if isinstance(question, bool) or not isinstance(question, int):
+            raise InvalidOption(f"question is the number of the question to ask first, not {describe(question)}")
+        check_flag("four_colour", four_colour)
+        check_flag("large", large)
         self.positions = asks_positions(game)
         self.podium = podium
         self.questions: tuple[AnyQuestion, ...] = self._make(game, players, seed, level, count)
@@ -164,6 +168,8 @@ class Quiz(w.VBox):  # type: ignore[misc]
         """What clicking a card of the trick does: answer a winner question; for a podium
         question, give the next place (clicking a picked card takes it and the later ones
         back). Returns the verdict once the question is answered."""
+        if not isinstance(card, str | Card):
+            raise InvalidOption(f"card must be a card or its text, like 'AS', not {describe(card)}")
         question = self.question
         if self.verdict is not None:
             self._answered_already()
@@ -247,6 +253,9 @@ class Quiz(w.VBox):  # type: ignore[misc]
 
     def set_level(self, level: int) -> None:
         """Start a new quiz at ``level``, with the same game, players, seed and length."""
+        found = steps(self.rules.name)
+        if isinstance(level, bool) or not isinstance(level, int) or not 1 <= level <= len(found):
+            raise InvalidOption(f"{self.rules.title} has quiz levels 1 to {len(found)}, not {describe(level)}")
         self.level_picker.value = level
 
     # --- internals -----------------------------------------------------------------------------------

@@ -3,17 +3,21 @@
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Sequence
 from typing import Any
 
 import ipywidgets as w
 
 from .. import get_rules
+from ..bots import Bot
 from ..display import esc, finished_trick_html, reasons_html, view_html
-from ..errors import InvalidOption
+from ..errors import InvalidOption, describe
+from ..games import DEFAULT_GAME, default_players, find_game
 from ..games.base import EventKind, SeatView
 from ..match import Match, Step
 from ..review import reviewable_rounds
 from .board import Board, LookToggles, controls_row
+from .inputs import check_flag, check_whole
 from .review import ReviewPanel
 
 KEY_MOVES = {"ArrowLeft": -1, "ArrowRight": 1}
@@ -24,8 +28,12 @@ class TrickStepper(w.VBox):  # type: ignore[misc]
     automatic step of the rules and each score, with a one-line caption and its reasons.
 
     Give a :class:`~tricklab.Match`, a saved ``record`` (JSON text), or a ``game`` with
-    ``players`` and ``seed`` to have bots play one. States come from the match's
-    timeline, so stepping either way is instant.
+    ``players`` and ``seed`` to have ``bots`` play one (one of the three; with none of them,
+    bots play the default game, as every widget shows it unless told: ``TrickStepper()`` is
+    a match of Tricks & Stones). ``players=None`` is the game's default count
+    (:func:`tricklab.games.default_players`). States come from the match's timeline, so
+    stepping either way is instant. ``step`` is the step shown first (clamped to the
+    timeline), ``interval`` the milliseconds between steps while playing (50 to 60,000).
 
     With a ``seat`` (0 to players - 1) it is that seat's stepper: the board shows only what
     that seat may see at each step, a label says whose view it is, and no control of the
@@ -41,20 +49,30 @@ class TrickStepper(w.VBox):  # type: ignore[misc]
         game: str | None = None,
         players: int | None = None,
         seed: int = 0,
-        bots: str = "heuristic",
+        bots: str | Sequence[str | Bot] = "heuristic",
         seat: int | None = None,
         step: int = 0,
         four_colour: bool = False,
         large: bool = False,
         interval: int = 1200,
     ) -> None:
+        given = [name for name, value in (("match", match), ("record", record), ("game", game)) if value is not None]
+        if len(given) > 1:
+            raise InvalidOption(f"give a match, a record or a game, not {' and '.join(given)}")
+        if match is not None and not isinstance(match, Match):
+            raise InvalidOption(f"match must be a Match (rules.new_match(...)), not {describe(match)}")
+        if isinstance(step, bool) or not isinstance(step, int):
+            raise InvalidOption(f"step is the number of the step to show first, not {describe(step)}")
+        check_whole("interval", interval, 50, 60_000)
+        check_flag("four_colour", four_colour)
+        check_flag("large", large)
         if match is None:
             if record is not None:
                 match = Match.from_json(record)
-            elif game is not None:
-                match = get_rules(game, players=players or 4).play(seed=seed, bots=bots)
             else:
-                raise TypeError("give a match, a record or a game")
+                cls = find_game(DEFAULT_GAME if game is None else game)
+                rules = get_rules(cls.name, players=default_players(cls) if players is None else players)
+                match = rules.play(seed=seed, bots=bots)
         self.match = match
         self.rules = match.rules
         self.rules.check_view_seat(seat)
@@ -149,6 +167,8 @@ class TrickStepper(w.VBox):  # type: ignore[misc]
 
     def go(self, step: int) -> None:
         """Jump to a step (clamped to the timeline)."""
+        if isinstance(step, bool) or not isinstance(step, int):
+            raise InvalidOption(f"step is a step's number, 0 to {len(self.steps) - 1}, not {describe(step)}")
         value = max(0, min(len(self.steps) - 1, step))
         if value == self._shown:
             return

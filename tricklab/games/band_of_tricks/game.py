@@ -207,6 +207,8 @@ class BandOfTricks(CoreRules[BandOfTricksState]):
     player_counts: ClassVar[tuple[int, ...]] = (3, 4, 5)
     rulebook: ClassVar[Rulebook] = RULEBOOK
     options_type: ClassVar[type[Options]] = BandOfTricksOptions
+    state_type: ClassVar[type] = BandOfTricksState
+    view_type: ClassVar[type] = BandOfTricksView
     capabilities: ClassVar[Capabilities] = CAPABILITIES
     match_option_names: ClassVar[tuple[str, ...]] = ("start_player",)
     options: BandOfTricksOptions
@@ -237,7 +239,7 @@ class BandOfTricks(CoreRules[BandOfTricksState]):
         n, each = self.players, self.cards_each
         return (n + self.options.max_extra_deals) * (n + each * n + each)
 
-    def census(self, state: BandOfTricksState) -> Counter[object]:
+    def pieces(self, state: BandOfTricksState) -> Counter[object]:
         return mask_census((*state.held, state.aside_mask, *state.won_masks), state.trick_ids)
 
     # --- public rules API ----------------------------------------------------------------------
@@ -621,6 +623,7 @@ class BandOfTricks(CoreRules[BandOfTricksState]):
     def legal_actions(self, state: BandOfTricksState) -> list[Action]:
         # CoreRules.legal_actions, with the 343 bids copied as one slice of the action table
         # candidate for games/core.py: the same for any range of action ids
+        self.check_state(state)
         ids = self.core_legal(state)
         if isinstance(ids, range):
             return list(self.actions[ids.start : ids.stop])
@@ -710,6 +713,8 @@ class BandOfTricks(CoreRules[BandOfTricksState]):
         the view's own seat, else the seat to play): what a bid is, which cards may be played
         and why (from :func:`~.rules._plays`, on :func:`~.rules._playable`, the one copy of the
         follow rule), or the Metal win to count."""
+        self.check_view(view)
+        self.check_view_seat(seat)
         return explain_choice(self, view, seat)
 
     def describe_action(self, action: Action, view: SeatView | None = None) -> str:
@@ -717,11 +722,13 @@ class BandOfTricks(CoreRules[BandOfTricksState]):
         win no trick"`` (also for a bid of 0 in every suit, which is Zero Success), ``"Count this
         trick for Rock (then 2 of 1 bid: \u22121)"`` (with the view's Metal choices: the suit's wins,
         its bid and what it would score)."""
+        self.check_described(action, view)
         return describe_action(self, action, view)
 
     # --- the result and views --------------------------------------------------------------------------
 
     def result(self, state: BandOfTricksState) -> MatchResult | None:
+        self.check_state(state)
         if state.phase is not OVER:
             return None
         return self.outcome(state.totals, len(state.deal_scores))
@@ -761,6 +768,7 @@ class BandOfTricks(CoreRules[BandOfTricksState]):
         )
 
     def view(self, state: BandOfTricksState, seat: int | None) -> BandOfTricksView:
+        self.check_state(state)
         self.check_view_seat(seat)
         held = hidden_hands(state.held, seat)
         hand = IDS.hand

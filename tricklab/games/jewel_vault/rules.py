@@ -529,6 +529,8 @@ class JewelVault(CoreRules[JewelVaultState]):
     player_counts: ClassVar[tuple[int, ...]] = (2, 3, 4, 5, 6)
     rulebook: ClassVar[Rulebook] = RULEBOOK
     options_type: ClassVar[type[Options]] = JewelVaultOptions
+    state_type: ClassVar[type] = JewelVaultState
+    view_type: ClassVar[type] = JewelVaultView
     capabilities: ClassVar[Capabilities] = CAPABILITIES
     options: JewelVaultOptions
 
@@ -625,7 +627,7 @@ class JewelVault(CoreRules[JewelVaultState]):
         changed_hands = now.round > before.round or now.exchanged
         return not (received and changed_hands)
 
-    def census(self, state: JewelVaultState) -> Counter[object]:
+    def pieces(self, state: JewelVaultState) -> Counter[object]:
         passing = () if state.exchanged else state.pass_masks  # chosen cards leave the hand until the exchange
         return mask_census((*state.hand_masks, state.aside_mask, *passing, *state.won_masks), state.trick_ids)
 
@@ -1400,12 +1402,15 @@ class JewelVault(CoreRules[JewelVaultState]):
         the view's own seat, else the seat to play): the number of cards to announce, the pass,
         which cards may be played and why (from :meth:`playable`), or whose showroom a ♣ action
         may take from (from :meth:`steal_sides`)."""
+        self.check_view(view)
+        self.check_view_seat(seat)
         return explain_choice(self, view, seat)
 
     def describe_action(self, action: Action, view: SeatView | None = None) -> str:
         """``action`` in words: ``"Play 7♥"``, ``"Everyone passes 2 cards"``, ``"Pass 7♥ and Q♠ to
         Player 3"`` (with the view, which says whose cards they are), ``"Take a jewel from Player 4's
         showroom (3 jewels there)"`` (``Steal(3)``: targets count seats from 0)."""
+        self.check_described(action, view)
         return describe_action(self, action, view)
 
     def describe_due(self, due: DueAction) -> str:
@@ -1432,6 +1437,7 @@ class JewelVault(CoreRules[JewelVaultState]):
         return self.points_of(state.jewels)
 
     def result(self, state: JewelVaultState) -> MatchResult | None:
+        self.check_state(state)
         if state.phase is not OVER:
             return None
         jewels = state.jewels
@@ -1476,6 +1482,7 @@ class JewelVault(CoreRules[JewelVaultState]):
         )
 
     def view(self, state: JewelVaultState, seat: int | None) -> JewelVaultView:
+        self.check_state(state)
         self.check_view_seat(seat)
         over = state.phase is OVER
         hand_of = CARD_IDS.hand

@@ -338,6 +338,8 @@ class Mandala(CoreRules[MandalaState]):
     player_counts: ClassVar[tuple[int, ...]] = (2,)
     rulebook = RULEBOOK
     options_type: ClassVar[type[Options]] = MandalaOptions
+    state_type: ClassVar[type] = MandalaState
+    view_type: ClassVar[type] = MandalaView
     capabilities: ClassVar[Capabilities] = CAPABILITIES
     match_option_names: ClassVar[tuple[str, ...]] = ("first_player",)
     options: MandalaOptions
@@ -367,7 +369,7 @@ class Mandala(CoreRules[MandalaState]):
         d = CARDS * (1 + self.options.reshuffles)
         return 4 * d + 36
 
-    def census(self, state: MandalaState) -> Counter[object]:
+    def pieces(self, state: MandalaState) -> Counter[object]:
         return Counter(dict(zip(COLOURS, state.card_total(), strict=True)))
 
     def _build_deck(self) -> Deck:
@@ -389,7 +391,12 @@ class Mandala(CoreRules[MandalaState]):
     def score(self, *, cup: Mapping[str, int], river: Sequence[str]) -> Score:
         """The score of a Cup (``{colour: count}``) against a River (colours from space 1 on): each
         Cup card scores its colour's River space, a colour missing from the River nothing."""
-        if not isinstance(river, (tuple, list)) or len(set(river)) != len(river) or len(river) > RIVER_SPACES:
+        if (
+            not isinstance(river, (tuple, list))
+            or not all(isinstance(colour, str) for colour in river)
+            or len(set(river)) != len(river)
+            or len(river) > RIVER_SPACES
+        ):
             raise InvalidScoreInput(f"a River is a list of up to six different colours, not {describe(river)}")
         if not isinstance(cup, Mapping):
             raise InvalidScoreInput(f"a Cup is given as {{colour: count}}, not {describe(cup)}")
@@ -826,6 +833,7 @@ class Mandala(CoreRules[MandalaState]):
     # --- views and results ------------------------------------------------------------------------------
 
     def view(self, state: MandalaState, seat: int | None) -> MandalaView:
+        self.check_state(state)
         self.check_view_seat(seat)
         teacher = seat is None
         over = state.phase is OVER
@@ -855,6 +863,7 @@ class Mandala(CoreRules[MandalaState]):
         )
 
     def result(self, state: MandalaState) -> MatchResult | None:
+        self.check_state(state)
         if state.phase is not OVER:
             return None
         totals = self.totals(state)
@@ -877,6 +886,7 @@ class Mandala(CoreRules[MandalaState]):
     def describe_action(self, action: Action, view: Any = None) -> str:
         """``action`` in words for the seat taking it: ``"Put one red card into Mountain 1, then
         draw"``. With the view of a claim, a claim says how many cards it takes."""
+        self.check_described(action, view)
         if isinstance(action, ToMountain):
             return f"Put one {action.colour} card into Mountain {action.mandala}, then draw"
         if isinstance(action, ToField):
@@ -893,6 +903,8 @@ class Mandala(CoreRules[MandalaState]):
 
     def explain_choice(self, view: Any, seat: int | None = None) -> Reason:
         """The rule framing the decision now: a turn's three actions, or a claim's colours."""
+        self.check_view(view)
+        self.check_view_seat(seat)
         if not isinstance(view, MandalaView) or view.to_play is None:
             return Reason("md.over", "The game is over.")
         if view.phase is CLAIM and view.claiming is not None:
