@@ -75,3 +75,33 @@ def browser() -> Iterator[Any]:
         chromium = launch(playwright)
         yield chromium
         chromium.close()
+
+
+# --- kinds of test, and how the suite runs in parallel -------------------------------------------
+#
+# Every test is marked with its kind, so a part of the suite can be run alone (``-m engine``,
+# ``-m "not browser"``): ``browser`` drives Chromium, ``site`` builds and opens the static site,
+# ``server`` starts a real ``tricklab serve`` or JupyterHub, ``notebook`` runs a notebook under
+# nbval, and ``engine`` is everything else (the rules, analysis, display and widget tests, in
+# process). pyproject.toml runs the suite with pytest-xdist, one worker per core, each test file
+# on one worker (``--dist loadfile``), so a file's module-scoped server or built site is made once.
+
+KINDS = ("engine", "server", "browser", "site", "notebook")
+
+
+def _kind(item: pytest.Item) -> str:
+    name = item.path.name
+    if item.path.suffix == ".ipynb":
+        return "notebook"
+    if name == "test_site.py":
+        return "site"
+    if item.get_closest_marker("browser") is not None or "browser" in getattr(item, "fixturenames", ()):
+        return "browser"
+    if name in ("test_serve.py", "test_jupyterhub.py") or "voila_url" in getattr(item, "fixturenames", ()):
+        return "server"
+    return "engine"
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    for item in items:
+        item.add_marker(getattr(pytest.mark, _kind(item)))

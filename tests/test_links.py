@@ -253,3 +253,28 @@ def test_the_replay_of_the_mandala_game_that_never_ended_opens() -> None:
     """``replay?game=mandala&seed=71`` hung its kernel: the bots' game cycled forever (MD-5)."""
     stepper = replay_app("game=mandala&players=2&seed=71").children[1]
     assert stepper.match.is_over and stepper.match.state.end == "stalled"
+
+
+@pytest.mark.parametrize(("game", "players", "options"), SECRET_SETUPS, ids=[f"{g}-{n}" for g, n, _ in SECRET_SETUPS])
+def test_every_address_of_a_play_table_holds_only_what_its_seat_has_seen(
+    game: str, players: int, options: dict[str, object]
+) -> None:
+    """The play app's own addresses (its page address and Copy link, and the replay link), decoded
+    at every decision of the learner through a whole match, against the seat's view."""
+    seat = players - 1
+    table = PlayTable(game, players, seat=seat, seed=4, pace=0, hold=0, **options)
+    rng = random.Random(4)
+    decided = 0
+    while not table.match.is_over:
+        table.finish_bots()
+        if table.match.is_over:
+            break
+        assert table.my_turn
+        for code in (table.link_state()["moves"], table.replay_link().split("moves=")[1].split("&")[0]):
+            numbers = _decode(code)
+            assert [number != 0 for number in numbers] == [_seen(table.match, k, seat) for k in range(len(numbers))]
+            assert len(numbers) == len(table.match.actions)
+        legal = table.match.legal_actions()
+        assert table.act(legal[rng.randrange(len(legal))])
+        decided += 1
+    assert table.match.is_over and decided >= 5
