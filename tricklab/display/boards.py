@@ -359,6 +359,9 @@ def mandalas(
             if cup is not None
             else f'<span class="tl-empty">{esc(plural(view.cup_sizes[seat], "card"))}, face down</span>'
         )
+        if cup is not None and seat == view.seat and view.scores is None:  # MD-4: one's own, face down
+            cup_text += '<span class="tl-empty"> face down: only you see it</span>'
+
         score = f" · {plural(view.scores[seat], 'point')}" if view.scores is not None else ""
         turn = ' <span class="tl-mark tl-turn">to play</span>' if view.to_play == seat else ""
         players.append(
