@@ -105,3 +105,25 @@ def _kind(item: pytest.Item) -> str:
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
     for item in items:
         item.add_marker(getattr(pytest.mark, _kind(item)))
+
+
+# --- words for people ---------------------------------------------------------------------------
+
+
+@pytest.fixture(autouse=True)
+def _plain_words(request: pytest.FixtureRequest) -> Iterator[None]:
+    """After every browser and site test: no app page showed a word of notebooks ("kernel",
+    "Executing", "cell") or an action written as a code ("pass 9H 3C"), in any state it reached,
+    its loading screen included (every page the tests open reports its visible text each time
+    it changes: tests/servers.py)."""
+    yield
+    if _kind(request.node) not in ("browser", "site"):
+        return
+    from .servers import OPENED
+
+    found = []
+    for log in OPENED:
+        if "/render/" in log.url or log.url.rstrip("/").endswith(("/site", "index.html")):
+            found += [f"{log.url}: {said}" for said in log.unplain_words(since=log.checked)]
+        log.checked = len(log.shown)
+    assert not found, "a page showed words a learner should not read:\n" + "\n".join(found[:10])

@@ -113,17 +113,75 @@ def voila_command(port: int) -> list[str]:
 @dataclass
 class PageLog:
     """What a page reported: uncaught errors, console errors, the requests we blocked and the
-    dialogs (``alert``, ``confirm``, ``prompt``) it opened, each dismissed."""
+    dialogs (``alert``, ``confirm``, ``prompt``) it opened, each dismissed; and every text it
+    showed (``shown``: the page's visible text each time it changed, see :data:`SHOWN_TEXT`)."""
 
+    url: str = ""
     errors: list[str] = field(default_factory=list)
     console_errors: list[str] = field(default_factory=list)
     blocked: list[str] = field(default_factory=list)
     dialogs: list[str] = field(default_factory=list)
+    shown: list[str] = field(default_factory=list)
+    checked: int = 0  # the texts of ``shown`` already checked
 
     def javascript_errors(self) -> list[str]:
         """Errors not explained by a request we blocked on purpose (e.g. a CDN font)."""
         own = [e for e in self.console_errors if not (self.blocked and "net::ERR_FAILED" in e)]
         return self.errors + own
+
+    def unplain_words(self, since: int = 0) -> list[str]:
+        """Texts the page showed (from the ``since``-th on) that a learner should never read:
+        notebook words ("kernel", "Executing 1 of 1", "cell") and actions written as codes
+        ("pass 9H 3C", "bid 0 1 0")."""
+        return [
+            f"{found.group(0)!r} in {text[max(0, found.start() - 80) : found.end() + 80]!r}"
+            for text in self.shown[since:]
+            for found in UNPLAIN.finditer(text)
+        ]
+
+
+#: the pages every test opened (app pages are checked for unplain words after each test)
+OPENED: list[PageLog] = []
+
+_COLOUR = "(?:red|orange|yellow|green|blue|purple)"
+_CARD = r"(?:10|[2-9AKQJT])[SHDC]"
+#: words of notebooks and action codes, never to be shown to a learner (a code in quotes is notation)
+UNPLAIN = re.compile(
+    r"\b(?:[Kk]ernels?|Executing|[Cc]ells?)\b"
+    # an action's written form in quotes is its notation explained (the rulebooks: "'sow 3' sows pit 3")
+    + r"|(?<![\'‘“])\b(?:(?i:play) (?:"
+    + _CARD
+    + r"|[RSPM]1?[0-9])|(?i:pass) "
+    + _CARD
+    + r"(?: "
+    + _CARD
+    + r")*|predict [0-9]"
+    + r"|bid (?:[0-6] [0-6] [0-6]|zero)|announce [1-3]|steal [0-9]|sow [1-6]|place [0-5](?: [0-5])?"
+    + r"|move [0-5]>[0-5]|metal (?:rock|soul|pops)|mountain [12] "
+    + _COLOUR
+    + r"|field [12] "
+    + _COLOUR
+    + r" [0-9]|discard "
+    + _COLOUR
+    + r" [0-9]|claim "
+    + _COLOUR
+    + r")\b"
+)
+#: a script each page runs from its start: it reports the page's visible text each time it
+#: changes (the loading screen's alone while it covers the page, as a learner sees it)
+SHOWN_TEXT = """(() => {
+  let last = "", queued = false;
+  const report = () => {
+    queued = false;
+    if (!document.body) return;
+    const cover = document.getElementById("tricklab-loading");
+    const text = (cover || document.body).innerText;
+    if (text !== last) { last = text; window.__tricklabShown(text); }
+  };
+  new MutationObserver(() => {
+    if (!queued) { queued = true; requestAnimationFrame(report); }
+  }).observe(document, {childList: true, subtree: true, characterData: true, attributes: true});
+})();"""
 
 
 def open_page(browser: Any, url: str, *, viewport: tuple[int, int] = (1280, 1000)) -> tuple[Any, PageLog]:
@@ -148,7 +206,14 @@ def open_phone_page(browser: Any, url: str, *, viewport: tuple[int, int] = PHONE
 
 def _watch(page: Any, url: str) -> PageLog:
     """Record what ``page`` reports, block every non-loopback request, then open ``url``."""
-    log = PageLog()
+    log = PageLog(url)
+    OPENED.append(log)
+
+    def shown(text: str) -> None:
+        log.shown.append(text)
+
+    page.expose_function("__tricklabShown", shown)
+    page.add_init_script(SHOWN_TEXT)
     page.on("pageerror", lambda exc: log.errors.append(str(exc)))
     page.on("console", lambda msg: log.console_errors.append(msg.text) if msg.type == "error" else None)
 

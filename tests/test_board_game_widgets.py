@@ -66,7 +66,7 @@ def test_on_the_learners_turn_focus_goes_to_a_move_on_the_board(game: str) -> No
 def test_no_four_colour_toggle_and_no_trick_controls(game: str) -> None:
     table = PlayTable(game, seed=1)
     assert list(table.look.children) == [table.look.large]
-    assert "Tricks: wait for me" not in table.board.scene["html"]
+    assert "After a trick: wait for me" not in table.board.scene["html"]
     stepper = TrickStepper(game=game, players=2, seed=1)
     assert list(stepper.look.children) == [stepper.look.large]
     assert stepper.review_button not in stepper._rows[1].children

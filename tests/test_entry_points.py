@@ -144,6 +144,7 @@ RECORDS = {
 #: the rules methods a caller uses (the rules API of the design notes, each game's scoring
 #: and helpers): entry points, checked on every game
 RULES_API = {
+    "action_legend",
     "apply",
     "apply_for",
     "as_legacy",

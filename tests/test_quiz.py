@@ -300,7 +300,11 @@ def test_bad_answers_raise_typed_errors() -> None:
 
 
 def test_levels_are_listed_easiest_first() -> None:
-    assert [s.title for s in quiz.levels("tricks-and-stones")] == ["No trump", "Trumps", "Every place"]
+    assert [s.title for s in quiz.levels("tricks-and-stones")] == [
+        "The led suit, before trumps",
+        "Trumps",
+        "Every place",
+    ]
     assert [s.title for s in quiz.levels("BT")] == ["One suit", "Two suits", "Three or more suits"]
     assert [s.number for s in quiz.levels("jewel-vault")] == [1, 2]
     assert [s.podium for s in quiz.levels("tricks-and-stones")] == [False, False, True]

@@ -174,7 +174,28 @@ def _load_jupyter_server_extension(server_app: ServerApp) -> None:
     server_app.web_app.add_transform(ThemeGuard)
     server_app.config.VoilaConfiguration.allow_theme_override = "YES"
     server_app.config.VoilaConfiguration.allow_template_override = "NO"
+    find_template()
+    server_app.config.VoilaConfiguration.template = TEMPLATE
     server_app.log.info("tricklab: a link may choose only the light or the dark theme")
+
+
+# --- the apps' template: a loading screen in words ---------------------------------------------
+
+#: tricklab's Voilà template: Voilà's own, with a loading screen that names the app and says what
+#: is coming, with a progress bar, instead of a spinner saying "Executing 1 of 1" (its files are in
+#: ``tricklab/share/voila/templates/tricklab``)
+TEMPLATE = "tricklab"
+#: the Jupyter data folder in the package that holds it (a wheel also installs it under
+#: ``share/jupyter``, where a JupyterHub user's server looks)
+TEMPLATE_ROOT = Path(__file__).resolve().parent / "share"
+
+
+def find_template() -> None:
+    """Let Voilà find tricklab's template in the package itself, before the usual Jupyter data
+    folders (so the package's own copy is used, also from a source tree)."""
+    paths = [p for p in os.environ.get("JUPYTER_PATH", "").split(os.pathsep) if p]
+    if str(TEMPLATE_ROOT) not in paths:
+        os.environ["JUPYTER_PATH"] = os.pathsep.join([str(TEMPLATE_ROOT), *paths])
 
 
 # --- 5. at most max_kernels kernels -------------------------------------------------------------
@@ -454,6 +475,12 @@ class ClassroomVoila(Voila):  # type: ignore[misc]  # Voilà ships no types
             configuration.multi_kernel_manager_class = ClassroomKernelManager
         configuration.allow_template_override = "NO"
         configuration.allow_theme_override = "YES"  # checked by ThemeGuard, installed before any handler
+
+    def setup_template_dirs(self) -> None:
+        """Voilà's template folders, with tricklab's template (the apps' loading screen) chosen."""
+        find_template()
+        self.voila_configuration.template = TEMPLATE
+        super().setup_template_dirs()
 
     def init_handlers(self) -> list[Any]:
         self.app.add_transform(ThemeGuard)

@@ -292,6 +292,35 @@ def guard_themes(out: Path) -> int:
     return changed
 
 
+#: the apps' loading screen, shared with the Voilà template (see its own notes)
+LOADING_JS = Path(__file__).resolve().parent / "share" / "voila" / "templates" / "tricklab" / "loading.js"
+_BODY = re.compile(r"<body(?:\s[^>]*)?>", re.IGNORECASE)
+
+
+def loading_screen(notebook: Path) -> str:
+    """The script of an app page's loading screen, with the app's name and what is coming from
+    the notebook's metadata (``"tricklab": {"app": ..., "coming": ...}``), as Voilà's template has it."""
+    metadata = json.loads(notebook.read_text()).get("metadata", {}).get("tricklab", {})
+    words = {"app": str(metadata.get("app", "tricklab")), "coming": str(metadata.get("coming", "Getting ready…"))}
+    # the words as a JSON object in a script: "<", ">" and "&" escaped, so no text ends the script
+    said = json.dumps(words).replace("<", "\\u003c").replace(">", "\\u003e").replace("&", "\\u0026")
+    return f'<script data-tricklab="loading">\nwindow.TRICKLAB_LOADING = {said};\n{LOADING_JS.read_text()}</script>\n'
+
+
+def show_loading(out: Path, apps: Path) -> int:
+    """Put each app page's :func:`loading_screen` first in its body; returns how many pages changed."""
+    changed = 0
+    for page in (out / "voici" / "render").glob("*.html"):
+        notebook = apps / f"{page.stem}.ipynb"
+        text = page.read_text()
+        body = _BODY.search(text)
+        if body is None or not notebook.is_file() or 'data-tricklab="loading"' in text:
+            continue
+        page.write_text(text[: body.end()] + "\n" + loading_screen(notebook) + text[body.end() :])
+        changed += 1
+    return changed
+
+
 #: what ``voici build`` writes that no page of the site uses: JupyterLite's own applications
 #: (the pages use ``voici/build``), its documentation, Voici's listing of the notebooks (the
 #: gallery lists the apps; ``voici/`` opens the gallery), and the wheels the kernel extension keeps
@@ -380,6 +409,7 @@ def build(out: Path, apps: Path) -> Path:
         shutil.copytree(pyodide, out / "static" / "pyodide")
     fix_urls(out)
     guard_themes(out)
+    show_loading(out, apps)
     font(cache, out)
     prune(out)
     # the gallery's pictures are asked for beside the app pages, as under Voilà

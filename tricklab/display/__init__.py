@@ -19,7 +19,7 @@ from functools import cache
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
 
-from ..cards import SUIT_SYMBOL, BandCard, Card, FrenchCard
+from ..cards import SUIT_SYMBOL, Card, FrenchCard
 from ..explain import Reason, Rulebook, deciding, plural
 from ..games.base import Event, SeatView, Trick
 from ..platform import app_link
@@ -122,8 +122,8 @@ def css() -> str:
 
 
 def card_label(card: Card) -> str:
-    """The ARIA label: ``"Queen of Hearts"``, ``"R13, Rock 13"``."""
-    return f"{card}, {card.name}" if isinstance(card, BandCard) else card.name
+    """The ARIA label, the card's name in words: ``"Queen of Hearts"``, ``"Rock 13"``."""
+    return card.name
 
 
 def _rank_text(card: Card) -> str:
@@ -265,9 +265,10 @@ def rulebook_html(rulebook: Rulebook) -> str:
     """A game's rulebook as a table, each clause's row an anchor of its id (``#ts.rank.within``)."""
     rows = []
     for clause in rulebook.values():
-        note = f"ruling {clause.ruling}" if clause.ruling else ""
+        notes = [f"ruling {esc(clause.ruling)}"] if clause.ruling else []
         if clause.option:
-            note += f"; option <code>{esc(clause.option)}</code>"
+            notes.append(f"option <code>{esc(clause.option)}</code>")
+        note = "; ".join(notes)
         rows.append(
             f'<tr id="{esc(clause.id)}" class="tl-clause"><td><code>{esc(clause.id)}</code></td>'
             f"<td><strong>{esc(clause.title)}</strong>: {esc(clause.text)}</td><td>{note}</td></tr>"
@@ -331,7 +332,8 @@ def trick_html(
     gather_to: int | None = None,
     you: int | None = None,
 ) -> str:
-    """The cards of a trick in play order, each with its player, place and the winner marked.
+    """The cards of a trick in play order, each with its player and the winner marked, and each
+    place where every place counts (the game declares a podium: Tricks & Stones).
 
     ``leader`` is the seat that led (``None``: no seats, as in a sandbox trick); ``seats``,
     when given, names the seat of each card (with two players of Jewel Vault a seat plays
@@ -343,6 +345,7 @@ def trick_html(
     trick being gathered by its winner. ``you`` marks the card of that seat as yours.
     """
     places = {index: place for place, index in enumerate(ranking or ())}
+    every_place = rules.capabilities.quiz.podium is not None  # where only the winner counts, only it is marked
     n = rules.players
     parts = []
     for i, card in enumerate(cards):
@@ -362,7 +365,10 @@ def trick_html(
             classes.append("tl-winner")
             notes.append("winning" if not complete else "wins")
         picture = card_html(card, four_colour=four_colour, classes=classes, note=", ".join(notes))
-        place_text = PLACE_WORDS[place] if place is not None else ""
+        if place is None or (not every_place and place > 0):
+            place_text = ""
+        else:
+            place_text = PLACE_WORDS[place] if every_place else ("wins" if complete else "winning")
         extra = ""
         if place is not None and place_notes is not None and place < len(place_notes):
             extra = f'<span class="tl-place-note">{esc(place_notes[place])}</span>'

@@ -215,9 +215,12 @@ class OwedAction(Protocol):
 
 @runtime_checkable
 class OwedWords(Protocol):
-    """Rules that say an owed suit action in words (Jewel Vault's ``describe_due``)."""
+    """Rules that say an owed suit action in words (Jewel Vault's ``describe_due``), and what
+    each suit's action does (its ``action_legend``: symbol and words, for the table's legend)."""
 
     def describe_due(self, due: OwedAction) -> str: ...
+
+    def action_legend(self) -> tuple[tuple[str, str], ...]: ...
 
 
 @runtime_checkable
@@ -493,7 +496,14 @@ def jewels(
     notes = [f"Round {view.round + 1} of {view.rounds}", f"supply: {plural(view.supply, 'jewel')}"]
     if view.announced is not None:
         notes.append(f"everyone passes {view.announced} card{'s' if view.announced > 1 else ''}")
-    return f'<section class="tl-panel" aria-label="Jewels"><h4>{esc(" · ".join(notes))}</h4>{table}</section>'
+    legend = ""
+    if isinstance(rules, OwedWords):  # what each suit's action does, always in sight
+        items = "".join(
+            f'<li><span class="tl-suit">{esc(sym)}</span> {esc(words)}</li>' for sym, words in rules.action_legend()
+        )
+        title = "What a suit action does: the player who earns it moves"
+        legend = f'<div class="tl-legend"><h5>{title}</h5><ul>{items}</ul></div>'
+    return f'<section class="tl-panel" aria-label="Jewels"><h4>{esc(" · ".join(notes))}</h4>{table}{legend}</section>'
 
 
 @panel(PanelKind.ACTIONS_OWED)

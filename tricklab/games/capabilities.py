@@ -226,6 +226,8 @@ class Capabilities:
     review: Ref[ReviewEntry] | None = None  # the review's entry for the game, if it has one
     moves: Ref[MovesEntry] | None = None  # "try a move": every legal move's outcome, if offered
     variants: tuple[str, ...] = ()  # yes/no rules options a link may switch on
+    hidden: bool = True  # some of the game is hidden from a seat (other hands): a teacher may pick whose view
+    round_word: str = "round"  # what the game calls one deal of the cards played out: "round", or "deal"
     # each option with values other than its default that a match may be played with: the contract
     # suite plays every one (a reading of a ruling, a count the rules allow)
     option_values: tuple[tuple[str, tuple[object, ...]], ...] = ()

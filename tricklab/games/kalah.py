@@ -380,6 +380,7 @@ CAPABILITIES = Capabilities(
     tricks=False,
     board=BoardKind.PITS,
     option_values=(("stones", (3, 6)), ("capture_empty_opposite", (True,))),
+    hidden=False,  # the whole board is in sight of both players
     examples=(
         Example("play.ipynb", "", "seed=1"),
         Example("quiz.ipynb", "", "seed=1"),

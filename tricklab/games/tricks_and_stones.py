@@ -561,8 +561,9 @@ CAPABILITIES = Capabilities(
         (
             Level(
                 1,
-                "No trump",
-                "No suit is trump. The highest card of the suit that was led wins; the other suits cannot win.",
+                "The led suit, before trumps",
+                "A first step: in these tricks no suit is trump (in a real round one always is: level 2). "
+                "The highest card of the suit that was led wins; the other suits cannot win.",
                 ts_no_trump,
                 (2, 3, 4),
                 _NO_TRUMP,

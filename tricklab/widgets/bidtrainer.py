@@ -613,7 +613,7 @@ class _SuitBidForm:
     @staticmethod
     def picker(t: BidTrainer) -> str:
         zero = choice_button("zero", "", "Zero Success", pressed=t.zero)
-        return decision_html(f"Bid: {t.action}", bid_rows(t.bid, zero=t.zero) + zero)
+        return decision_html(t.rules.describe_action(t.action), bid_rows(t.bid, zero=t.zero) + zero)
 
     @staticmethod
     def distribution_chart(t: BidTrainer, tried: BidEstimate) -> str:

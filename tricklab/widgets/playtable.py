@@ -186,6 +186,11 @@ class PlayTable(w.VBox):  # type: ignore[misc]
     # --- what the learner does ----------------------------------------------------------------------
 
     @property
+    def _round_word(self) -> str:
+        """What the game calls a round: "round", or "deal" (Band of Tricks)."""
+        return self.rules.capabilities.round_word
+
+    @property
     def my_turn(self) -> bool:
         return self.match.to_play == self.seat
 
@@ -241,7 +246,7 @@ class PlayTable(w.VBox):  # type: ignore[misc]
     def _continue_first(self) -> str:
         pause = self.paused
         if pause is not None and pause.kind == "round":
-            return f"The round is over: read its score sheet, then press “{self._continue_label(pause)}”."
+            return f"The {self._round_word} is over: read its score sheet, then press “{self._continue_label(pause)}”."
         return "Press “Continue” first: the last trick is still on the table."
 
     def continue_(self, *, animate: bool = True) -> bool:
@@ -316,7 +321,10 @@ class PlayTable(w.VBox):  # type: ignore[misc]
         if isinstance(round, bool) or not isinstance(round, int):
             raise InvalidOption(f"round is a round's number from 0, or None for the last, not {describe(round)}")
         if round not in rounds:
-            self._refuse(f"Round {describe(round + 1)} cannot be reviewed yet: only a round that is over can be.")
+            word = self._round_word
+            self._refuse(
+                f"{word.capitalize()} {describe(round + 1)} cannot be reviewed yet: only a {word} that is over can be."
+            )
             return None
         self._stop_review()  # one review at a time: the one under way stops first
         panel = ReviewPanel(self.match, self.seat, rounds=rounds, round=round, seed=self.match.seed)
@@ -570,7 +578,7 @@ class PlayTable(w.VBox):  # type: ignore[misc]
         elif intent == "review":
             chosen = number(value) if value else None
             if value and chosen is None:
-                self._refuse(f"“{quote(value)}” is not a round: use the Review buttons.")
+                self._refuse(f"“{quote(value)}” is not a {self._round_word}: use the Review buttons.")
             else:
                 self.review(None if chosen is None else chosen - 1)
 
@@ -711,7 +719,8 @@ class PlayTable(w.VBox):  # type: ignore[misc]
             ) + self._continue_html(pause)
         arriving = len(self.match.actions) != self._arrived and live and bool(getattr(view, "trick", ()))
         self._arrived = len(self.match.actions)
-        closed = self._closed_chambers(legal)
+        # a chamber a Place may not go into is marked only while placing: moving into it is allowed (TS-7)
+        closed = self._closed_chambers(legal) if self._gem_mode == "place" else {}
         received, note = self._received() if live else ({}, "")
         if note:
             parts.append(f'<p class="tl-received-note" role="status">{esc(note)}</p>')
@@ -784,7 +793,7 @@ class PlayTable(w.VBox):  # type: ignore[misc]
             who = "You win" if winner == self.seat else f"{self.rules.seat_name(winner or 0)} wins"
             return f"{who} the trick: see why on the table, then continue."
         if pause is not None:
-            return "The round is over: here is how it was scored."
+            return f"The {self._round_word} is over: here is how it was scored."
         if self.match.is_over:
             result = self.match.result
             if result is None or not result.winners:
@@ -818,7 +827,7 @@ class PlayTable(w.VBox):  # type: ignore[misc]
                 _button(
                     "hold",
                     "auto" if waits else "wait",
-                    "Tricks: wait for me" if waits else f"Tricks: go on after {AUTO_HOLD:g} s",
+                    "After a trick: wait for me" if waits else f"After a trick: go on after {AUTO_HOLD:g} s",
                     label="after a trick: "
                     + (
                         "wait until I continue (press to go on by itself)"
@@ -842,7 +851,7 @@ class PlayTable(w.VBox):  # type: ignore[misc]
         if pause.kind == "trick":
             return "Continue"
         following = [s for s in self.match.timeline(self.seat)[pause.step.index + 1 :] if s.event.kind == "deal"]
-        return f"Start round {self._round_number(pause) + 1}" if following else "Continue"
+        return f"Start {self._round_word} {self._round_number(pause) + 1}" if following else "Continue"
 
     def _round_number(self, pause: Pause) -> int:
         """The number (1, 2, ...) of the round a pause closes."""
@@ -853,7 +862,8 @@ class PlayTable(w.VBox):  # type: ignore[misc]
         hint = " It goes on by itself in a moment." if self.hold and pause.kind == "trick" else ""
         return (
             f'<div class="tl-continue">{_button("continue", "", self._continue_label(pause))}'
-            f'<span class="tl-pace">Press → or the button to go on{esc(more)}.{esc(hint)}</span></div>'
+            f'<span class="tl-pace">Press the button<span class="tl-keys"> (or →)</span> to go on{esc(more)}.'
+            f"{esc(hint)}</span></div>"
         )
 
     def _sheet_html(self, pause: Pause) -> str:
@@ -863,11 +873,13 @@ class PlayTable(w.VBox):  # type: ignore[misc]
             f"<li><p>{esc(s.event.text)}</p>{reasons_html(s.event.reasons, title='How')}</li>" for s in pause.sheet
         )
         number = self._round_number(pause)
+        word = self._round_word.capitalize()
+        review = f"Review my decisions in this {self._round_word}"
         return (
-            f'<section class="tl-sheet" aria-label="Round {number} score sheet"><h3>Round {number} is over</h3>'
+            f'<section class="tl-sheet" aria-label="{word} {number} score sheet"><h3>{word} {number} is over</h3>'
             f'<ol class="tl-sheet-steps">{items}</ol>'
             + (
-                f'<div class="tl-choices">{_button("review", str(number), "Review my decisions in this round")}</div>'
+                f'<div class="tl-choices">{_button("review", str(number), review)}</div>'
                 if self.rules.capabilities.review is not None
                 else ""
             )
@@ -922,10 +934,10 @@ class PlayTable(w.VBox):  # type: ignore[misc]
         (an undo only takes back the steps it undid)."""
         steps = self._round_steps()
         items = "".join(f"<li>{esc(s.event.text)}</li>" for s in reversed(steps))
-        span = "This round" if self.rules.capabilities.tricks else "This game"
+        what = self._round_word if self.rules.capabilities.tricks else "game"
         return (
-            f'<details class="tl-history" open><summary>{span}, newest first ({plural(len(steps), "step")})'
-            '</summary><ol class="tl-log" reversed tabindex="0" aria-label="What happened this round">'
+            f'<details class="tl-history" open><summary>This {what}, newest first ({plural(len(steps), "step")})'
+            f'</summary><ol class="tl-log" reversed tabindex="0" aria-label="What happened this {what}">'
             f"{items}</ol></details>"
         )
 
@@ -1046,8 +1058,8 @@ class PlayTable(w.VBox):  # type: ignore[misc]
             )
             for c in view.hand
         )
-        picked = " ".join(self._picked) or "none yet"
-        confirm = _button("confirm", "pass", f"Pass {picked}")
+        picked = and_list(self.rules.card(c).pretty for c in self._picked) or "none yet"
+        confirm = _button("confirm", "pass", f"Pass {picked}" if self._picked else "Pass")
         return _decision(
             f"Pick {count} card{'s' if count > 1 else ''} to pass (picked: {picked}).",
             f'<div class="tl-cards">{cards}</div>' + confirm + _button("clear", "", "Clear"),
@@ -1067,21 +1079,30 @@ class PlayTable(w.VBox):  # type: ignore[misc]
         if can_move:
             modes += _button("gem-mode", "move", "Move gems", pressed=self._gem_mode == "move")
         modes += _button("act", "skip", "Skip (use no points)")
-        closed = self._closed_chambers(legal)
+        placing = self._gem_mode == "place" or (can_place and not can_move)
+        closed = self._closed_chambers(legal) if placing else {}
         shut = "".join(f" {why.rstrip('.')}." for why in closed.values())  # the engine's words name the chamber
         chambers = ""
         if self._gem_mode:
-            picked = " → ".join(self._picked) if self._gem_mode == "move" else ", ".join(self._picked)
+            if self._gem_mode == "move":  # each step on its own: from a chamber to the next one
+                steps = [self._picked[i : i + 2] for i in range(0, len(self._picked), 2)]
+                picked = ", ".join(" → ".join(step) + ("" if len(step) == 2 else " → …") for step in steps)
+            else:
+                picked = ", ".join(self._picked)
             what = "where to place" if self._gem_mode == "place" else "a gem's chamber, then the chamber it goes to"
             chambers = (
                 f"<p>Click on the chamber board just below {what}: {esc(picked) or 'nothing yet'}</p>"
                 + _button("confirm", self._gem_mode, "Done")
                 + _button("clear", "", "Clear")
             )
-        return _decision(
-            f"Your gem action. {allowance}Choose Place or Move, then click chambers on the board below.{shut}",
-            modes + chambers,
-        )
+        if can_place or can_move:
+            press = (
+                "Choose Place or Move" if can_place and can_move else f"Press {'Place' if can_place else 'Move'} gems"
+            )
+            said = f"{press}, then click chambers on the board below."
+        else:
+            said = "There is nothing you can do with your points now: skip."
+        return _decision(f"Your gem action. {allowance}{said}{shut}", modes + chambers)
 
     def __repr__(self) -> str:
         return (

@@ -99,17 +99,18 @@ class TrickStepper(w.VBox):  # type: ignore[misc]
         self.last_button = w.Button(description="▶|", tooltip="last step (End)", layout=w.Layout(width="44px"))
         self.view_picker: w.Dropdown | None = None  # the teacher's stepper only
         self.view_label: w.HTML | None = None  # a seat's stepper only
-        if seat is None:
-            views = [("Teacher: every hand", -1)] + [
+        view: w.Widget | None = None
+        if seat is None and self.rules.capabilities.hidden:  # a game that hides nothing has one view
+            views = [("Every hand (the teacher's view)", -1)] + [
                 (f"{self.rules.seat_name(s)}'s view", s) for s in range(self.rules.players)
             ]
             self.view_picker = w.Dropdown(options=views, value=-1, description="View")
             self.view_picker.observe(self._view_changed, "value")
             view = self.view_picker
-        else:
+        elif seat is not None:
+            hidden = ": the other players' cards stay face down" if self.rules.capabilities.hidden else ""
             self.view_label = w.HTML(
-                f'<span class="tl-view-label"><strong>{esc(self.rules.seat_name(seat))}\'s view</strong>: '
-                "the other players' cards stay face down</span>"
+                f'<span class="tl-view-label"><strong>{esc(self.rules.seat_name(seat))}\'s view</strong>{hidden}</span>'
             )
             view = self.view_label
         self.board = Board()
@@ -140,7 +141,12 @@ class TrickStepper(w.VBox):  # type: ignore[misc]
         )
         self.review_button.on_click(lambda _: self.open_review())
         reviews = self.rules.capabilities.review is not None  # only a game with a review offers one
-        self._rows = [controls, controls_row([view, self.look, *([self.review_button] if reviews else [])]), self.board]
+        shown = [view] if view is not None else []
+        self._rows = [
+            controls,
+            controls_row([*shown, self.look, *([self.review_button] if reviews else [])]),
+            self.board,
+        ]
         super().__init__(self._rows)
         self.add_class("tricklab-stepper")
         self.go(step)  # the first go() always draws: nothing is shown yet

@@ -166,6 +166,7 @@ CAPABILITIES = Capabilities(
     advice=Ref("tricklab.advisor:BT_ADVICE"),
     review=Ref("tricklab.review:BT_REVIEW"),
     option_values=(("max_extra_deals", (0, 100)),),
+    round_word="deal",
     examples=(
         Example("play.ipynb", "", "players=4"),
         Example("quiz.ipynb", "", "players=4&seed=1"),

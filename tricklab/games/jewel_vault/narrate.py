@@ -466,6 +466,11 @@ def follow_to_you(led: str, allowed: int) -> str:
     return f"You must follow {SUIT_NAME[led].lower()}: you hold {and_list(c.pretty for c in CARD_IDS.hand(allowed))}"
 
 
+def action_legend() -> tuple[tuple[str, str], ...]:
+    """:meth:`JewelVault.action_legend`."""
+    return tuple((SUIT_SYMBOL[suit], _ACTION_WORDS[suit]) for suit in ("D", "H", "S", "C"))
+
+
 def describe_due(rules: JewelVault, due: DueAction) -> str:
     """:meth:`JewelVault.describe_due`."""
     sym = SUIT_SYMBOL[due.suit]

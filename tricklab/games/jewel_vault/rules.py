@@ -87,6 +87,7 @@ from .facts import (
     owe,
 )
 from .narrate import (
+    action_legend,
     action_result,
     describe_action,
     describe_due,
@@ -1412,6 +1413,11 @@ class JewelVault(CoreRules[JewelVaultState]):
         showroom (3 jewels there)"`` (``Steal(3)``: targets count seats from 0)."""
         self.check_described(action, view)
         return describe_action(self, action, view)
+
+    def action_legend(self) -> tuple[tuple[str, str], ...]:
+        """What each suit's action does (JV-1), as the table's legend shows it: ``("♦", "a jewel
+        from the supply to their vault")`` for each suit, ♦ ♥ ♠ ♣."""
+        return action_legend()
 
     def describe_due(self, due: DueAction) -> str:
         """An owed suit action in words, for the panel of actions still to come: ``"Player 2: ♣
