@@ -79,6 +79,7 @@
   place();
   document.addEventListener("DOMContentLoaded", place);
   stage(coming, 8, 35);
+  window.setTimeout(done, 180000); // whatever happens, the page itself is never hidden for good
 
   // the stages the page reports: Voilà's voila_process / voila_finish, Voici's update_loading_text
   var started = false;
@@ -97,15 +98,17 @@
   function install() {
     if (window.update_loading_text !== running) window.update_loading_text = running;
     if (window.voila_process !== running) window.voila_process = running;
-    var theirs = window.voila_finish;
-    if (theirs && theirs.tricklab) return;
-    var finish = function () {
-      finished_cells();
-      if (typeof theirs === "function") theirs();
-      else if (typeof window.display_cells === "function") window.display_cells();
-    };
-    finish.tricklab = true;
-    window.voila_finish = finish;
+    // Voilà calls voila_finish once the notebook has run, Voici display_cells: both are followed
+    ["voila_finish", "display_cells"].forEach(function (name) {
+      var theirs = window[name];
+      if (typeof theirs !== "function" || theirs.tricklab) return;
+      var wrapped = function () {
+        finished_cells();
+        return theirs.apply(this, arguments);
+      };
+      wrapped.tricklab = true;
+      window[name] = wrapped;
+    });
   }
   install();
   document.addEventListener("DOMContentLoaded", install);
