@@ -149,7 +149,7 @@ _CARD = r"(?:10|[2-9AKQJT])[SHDC]"
 UNPLAIN = re.compile(
     r"\b(?:[Kk]ernels?|Executing|[Cc]ells?)\b"
     # an action's written form in quotes is its notation explained (the rulebooks: "'sow 3' sows pit 3")
-    + r"|(?<![\'‘“])\b(?:(?i:play) (?:"
+    + r"|(?<![\'\u2018\u201c])\b(?:(?i:play|plays|leads|follows with|wins trick [0-9]+ with) (?:"
     + _CARD
     + r"|[RSPM]1?[0-9])|(?i:pass) "
     + _CARD

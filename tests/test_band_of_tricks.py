@@ -889,7 +889,7 @@ def test_a_metal_play_tells_the_holding_only_to_its_player_and_the_teacher() -> 
     assert ids(own.reasons) == ids(other.reasons) == ["bt.follow.metal"]
     assert "even while holding Pops" in own.reasons[0].text
     assert other.reasons[0].text == "Metal may always be played."
-    assert other.text == own.text == "Player 2 plays M11. P5 is winning so far."
+    assert other.text == own.text == "Player 2 plays Metal 11. Pops 5 is winning so far."
 
 
 def test_facts_of_a_trick_won_with_metal_narrate_the_choices() -> None:

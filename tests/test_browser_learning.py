@@ -63,10 +63,10 @@ def test_a_rounds_sheet_stays_until_continued_and_its_review_lists_the_decisions
     board = wait_ready(page)
     play_until(page, paused("round"))
     sheet = board.locator(".tl-sheet")
-    expect(sheet).to_contain_text("Round 1 is over")
+    expect(sheet).to_contain_text("Deal 1 is over")  # Band of Tricks has deals
     expect(sheet).to_contain_text("Deal 1 scored")
     still_after(board, "data-paused", "round")
-    board.get_by_role("button", name="Review my decisions in this round").click()
+    board.get_by_role("button", name="Review my decisions in this deal").click()
     review = page.locator(".tl-review")
     expect(review).to_be_visible(timeout=60_000)
     expect(review.locator("tbody tr").first).to_be_visible()
@@ -75,7 +75,7 @@ def test_a_rounds_sheet_stays_until_continued_and_its_review_lists_the_decisions
     expect(review).to_contain_text(re.compile(r"The costliest decision|Every decision was the best"))
     assert re.search(r"\d+\.\d", review.locator("tbody tr").first.inner_text()), "figures for each decision"
     page.screenshot(path=str(ARTIFACTS / "play-review.png"), full_page=True)
-    board.get_by_role("button", name="Start round 2").click()
+    board.get_by_role("button", name="Start deal 2").click()
     expect(board.locator(".tl-sheet")).to_have_count(0)
     page.close()
     assert log.javascript_errors() == []

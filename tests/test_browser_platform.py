@@ -48,7 +48,16 @@ def apps_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     (root / "replay.ipynb").write_text(notebook("replay_app()"))
     (root / "bid_trainer.ipynb").write_text(notebook("bid_trainer_app()"))
     port = free_port()
-    command = [sys.executable, "-m", "voila", "--no-browser", f"--port={port}", "--Voila.ip=127.0.0.1", str(root)]
+    command = [
+        sys.executable,
+        "-m",
+        "voila",
+        "--no-browser",
+        f"--port={port}",
+        "--Voila.ip=127.0.0.1",
+        "--VoilaConfiguration.template=tricklab",  # the apps' template, as voila_apps/voila.json has it
+        str(root),
+    ]
     with running(command, f"http://127.0.0.1:{port}/", cwd=Path(__file__).resolve().parent.parent) as url:
         yield url.rstrip("/")
 

@@ -147,7 +147,7 @@ def _played(rules: BandOfTricks, fact: Played) -> Event:
     reasons: list[Reason] = []
     follow = _follow_of(before)
     if not before:
-        text = f"{name} leads {card}."
+        text = f"{name} leads {card.name}."
         if card.suit == METAL:
             reasons.append(
                 Reason(
@@ -157,25 +157,25 @@ def _played(rules: BandOfTricks, fact: Played) -> Event:
                 )
             )
     elif follow < 0:
-        text = f"{name} plays {card}."
+        text = f"{name} plays {card.name}."
         why = "Only Metal has been played so far, so any card may be played."
         if card.suit != METAL:
-            why += f" {card} now sets the suit to follow: {card.suit_name}."
+            why += f" {card.name} now sets the suit to follow: {card.suit_name}."
         reasons.append(Reason("bt.follow.open", why, (card,)))
     else:
         suit = BAND_SUIT_NAME[BAND_SUITS[follow]]
         if SUIT[fact.card] == follow:
-            text = f"{name} follows with {card}."
-            reasons.append(Reason("bt.follow", f"{suit} is the suit to follow and {card} follows it.", (card,)))
+            text = f"{name} follows with {card.name}."
+            reasons.append(Reason("bt.follow", f"{suit} is the suit to follow and {card.name} follows it.", (card,)))
         elif card.suit == METAL:
-            text = f"{name} plays {card}."
+            text = f"{name} plays {card.name}."
             why = "Metal may always be played" + (f", even while holding {suit}." if fact.holding else ".")
             reasons.append(Reason("bt.follow.metal", why, (card,)))
         else:
-            text = f"{name} has no {suit} and plays {card}."
+            text = f"{name} has no {suit} and plays {card.name}."
             reasons.append(Reason("bt.follow.void", f"No {suit} card in hand, so any card may be played.", (card,)))
     if before:
-        text += f" {IDS.card(fact.trick[fact.best])} is winning so far."
+        text += f" {IDS.card(fact.trick[fact.best]).name} is winning so far."
     return event(EventKind.PLAY, seat, text, reasons, card=card)
 
 
@@ -192,7 +192,7 @@ def _trick(rules: BandOfTricks, fact: TrickWon, state: Public) -> Event:
     outcome = TrickOutcome(NAME, last.cards, ranking, _explain_trick, {"full": True})
     reasons = list(outcome.reasons)
     best = last.winning_card
-    text = f"{name} wins trick {fact.number} with {best}."
+    text = f"{name} wins trick {fact.number} with {best.name}."
     choices: tuple[MetalChoice, ...] = ()
     if last.counts_for is None:
         choices = _choices(state, winner, state.won[winner])
@@ -280,7 +280,7 @@ def _explain_trick(outcome: TrickOutcome) -> tuple[Reason, ...]:
     best = cards[ranking[0]]
     verb = "wins" if outcome.context.get("full", True) else "is winning so far"
     if len(cards) == 1:
-        return (Reason("bt.trick", f"Only {best} has been played, so it is winning for now.", (best,)),)
+        return (Reason("bt.trick", f"Only {best.name} has been played, so it is winning for now.", (best,)),)
     suits, listing = _suit_list(cards)
     reasons: list[Reason] = []
     if len(suits) == 1:
@@ -288,7 +288,7 @@ def _explain_trick(outcome: TrickOutcome) -> tuple[Reason, ...]:
             Reason(
                 "bt.one-suit",
                 f"All {len(cards)} cards are {best.suit_name}: with one suit the highest number wins, "
-                f"so {best} {verb}.",
+                f"so {best.name} {verb}.",
                 cards,
             )
         )
@@ -299,7 +299,7 @@ def _explain_trick(outcome: TrickOutcome) -> tuple[Reason, ...]:
         reasons.append(
             Reason(
                 "bt.two-suits",
-                f"Two suits are in this trick: {listing}. {why}, so the highest {top} card {verb}: {best}.",
+                f"Two suits are in this trick: {listing}. {why}, so the highest {top} card {verb}: {best.name}.",
                 cards,
             )
         )
@@ -310,15 +310,15 @@ def _explain_trick(outcome: TrickOutcome) -> tuple[Reason, ...]:
             "suit does not matter: the highest number wins."
         )
         if not ties:
-            reasons.append(Reason("bt.three-suits", f"{head} That is {best.rank}, so {best} {verb}.", cards))
+            reasons.append(Reason("bt.three-suits", f"{head} That is {best.rank}, so {best.name} {verb}.", cards))
         else:
             reasons.append(Reason("bt.three-suits", head, cards))
-            others = _join(str(c) for c in ties)
+            others = _join(c.name for c in ties)
             reasons.append(
                 Reason(
                     "bt.tie.later",
-                    f"The highest number, {best.rank}, is on {others} and {best}. On equal numbers the card "
-                    f"played later wins, so {best} {verb}.",
+                    f"The highest number, {best.rank}, is on {others} and {best.name}. On equal numbers the card "
+                    f"played later wins, so {best.name} {verb}.",
                     (*ties, best),
                 )
             )
