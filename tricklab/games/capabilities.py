@@ -196,6 +196,32 @@ class BoardKind(StrEnum):
     MANDALAS = "mandalas"  # Mandala: the two Mandalas, the hands, the Rivers and the Cups
 
 
+# --- the outline of a match (a move list) ------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class Grouping:
+    """How a match's timeline is grouped into a move list (:func:`tricklab.movelist.outline`):
+    rounds, then the tricks or turns of a round, then the moves of each, every step once.
+
+    Each field names kinds of :class:`~tricklab.games.base.EventKind` by their words. A round
+    starts at an event of ``rounds`` (the deal). In a round, what comes before the first event of
+    ``opens`` is the part before play; an event of ``opens`` starts the next ``part``: with
+    ``part="trick"`` once the trick before it is complete (its ``trick`` event), with
+    ``part="turn"`` where another player moves (a player who moves again is still in their
+    turn). An event of ``closes`` starts the round's end (its score, the end of the match). An
+    event of ``follows`` is a step that follows from the move before it (a gem action after a
+    trick, a stone of a sowing, a draw after a card put down): it is part of that move's entry
+    rather than an entry of its own.
+    """
+
+    part: str = "trick"  # what a part of a round's play is called: "trick" or "turn"
+    opens: tuple[str, ...] = ("play",)
+    follows: tuple[str, ...] = ()
+    closes: tuple[str, ...] = ("score", "end")
+    rounds: tuple[str, ...] = ("deal",)
+
+
 BotFactory = Callable[["Rules[Any]", int, "int | str"], "Bot"]
 
 
@@ -228,6 +254,7 @@ class Capabilities:
     variants: tuple[str, ...] = ()  # yes/no rules options a link may switch on
     hidden: bool = True  # some of the game is hidden from a seat (other hands): a teacher may pick whose view
     round_word: str = "round"  # what the game calls one deal of the cards played out: "round", or "deal"
+    grouping: Grouping = Grouping()  # how a move list groups a match's steps: rounds, tricks or turns, moves
     # each option with values other than its default that a match may be played with: the contract
     # suite plays every one (a reading of a ruling, a count the rules allow)
     option_values: tuple[tuple[str, tuple[object, ...]], ...] = ()

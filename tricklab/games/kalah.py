@@ -48,7 +48,7 @@ from .base import (
     quote_action,
     quote_names,
 )
-from .capabilities import BoardKind, Capabilities, Example, PositionLevel, Quiz, Ref
+from .capabilities import BoardKind, Capabilities, Example, Grouping, PositionLevel, Quiz, Ref
 from .core import CoreRules, Fact, Facts, event
 
 NAME = "kalah"
@@ -381,6 +381,9 @@ CAPABILITIES = Capabilities(
     board=BoardKind.PITS,
     option_values=(("stones", (3, 6)), ("capture_empty_opposite", (True,))),
     hidden=False,  # the whole board is in sight of both players
+    # a turn is a player's sowings (one more after a last stone in their own store); a sowing's
+    # stones and what its last stone did are part of its entry
+    grouping=Grouping(part="turn", opens=("sow",), follows=("stone", "again", "capture"), closes=("sweep", "end")),
     examples=(
         Example("play.ipynb", "", "seed=1"),
         Example("quiz.ipynb", "", "seed=1"),

@@ -55,6 +55,7 @@ from .capabilities import (
     Decision,
     DecisionKind,
     Example,
+    Grouping,
     Level,
     PanelKind,
     Quiz,
@@ -595,6 +596,8 @@ CAPABILITIES = Capabilities(
     advice=Ref("tricklab.advisor:TS_ADVICE"),
     review=Ref("tricklab.review:TS_REVIEW"),
     option_values=(("chambers", ("ring",)), ("first_lead_tie", ("dealer",))),
+    # the four gem actions after a trick are part of its entry in a move list
+    grouping=Grouping(follows=("gems",)),
     examples=(
         Example("play.ipynb", "", "players=4"),
         Example("quiz.ipynb", "", "players=4&seed=1"),

@@ -30,6 +30,7 @@ from ..capabilities import (
     Decision,
     DecisionKind,
     Example,
+    Grouping,
     Level,
     PanelKind,
     Quiz,
@@ -167,6 +168,8 @@ CAPABILITIES = Capabilities(
     review=Ref("tricklab.review:BT_REVIEW"),
     option_values=(("max_extra_deals", (0, 100)),),
     round_word="deal",
+    # counting a Metal win is part of its trick's entry; a tie after the last deal ends that deal
+    grouping=Grouping(follows=("count",), closes=("score", "tie", "end")),
     examples=(
         Example("play.ipynb", "", "players=4"),
         Example("quiz.ipynb", "", "players=4&seed=1"),

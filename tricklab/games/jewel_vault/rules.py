@@ -46,7 +46,18 @@ from ..base import (
     quote_action,
     quote_names,
 )
-from ..capabilities import Capabilities, Decision, DecisionKind, Example, Level, PanelKind, Quiz, Ref, led_suit
+from ..capabilities import (
+    Capabilities,
+    Decision,
+    DecisionKind,
+    Example,
+    Grouping,
+    Level,
+    PanelKind,
+    Quiz,
+    Ref,
+    led_suit,
+)
 from ..core import (
     CoreRules,
     Decided,
@@ -433,6 +444,8 @@ CAPABILITIES = Capabilities(
     review=Ref("tricklab.review:JV_REVIEW"),
     variants=("partnerships", "known_deck"),
     option_values=(("rounds", (1, 8)), ("supply", (18,))),
+    # a suit action is part of the entry of the card or trick (or the round's end) that earned it
+    grouping=Grouping(follows=("action",), closes=("round-end", "end")),
     examples=(
         Example("play.ipynb", "", "players=4"),
         Example("play.ipynb", "partnerships", "players=4&partnerships=yes"),

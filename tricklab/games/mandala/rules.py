@@ -37,7 +37,7 @@ from ..base import (
     check_choice,
     illegal,
 )
-from ..capabilities import BoardKind, Capabilities, Example, PositionLevel, Quiz, Ref
+from ..capabilities import BoardKind, Capabilities, Example, Grouping, PositionLevel, Quiz, Ref
 from ..core import CoreRules, Decided, Fact, Facts, decide, shuffled_ids
 from .facts import (
     Claimed,
@@ -313,6 +313,14 @@ CAPABILITIES = Capabilities(
     ),
     tricks=False,
     board=BoardKind.MANDALAS,
+    # a turn is a card put down (or a discard), with the draw after it; a completed Mandala's
+    # claims are in the turn that completed it
+    grouping=Grouping(
+        part="turn",
+        opens=("field", "mountain", "discard"),
+        follows=("draw", "reshuffle", "clear", "refill"),
+        closes=("end",),
+    ),
     option_values=(
         ("claim_tie", (ClaimTie.COMPLETER.value,)),
         ("river_end", (RiverEnd.AFTER_CLAIMS.value,)),
