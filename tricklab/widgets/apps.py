@@ -276,9 +276,12 @@ def _seeded_header(widget: Any, params: AppParams, title_of: Callable[[str], str
     return header
 
 
-def _header(title: str, params: AppParams, *, describe: str) -> w.HTML:
+def _header(title: str, params: AppParams, *, describe: str, keys: str = "") -> w.HTML:
+    """The app's title, what it does, ``keys`` (the keys it takes, shown only where there is a
+    keyboard: not on a touch screen alone) and the messages about the link."""
     notes = "".join(f'<p class="tricklab-message" role="alert">{esc(m)}</p>' for m in params.messages)
-    return w.HTML(f'<div class="tricklab-app-header"><h2>{esc(title)}</h2><p>{esc(describe)}</p>{notes}</div>')
+    hint = f'<p class="tl-keys">{esc(keys)}</p>' if keys else ""
+    return w.HTML(f'<div class="tricklab-app-header"><h2>{esc(title)}</h2><p>{esc(describe)}</p>{hint}{notes}</div>')
 
 
 def explain_trick_app(query: str | None = None) -> w.VBox:
@@ -355,7 +358,15 @@ def replay_app(query: str | None = None) -> w.VBox:
         bots_match = rules.play(params.seed) if dealer is None else rules.play(params.seed, first_dealer=dealer)
         stepper = TrickStepper(bots_match, seat=seat, step=step, **_look(params))
         title = f"Replay: {GAMES[params.game].title}, {params.players} players, seed {params.seed}"
-    header = _header(title, params, describe="Step through a whole match: ← and → step, Home and End jump.")
+    moves = stepper.moves.outline
+    part = moves.part
+    rounds = f", Page Up and Page Down a {moves.round_word}" if len(moves.rounds) > 1 else ""
+    header = _header(
+        title,
+        params,
+        describe=f"Step through a whole match, or jump to any move in the list or by {part} with the buttons.",
+        keys=f"Keys: ← and → a step, Shift+← and Shift+→ a {part}{rounds}, Home and End the first and last step.",
+    )
     kept = {} if seat is None else {"seat": str(seat + 1)}
     if dealer is not None:
         kept["first_dealer"] = str(dealer + 1)

@@ -44,9 +44,14 @@ class Board(anywidget.AnyWidget):
     (projector mode), ``step``, ``data`` (scalar facts set as ``data-*`` attributes),
     ``announce`` (the latest event in words, put in one live region kept outside the
     redrawn markup, so screen readers say it once) and ``focus`` (a CSS selector: where focus
-    goes after the redraw, when the board had it, e.g. the next card to play).
-    Clicks on elements with ``data-intent`` and the keys ←/→/Home/End arrive as
-    ``(intent, value)`` calls of the handlers given to :meth:`on_intent`; the front end
+    goes after the redraw, when the board had it, e.g. the next card to play), ``keys`` (the
+    keys the board sends, a shifted one written ``"Shift+ArrowRight"``; by default ←/→/Home/End)
+    and ``reveal`` (a CSS selector: the element brought into sight inside its own scrolling box,
+    one marked ``data-keep-scroll``, which keeps its scroll position from scene to scene) and
+    ``kind``: ``"list"`` for a board that shows a list beside another board (a move list: its
+    root is ``.tricklab-list``, not ``.tricklab-board``, so a page has one board).
+    Clicks on elements with ``data-intent`` and those keys arrive as ``(intent, value)`` calls
+    (a key as ``("key", name)``) of the handlers given to :meth:`on_intent`; the front end
     decides nothing.
 
     With :meth:`show_address` every scene also carries ``address``, the query string of the

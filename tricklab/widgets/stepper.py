@@ -15,17 +15,30 @@ from ..errors import InvalidOption, describe
 from ..games import DEFAULT_GAME, default_players, find_game
 from ..games.base import EventKind, SeatView
 from ..match import Match, Step
+from ..movelist import Outline, outline_steps
 from ..review import reviewable_rounds
 from .board import Board, LookToggles, controls_row
 from .inputs import check_flag, check_whole
+from .movelist import KEYS, MoveList
 from .review import ReviewPanel
 
 KEY_MOVES = {"ArrowLeft": -1, "ArrowRight": 1}
+KEY_JUMPS = {
+    "Shift+ArrowLeft": ("previous", "part"),
+    "Shift+ArrowRight": ("next", "part"),
+    "PageUp": ("previous", "round"),
+    "PageDown": ("next", "round"),
+}
 
 
 class TrickStepper(w.VBox):  # type: ignore[misc]
     """Walk through every step of a match: the deal, each decision, each card, each
     automatic step of the rules and each score, with a one-line caption and its reasons.
+    Beside the board, the match's move list (:class:`~tricklab.widgets.movelist.MoveList`): its
+    rounds, its tricks (or turns) and their moves, the move shown marked; a click on a move jumps
+    there, and buttons and keys jump to the previous or next trick (turn) and round: ← and →
+    step, Shift+← and Shift+→ go by trick, Page Up and Page Down by round, Home and End to the
+    first and last step.
 
     Give a :class:`~tricklab.Match`, a saved ``record`` (JSON text), or a ``game`` with
     ``players`` and ``seed`` to have ``bots`` play one (one of the three; with none of them,
@@ -78,6 +91,7 @@ class TrickStepper(w.VBox):  # type: ignore[misc]
         self.rules.check_view_seat(seat)
         self._seat = seat  # fixed here: the page cannot change whose view a seat's stepper shows
         self._timelines: dict[int | None, list[Step]] = {}  # per seat: each step as that seat saw it
+        self._outlines: dict[int | None, Outline] = {}  # per seat: the move list of that timeline
         self.steps: list[Step] = self._timeline(seat)
         last = len(self.steps) - 1
 
@@ -97,6 +111,18 @@ class TrickStepper(w.VBox):  # type: ignore[misc]
         self.back_button = w.Button(description="◀", tooltip="step back (←)", layout=w.Layout(width="44px"))
         self.next_button = w.Button(description="▶", tooltip="step forward (→)", layout=w.Layout(width="44px"))
         self.last_button = w.Button(description="▶|", tooltip="last step (End)", layout=w.Layout(width="44px"))
+        moves = self._outline(seat)
+        part, round_ = moves.part, moves.round_word
+        self.previous_round_button = w.Button(
+            description=f"◀ {round_.capitalize()}", tooltip=f"the start of this {round_}, or the one before (Page Up)"
+        )
+        self.previous_part_button = w.Button(
+            description=f"◀ {part.capitalize()}", tooltip=f"the start of this {part}, or the one before (Shift+←)"
+        )
+        self.next_part_button = w.Button(description=f"{part.capitalize()} ▶", tooltip=f"the next {part} (Shift+→)")
+        self.next_round_button = w.Button(
+            description=f"{round_.capitalize()} ▶", tooltip=f"the next {round_} (Page Down)"
+        )
         self.view_picker: w.Dropdown | None = None  # the teacher's stepper only
         self.view_label: w.HTML | None = None  # a seat's stepper only
         view: w.Widget | None = None
@@ -122,6 +148,10 @@ class TrickStepper(w.VBox):  # type: ignore[misc]
         )
 
         self.first_button.on_click(lambda _: self.go(0))
+        self.previous_round_button.on_click(lambda _: self.jump("previous", "round"))
+        self.previous_part_button.on_click(lambda _: self.jump("previous", "part"))
+        self.next_part_button.on_click(lambda _: self.jump("next", "part"))
+        self.next_round_button.on_click(lambda _: self.jump("next", "round"))
         self.back_button.on_click(lambda _: self.go(self.step - 1))
         self.next_button.on_click(lambda _: self.go(self.step + 1))
         self.last_button.on_click(lambda _: self.go(len(self.steps) - 1))
@@ -132,9 +162,30 @@ class TrickStepper(w.VBox):  # type: ignore[misc]
         self.slider.observe(self._keep_bounds, ["min", "max"])  # the page may send other bounds: the timeline's stay
         self.board.on_intent(self._intent)
 
+        rounds = [self.previous_round_button, self.next_round_button]
+        if len(moves.rounds) == 1:  # a game played in one round has no round to jump to
+            rounds = []
         controls = controls_row(
-            [self.player, self.first_button, self.back_button, self.next_button, self.last_button, self.slider]
+            [
+                self.player,
+                self.first_button,
+                *rounds[:1],
+                self.previous_part_button,
+                self.back_button,
+                self.next_button,
+                self.next_part_button,
+                *rounds[1:],
+                self.last_button,
+                self.slider,
+            ]
         )
+        # the move list: beside the board where the page is wide, under it where it is narrow
+        self.moves = MoveList(moves, step=max(0, min(len(self.steps) - 1, step)), large=large)
+        self.moves.on_jump(self.go)
+        self.moves.on_key(lambda key: self._intent("key", key))
+        self.board.add_class("tl-stepper-board")
+        self.body = w.Box([self.board, self.moves])
+        self.body.add_class("tl-stepper-body")
         self.review: ReviewPanel | None = None  # the review of a round, once asked for
         self.review_button = w.Button(
             description="Review a round", tooltip="rate a player's decisions in a round of this match"
@@ -145,7 +196,7 @@ class TrickStepper(w.VBox):  # type: ignore[misc]
         self._rows = [
             controls,
             controls_row([*shown, self.look, *([self.review_button] if reviews else [])]),
-            self.board,
+            self.body,
         ]
         super().__init__(self._rows)
         self.add_class("tricklab-stepper")
@@ -181,6 +232,23 @@ class TrickStepper(w.VBox):  # type: ignore[misc]
         self._shown = value
         self._render()  # the board first: it is what the learner waits for
         self.slider.value = value  # this calls go(value) again, which returns at once
+
+    def jump(self, way: str, to: str) -> None:
+        """Jump to the ``"previous"`` or ``"next"`` trick or turn (``to="part"``) or ``"round"``:
+        "previous" goes to the start of the one shown first, when the step shown is past it (as a
+        player's "previous" goes back to the start of a song). Where there is none, nothing moves."""
+        moves = self._outline(self.seat)
+        finders = {
+            ("previous", "part"): moves.previous_part,
+            ("next", "part"): moves.next_part,
+            ("previous", "round"): moves.previous_round,
+            ("next", "round"): moves.next_round,
+        }
+        if (way, to) not in finders:
+            raise InvalidOption(f"a jump is previous or next, to a part or a round, not {describe(way)} {describe(to)}")
+        found = finders[way, to](self.step)
+        if found is not None:
+            self.go(found)
 
     def open_review(self) -> ReviewPanel:
         """A :class:`~tricklab.widgets.review.ReviewPanel` under the board for the round of the
@@ -246,6 +314,8 @@ class TrickStepper(w.VBox):  # type: ignore[misc]
             return
         if value in KEY_MOVES:
             self.go(self.step + KEY_MOVES[value])
+        elif value in KEY_JUMPS:
+            self.jump(*KEY_JUMPS[value])
         elif value == "Home":
             self.go(0)
         elif value == "End":
@@ -257,6 +327,12 @@ class TrickStepper(w.VBox):  # type: ignore[misc]
         if seat not in self._timelines:
             self._timelines[seat] = self.match.timeline(seat)
         return self._timelines[seat]
+
+    def _outline(self, seat: int | None) -> Outline:
+        """The move list of the timeline as ``seat`` saw it."""
+        if seat not in self._outlines:
+            self._outlines[seat] = outline_steps(self.rules, self._timeline(seat))
+        return self._outlines[seat]
 
     def _render(self) -> None:
         seat = self.seat
@@ -285,7 +361,17 @@ class TrickStepper(w.VBox):  # type: ignore[misc]
             "step": self.step,
             "caption": step.event.text,
             "announce": f"Step {self.step} of {total}: {step.event.text}",
+            "keys": list(KEYS),
         }
+        large = bool(self.look.large.value)
+        moves = self._outline(seat)
+        self.moves.show(self.step, outline=moves, large=large)
+        # at projector size the board is wide: the list goes under it
+        (self.body.add_class if large else self.body.remove_class)("tl-stacked")
+        self.previous_part_button.disabled = moves.previous_part(self.step) is None
+        self.next_part_button.disabled = moves.next_part(self.step) is None
+        self.previous_round_button.disabled = moves.previous_round(self.step) is None
+        self.next_round_button.disabled = moves.next_round(self.step) is None
 
     def __repr__(self) -> str:
         seat = "" if self._seat is None else f", seat={self._seat}"

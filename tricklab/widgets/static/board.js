@@ -3,7 +3,9 @@
 // intents, and keeps keyboard focus. It holds no rule and no game state. It also tells the
 // learner in words when Python no longer answers (see watchConnection).
 
-const STEP_KEYS = new Set(["ArrowLeft", "ArrowRight", "Home", "End"]);
+// the keys a board sends unless its scene names others (``scene.keys``: key names, a shifted
+// one written "Shift+ArrowRight"); a key the scene does not name keeps its usual meaning
+const STEP_KEYS = ["ArrowLeft", "ArrowRight", "Home", "End"];
 
 // --- Is Python still there? ------------------------------------------------------------
 // The front end decides nothing, so it cannot tell by itself that the kernel has died or the
@@ -183,6 +185,38 @@ function announce(region, text) {
   if (typeof text === "string" && text && region.textContent !== text) region.textContent = text;
 }
 
+// --- Scrolling lists --------------------------------------------------------------------------
+// A list that scrolls in its own box (a move list) is drawn anew with every scene: each element
+// marked data-keep-scroll="name" gets back the scroll position its namesake had, and the element
+// the scene names in ``reveal`` is then scrolled into sight inside that box (never the page).
+
+function scrollPositions(root) {
+  const kept = new Map();
+  for (const box of root.querySelectorAll("[data-keep-scroll]")) kept.set(box.dataset.keepScroll, box.scrollTop);
+  return kept;
+}
+
+function restoreScroll(root, kept, selector) {
+  for (const box of root.querySelectorAll("[data-keep-scroll]")) {
+    const top = kept.get(box.dataset.keepScroll);
+    if (top !== undefined) box.scrollTop = top;
+  }
+  let shown = null;
+  try {
+    shown = typeof selector === "string" && selector ? root.querySelector(selector) : null;
+  } catch {
+    return; // not a selector: nothing to bring into sight
+  }
+  const box = shown?.closest("[data-keep-scroll]");
+  if (!shown || !box) return;
+  const inner = box.getBoundingClientRect();
+  const item = shown.getBoundingClientRect();
+  if (item.top < inner.top || item.bottom > inner.bottom) {
+    // the item a third of the way down the box, so the moves before it stay in sight too
+    box.scrollTop += item.top - inner.top - Math.max(0, (inner.height - item.height) / 3);
+  }
+}
+
 /** The element the scene asks to focus, if it names one that is there. */
 function sceneFocus(root, selector) {
   if (typeof selector !== "string" || !selector) return null;
@@ -217,7 +251,9 @@ function render({ model, el }) {
     const hadFocus = root.contains(document.activeElement);
     const focused = hadFocus && document.activeElement instanceof HTMLElement
       ? document.activeElement.dataset.value : undefined;
-    root.className = "tricklab tricklab-board" + (scene.large ? " tl-large" : "");
+    // a board that shows a list beside another board (a move list) is not "the board" of its page
+    const kind = scene.kind === "list" ? "tricklab-list" : "tricklab-board";
+    root.className = "tricklab " + kind + (scene.large ? " tl-large" : "");
     root.setAttribute("role", "group");
     root.setAttribute("aria-label", scene.label || "tricklab");
     root.dataset.step = scene.step === undefined ? "" : String(scene.step);
@@ -225,7 +261,9 @@ function render({ model, el }) {
     for (const [key, value] of Object.entries(scene.data || {})) {
       root.dataset[key] = String(value);
     }
+    const kept = scrollPositions(root);
     root.innerHTML = scene.html || "";
+    restoreScroll(root, kept, scene.reveal);
     showAddress(scene.address);
     announce(announcer, scene.announce);
     if (hadFocus) {
@@ -246,10 +284,15 @@ function render({ model, el }) {
   };
 
   const onKey = (event) => {
-    if (!STEP_KEYS.has(event.key) || event.altKey || event.ctrlKey || event.metaKey) return;
+    if (event.altKey || event.ctrlKey || event.metaKey) return;
+    const keys = (model.get("scene") || {}).keys;
+    const named = Array.isArray(keys) ? keys : STEP_KEYS;
+    const shifted = "Shift+" + event.key;
+    const key = event.shiftKey && named.includes(shifted) ? shifted : event.key;
+    if (!named.includes(key)) return;
     event.preventDefault();
     event.stopPropagation();
-    connection.send({ intent: "key", value: event.key });
+    connection.send({ intent: "key", value: key });
   };
 
   model.on("change:scene", draw);
