@@ -87,8 +87,10 @@ INTENTS = (
     "answer",
     "add",
     "key",
+    "jump",
+    "fold",
 )
-KEYS = ("ArrowLeft", "ArrowRight", "Home", "End")
+KEYS = ("ArrowLeft", "ArrowRight", "Home", "End", "Shift+ArrowLeft", "Shift+ArrowRight", "PageUp", "PageDown")
 
 VALUES = st.one_of(
     st.none(),
@@ -328,14 +330,16 @@ def page_message(widget: Any, data: st.DataObject, extras: Mapping[str, Extra] |
     kind = data.draw(st.sampled_from(["intent", "click", "control", "button", *extras]))
     if kind in extras:
         return extras[kind](widget, data)
+    # the widget's board, or another board of it (the stepper's move list)
+    board = data.draw(st.sampled_from([widget.board, *[b for b in boards(widget) if b is not widget.board]]))
     if kind == "intent":
         name, value = data.draw(st.tuples(NAMES, VALUES))
-        widget.board.intent(name, value)
+        board.intent(name, value)
         return value
     if kind == "click":
-        clicks = markup_clicks(widget.board.scene["html"])
+        clicks = markup_clicks(board.scene["html"])
         if clicks:
-            widget.board.intent(*data.draw(st.sampled_from(clicks)))
+            board.intent(*data.draw(st.sampled_from(clicks)))
     elif kind == "control":
         states = control_states(widget)
         if states:

@@ -280,3 +280,114 @@ def test_core_parameters_fall_back_to_safe_defaults(value: str) -> None:
             given = value.strip()
             chosen = {"game": params.game, "players": params.players, "seed": params.seed}[parameter]
             assert (tricklab.find_game(given).name if parameter == "game" else int(given)) == chosen
+
+
+# --- the replay's move list and its jumps -----------------------------------------------------------
+
+
+def _current(markup: str) -> list[str]:
+    """The steps of the moves the list marks as the one shown."""
+    return re.findall(r'data-value="([0-9]+)"[^>]*aria-current="step"', markup)
+
+
+def test_the_steppers_buttons_and_keys_jump_by_trick_and_round() -> None:
+    from tricklab.movelist import outline
+
+    match = tricklab.get_rules("tricks-and-stones", players=4).play(seed=7)
+    moves = outline(match)
+    stepper = TrickStepper(match, step=20)
+    assert _current(stepper.moves.board.scene["html"]) == [str(moves.entry_at(20).step)]
+    for press, find in [
+        (stepper.next_part_button.click, moves.next_part),
+        (stepper.next_round_button.click, moves.next_round),
+        (stepper.previous_part_button.click, moves.previous_part),
+        (stepper.previous_round_button.click, moves.previous_round),
+        (lambda: stepper.board.intent("key", "Shift+ArrowRight"), moves.next_part),
+        (lambda: stepper.board.intent("key", "PageDown"), moves.next_round),
+        (lambda: stepper.moves.board.intent("key", "Shift+ArrowLeft"), moves.previous_part),
+        (lambda: stepper.moves.board.intent("key", "PageUp"), moves.previous_round),
+    ]:
+        before = stepper.step
+        press()
+        assert stepper.step == find(before) and stepper.step != before
+        assert stepper.link_state()["step"] == str(stepper.step)
+        assert _current(stepper.moves.board.scene["html"]) == [str(moves.entry_at(stepper.step).step)]
+    stepper.go(0)
+    assert stepper.previous_part_button.disabled and stepper.previous_round_button.disabled
+    assert not stepper.next_part_button.disabled
+    stepper.go(moves.size - 1)
+    assert stepper.next_part_button.disabled and stepper.next_round_button.disabled
+    stepper.board.intent("key", "PageDown")  # nothing after the last round: nothing moves
+    assert stepper.step == moves.size - 1
+
+
+def test_a_click_on_a_move_of_the_list_shows_its_step_and_junk_is_ignored() -> None:
+    stepper = TrickStepper(game="jewel-vault", players=3, seed=4)
+    entry = stepper.moves.outline.rounds[0].parts[2].entries[1]
+    stepper.moves.board.intent("jump", str(entry.step))
+    assert stepper.step == entry.step and stepper.slider.value == entry.step
+    for junk in ["-1", "", "٣", "1e3", " 5", str(stepper.moves.outline.size), "9" * 40, None]:
+        stepper.moves.board.intent("jump", junk)
+        assert stepper.step == entry.step, junk
+    # the other rounds are one line each, a button to their first step
+    markup = stepper.moves.board.scene["html"]
+    second = stepper.moves.outline.rounds[1]
+    assert f'data-value="{second.first}" aria-label="Round 2: go to its first step"' in markup
+    assert f'data-value="{second.parts[1].first}"' not in markup, "a round not shown lists no moves"
+    stepper.moves.board.intent("jump", str(second.first))
+    assert stepper.step == second.first and f'data-value="{second.parts[1].first}"' in stepper.moves.board.scene["html"]
+
+
+def test_the_move_list_folds_and_unfolds() -> None:
+    stepper = TrickStepper(game="kalah", seed=2, step=9)
+    stepper.moves.board.intent("fold", "fold")
+    folded = stepper.moves.board.scene["html"]
+    assert 'aria-expanded="false"' in folded and "tl-ml-entry" not in folded and "Show the moves" in folded
+    stepper.go(30)  # the list stays folded while the steps go on
+    assert "tl-ml-entry" not in stepper.moves.board.scene["html"]
+    stepper.moves.board.intent("fold", "fold")
+    assert _current(stepper.moves.board.scene["html"]) == [str(stepper.moves.outline.entry_at(30).step)]
+
+
+def test_a_game_of_one_round_has_turns_and_no_round_buttons() -> None:
+    stepper = TrickStepper(game="mandala", seed=3)
+    controls = stepper.children[0].children
+    assert stepper.next_part_button.description == "Turn ▶" and stepper.next_part_button in controls
+    assert stepper.next_round_button not in controls and stepper.previous_round_button not in controls
+    assert "tl-ml-round-title" not in stepper.moves.board.scene["html"]
+
+
+def test_the_list_follows_the_view_picked_and_the_projector_size() -> None:
+    match = tricklab.get_rules("tricks-and-stones", players=4).play(seed=2)
+    stepper = TrickStepper(match, step=3)
+    assert stepper.view_picker is not None
+    stepper.view_picker.value = 2
+    assert stepper.moves.outline.size == len(match.timeline(2))
+    assert stepper.moves.outline.entries[3].label == match.timeline(2)[3].text.rstrip(".")
+    assert "tl-stacked" not in stepper.body._dom_classes
+    stepper.look.large.value = True
+    assert "tl-stacked" in stepper.body._dom_classes and "tl-ml-large" in stepper.moves.board.scene["html"]
+
+
+def test_a_move_list_refuses_what_is_not_an_outline_or_a_step() -> None:
+    from tricklab.errors import InvalidOption
+    from tricklab.movelist import outline
+    from tricklab.widgets.movelist import MoveList
+
+    moves = outline(tricklab.get_rules("kalah", players=2).play(seed=1))
+    for bad in ["kalah", None, moves.rounds]:
+        with pytest.raises(InvalidOption, match="outline must be a match's move list"):
+            MoveList(bad)  # type: ignore[arg-type]
+    listed = MoveList(moves, step=4)
+    for step in [-1, moves.size, True, "4"]:
+        with pytest.raises(InvalidOption, match="step is a step's number"):
+            listed.show(step)  # type: ignore[arg-type]
+    assert listed.step == 4
+    with pytest.raises(InvalidOption, match="handler must be a function"):
+        listed.on_jump("go")  # type: ignore[arg-type]
+    with pytest.raises(InvalidOption, match="large"):
+        MoveList(moves, large="yes")  # type: ignore[arg-type]
+    jumped: list[int] = []
+    listed.on_jump(jumped.append)
+    listed.board.intent("jump", "17")
+    assert jumped == [17] and listed.step == 4, "the list only reports a jump: its owner shows the step"
