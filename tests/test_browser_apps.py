@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 import pytest
@@ -223,10 +224,10 @@ def test_dark_theme_follows_jupyterlab_variables(voila_url: str, browser: Any) -
 def test_replay_play_button_steps_on_its_own(voila_url: str, browser: Any) -> None:
     page, log = open_page(browser, render(voila_url, "replay", "game=jewel-vault&players=3&seed=5"))
     wait_for_board(page)
-    page.get_by_role("button", name="Play").click()
+    page.get_by_role("button", name=re.compile(r"\bPlay$")).click()
     page.wait_for_function(f"Number(document.querySelector('{BOARD}')?.dataset.step) >= 2", timeout=30_000)
-    page.get_by_role("button", name="Pause").click()
-    page.get_by_role("button", name="Play").wait_for()
+    page.get_by_role("button", name=re.compile(r"\bPause$")).click()
+    page.get_by_role("button", name=re.compile(r"\bPlay$")).wait_for()
     step = step_of(page)
     assert step >= 2
     expect(page.get_by_label("Step", exact=True)).to_have_value(str(step))
