@@ -2,9 +2,10 @@
 
 At 390x844 with a touch screen a whole round of each game is played by tapping, and after
 every few taps the page has no horizontal scroll, nothing of the board is wider than the board,
-and every card of the learner's hand is a finger wide and comes fully onto the screen when
-scrolled into its strip. At 1366x768 in Large mode the trick, the hand and the game's first
-panel are all on the screen without scrolling.
+and every card of the learner's hand is a finger wide and within the screen's width
+(tests/test_browser_screens.py checks that the whole hand is on the screen at once). At
+1366x768 in Large mode the trick, the hand and the game's first panel are all on the screen
+without scrolling.
 """
 
 from __future__ import annotations
@@ -64,7 +65,7 @@ OVERFLOW = """() => {
   return out;
 }"""
 
-# each card of the learner's hand: its width, and where it lies once scrolled into its strip
+# each card of the learner's hand: its width, and where it lies once scrolled into view
 HAND = """() => [...document.querySelectorAll('.tricklab-board .tl-pos-s .tl-cards > .tl-card')].map(card => {
   card.scrollIntoView({block: 'nearest', inline: 'nearest'});
   const r = card.getBoundingClientRect();

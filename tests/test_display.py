@@ -270,3 +270,15 @@ def test_the_rulebooks_page_links_each_game_to_its_heading_and_escapes_titles() 
     assert page.index('id="mk.capture"') < page.index('<h2 id="Mandala">') < page.index('id="md.color"')
     assert "<b>" not in page and 'id="A-&lt;b&gt;-&amp;-C"' in page
     assert heading_id("Band of Tricks") == "Band-of-Tricks"
+
+
+@pytest.mark.parametrize(("count", "columns"), [(0, 1), (1, 1), (5, 5), (7, 7), (8, 4), (10, 5), (13, 7), (14, 7)])
+def test_a_hand_is_laid_out_in_rows_as_even_as_can_be(count: int, columns: int) -> None:
+    """On a phone a row holds at most seven cards a finger wide: 8 cards are two rows of 4, 13 are
+    rows of 7 and 6; the markup carries the number a row for the stylesheet."""
+    from tricklab.display import ROW_OF_CARDS, cards_html, hand_columns
+
+    assert hand_columns(count) == columns
+    rows = max(1, -(-count // columns))
+    assert columns <= ROW_OF_CARDS and rows == max(1, -(-count // ROW_OF_CARDS))
+    assert f'style="--tl-cols:{columns}"' in cards_html([None] * count)

@@ -312,3 +312,33 @@ def test_the_deciding_reasons_answer_for_the_learners_own_card() -> None:
     _, off = deciding(out.reasons, out.winning_card, jv.card("KS"))
     assert off.rule_id == "jv.rank.offsuit" and off.cards == (jv.card("KS"),)
     assert deciding(out.reasons, out.winning_card) == (out.reasons[0],)
+
+
+@pytest.mark.parametrize(("game", "players"), [("tricks-and-stones", 3), ("jewel-vault", 4)])
+def test_a_finished_trick_names_its_winner_in_a_line_of_its_own_and_ends_with_the_way_on(
+    game: str, players: int
+) -> None:
+    """The line the projector shows large: the winner (you, when it is you) and the winning card
+    in words; the button that goes on is part of the trick's group, after its reasons."""
+    table = PlayTable(game, players, seat=0, seed=5, pace=0)
+    play_until(table, lambda: table.paused is not None and table.paused.kind == "trick")
+    pause = table.paused
+    assert pause is not None
+    trick = pause.step.event.data["trick"]
+    markup = html_of(table)
+    line = re.search(r'<p class="tl-finished-winner">(.*?)</p>', markup)
+    assert line is not None
+    who = table.rules.seat_name(trick.winner) + (" (you)" if trick.winner == 0 else "")
+    assert unescape(line.group(1)) == f"{who} wins with {card_label(trick.winning_card)}"
+    group = re.search(r'<div class="tl-finished".*?</div></div></div>', markup, re.S)
+    assert group is not None and 'data-intent="continue"' in group.group(0)
+    assert group.group(0).index('class="tl-deciding"') < group.group(0).index('data-intent="continue"')
+
+
+def test_the_prediction_prompt_names_the_board_without_a_direction() -> None:
+    """The chamber board is below the table on a phone and beside it on a projector: the prompt
+    names it, not where it is."""
+    table = PlayTable("tricks-and-stones", 4, seat=0, seed=3, pace=0)
+    prompt = re.search(r'<section class="tl-decision".*?<h4>(.*?)</h4>', html_of(table), re.S)
+    assert prompt is not None and "chamber board" in prompt.group(1)
+    assert not re.search(r"\b(below|above|right|left)\b", prompt.group(1))

@@ -230,7 +230,21 @@ def cards_html(
             )
         )
     aria = f' aria-label="{esc(label)}"' if label else ""
-    return f'<div class="tl-cards" role="group"{aria}>{"".join(parts)}</div>'
+    return (
+        f'<div class="tl-cards" role="group"{aria} style="--tl-cols:{hand_columns(len(parts))}">{"".join(parts)}</div>'
+    )
+
+
+#: the most cards a row of a hand holds on a phone's screen (390 px wide), each a finger (44 px) wide
+ROW_OF_CARDS = 7
+
+
+def hand_columns(count: int) -> int:
+    """Cards a row, for ``count`` cards laid out on as few rows of at most :data:`ROW_OF_CARDS`
+    as they fit, the rows as even as can be (8 cards: two rows of 4; 13: rows of 7 and 6).
+    The stylesheet reads it (``--tl-cols``) where a hand is laid out in rows: on a phone."""
+    rows = max(1, -(-count // ROW_OF_CARDS))
+    return max(1, -(-count // rows))
 
 
 class Cards:
@@ -541,6 +555,7 @@ def finished_trick_html(
     gathering: bool = False,
     title: str = "",
     caption: bool = True,
+    footer: str = "",
 ) -> str:
     """A finished trick as it lies on the table once its last card is down: every card with its
     player and place, the winner marked, the event's caption (who wins, with what) and the
@@ -548,7 +563,12 @@ def finished_trick_html(
     the winner against ``viewer``'s card, or against the runner-up), every other reason folded.
     ``event`` is a trick event of a timeline (``event.data["trick"]``, a
     :class:`~tricklab.games.base.Trick`); with ``gathering`` the cards slide to the winner.
-    Without ``caption`` the event's text is left out (a caption above the table says it)."""
+    Without ``caption`` the event's text is left out (a caption above the table says it).
+    ``footer`` (markup, e.g. the button that goes on) ends the trick's group.
+
+    A line naming the winner and their card heads it too: the projector's view shows it large,
+    for the back row, where the caption's long sentence is small (the stylesheet hides it elsewhere,
+    where the caption says the same)."""
     trick = event.data.get("trick")
     ranking = event.data.get("ranking")
     if not isinstance(trick, Trick) or not isinstance(ranking, tuple):
@@ -583,9 +603,11 @@ def finished_trick_html(
     )
     heading = f'<h4 class="tl-finished-title">{esc(title)}</h4>' if title else ""
     said = f'<p class="tl-finished-caption"><strong>{esc(event.text)}</strong></p>' if caption else ""
+    winner = rules.seat_name(trick.winner) + (" (you)" if trick.winner == viewer else "")
+    big = f'<p class="tl-finished-winner">{esc(winner)} wins with {esc(card_label(trick.winning_card))}</p>'
     return (
-        f'<div class="tl-finished" role="group" aria-label="finished trick">{heading}{said}{cards}'
-        f'<ul class="tl-deciding" aria-label="Why">{why}</ul>{folded}</div>'
+        f'<div class="tl-finished" role="group" aria-label="finished trick">{heading}{said}{big}{cards}'
+        f'<ul class="tl-deciding" aria-label="Why">{why}</ul>{folded}{footer}</div>'
     )
 
 

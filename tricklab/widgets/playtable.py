@@ -715,8 +715,13 @@ class PlayTable(w.VBox):  # type: ignore[misc]
         centre = None
         if pause is not None and pause.kind == "trick":
             centre = finished_trick_html(
-                self.rules, pause.step.event, four_colour=four, viewer=self.seat, gathering=self._gathering
-            ) + self._continue_html(pause)
+                self.rules,
+                pause.step.event,
+                four_colour=four,
+                viewer=self.seat,
+                gathering=self._gathering,
+                footer=self._continue_html(pause),
+            )
         arriving = len(self.match.actions) != self._arrived and live and bool(getattr(view, "trick", ()))
         self._arrived = len(self.match.actions)
         # a chamber a Place may not go into is marked only while placing: moving into it is allowed (TS-7)
@@ -1008,7 +1013,8 @@ class PlayTable(w.VBox):  # type: ignore[misc]
                 if isinstance(a, Predict)
             )
             return _decision(
-                "How many tricks will you win? Your expedition token goes into that chamber of the board below.",
+                "How many tricks will you win? Your expedition token goes into the chamber of that number "
+                "on the chamber board.",
                 buttons,
             )
         if Bid in kinds:
@@ -1091,7 +1097,7 @@ class PlayTable(w.VBox):  # type: ignore[misc]
                 picked = ", ".join(self._picked)
             what = "where to place" if self._gem_mode == "place" else "a gem's chamber, then the chamber it goes to"
             chambers = (
-                f"<p>Click on the chamber board just below {what}: {esc(picked) or 'nothing yet'}</p>"
+                f"<p>Click on the chamber board {what}: {esc(picked) or 'nothing yet'}</p>"
                 + _button("confirm", self._gem_mode, "Done")
                 + _button("clear", "", "Clear")
             )
@@ -1099,7 +1105,7 @@ class PlayTable(w.VBox):  # type: ignore[misc]
             press = (
                 "Choose Place or Move" if can_place and can_move else f"Press {'Place' if can_place else 'Move'} gems"
             )
-            said = f"{press}, then click chambers on the board below."
+            said = f"{press}, then click chambers on the chamber board."
         else:
             said = "There is nothing you can do with your points now: skip."
         return _decision(f"Your gem action. {allowance}{said}{shut}", modes + chambers)

@@ -343,7 +343,7 @@ class TrickStepper(w.VBox):  # type: ignore[misc]
         total = len(self.steps) - 1
         caption = (
             f'<p class="tl-caption"><span class="tl-step-no">Step {self.step} of {total}:</span> '
-            f"{esc(step.event.text)}</p>"
+            f'<span class="tl-step-text">{esc(step.event.text)}</span></p>'
         )
         four = self.look.four_colour.value
         if step.event.kind == EventKind.TRICK:  # the whole trick, on the table, with why it went that way
