@@ -376,6 +376,8 @@ def test_a_place_the_rule_of_color_forbids_says_why_when_chosen(voila_url: str, 
         expect(board.locator("button.tl-pick-card[data-value='blue']")).to_have_attribute("aria-pressed", "true")
         if phone:
             assert why.evaluate("e => { const r = e.getBoundingClientRect(); return r.width }") <= PHONE[0]
+        else:  # lit and dimmed places, a picked card and the reason: no serious axe violation
+            assert_accessible(page, "play mandala, a card picked and a place refused")
     finally:
         page.context.close() if phone else page.close()
     assert log.javascript_errors() == []
