@@ -1134,7 +1134,7 @@ class PlayTable(w.VBox):  # type: ignore[misc]
         if self.rules.capabilities.board is not None:  # the board draws each move where it is made
             why = self.rules.explain_choice(view, self.seat)
             return _decision(
-                f"Your move: {why.text} Click your move on the board.",
+                f"Your move: {why.text} Make it on the board.",
                 "",
             )
         if kinds == {Play}:
