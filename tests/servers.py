@@ -184,9 +184,15 @@ SHOWN_TEXT = """(() => {
 })();"""
 
 
-def open_page(browser: Any, url: str, *, viewport: tuple[int, int] = (1280, 1000)) -> tuple[Any, PageLog]:
-    """A new page that blocks every non-loopback request and records errors."""
-    page = browser.new_page(viewport={"width": viewport[0], "height": viewport[1]})
+def open_page(
+    browser: Any, url: str, *, viewport: tuple[int, int] = (1280, 1000), reduced_motion: str | None = None
+) -> tuple[Any, PageLog]:
+    """A new page that blocks every non-loopback request and records errors (``reduced_motion="reduce"``:
+    the page is told that its reader asked for reduced motion)."""
+    options: dict[str, Any] = {"viewport": {"width": viewport[0], "height": viewport[1]}}
+    if reduced_motion is not None:
+        options["reduced_motion"] = reduced_motion
+    page = browser.new_page(**options)
     return page, _watch(page, url)
 
 

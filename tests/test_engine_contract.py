@@ -488,6 +488,67 @@ def test_apply_succeeds_exactly_for_the_listed_actions(game: str, players: int, 
                 assert here.state is before and here.actions == actions, str(action)
 
 
+@pytest.mark.parametrize(("game", "players", "options"), SETUPS, ids=SETUP_IDS)
+def test_refusal_says_why_exactly_when_apply_refuses(game: str, players: int, options: dict[str, Any]) -> None:
+    """``rules.refusal`` gives ``None`` for every listed action and, for every well-formed unlisted
+    one, the very refusal ``apply`` raises (rule id, words about the table, words to the seat),
+    without changing anything; the generic ``Rules.refusal`` (which tries the step) agrees."""
+    from tricklab.games.base import Rules
+
+    rng = random.Random(players + 7)
+    match = _sampled_matches(game, players, options, seed=53 + players)[1]
+    rules = match.rules
+    for decisions in _sampled_states(match, budget=8):
+        here = _replayed(match, decisions)
+        before = here.state
+        legal = here.legal_actions()
+        for action in legal:
+            assert rules.refusal(before, action) is None, str(action)
+            assert rules.refusal(before, str(action)) is None, str(action)
+            assert Rules.refusal(rules, before, action) is None, str(action)
+        for action in well_formed_actions(rules, before, rng):
+            if action in legal or respells_a_listed_action(action, legal):
+                continue
+            said = rules.refusal(before, action)
+            generic = Rules.refusal(rules, before, action)
+            with pytest.raises(IllegalAction) as info:
+                rules.apply(before, action)
+            raised = info.value
+            assert isinstance(said, IllegalAction) and isinstance(generic, IllegalAction), str(action)
+            for refusal in (said, generic):
+                assert (refusal.rule_id, str(refusal), refusal.to_you) == (raised.rule_id, str(raised), raised.to_you)
+            assert here.state is before
+
+
+def test_refusal_of_a_mandala_place_names_the_rule_of_color() -> None:
+    """The Rule of Color, asked about a colour already in a Mountain: the clause md.color and
+    words naming the colour and the Mandala; to the learner, in the second person."""
+    rules = tricklab.get_rules("mandala", players=2)
+    match = rules.new_match(seed=0)
+    view = match.view(match.to_play)
+    for m, area in enumerate(view.mandalas, start=1):
+        for colour in area.mountain:
+            if (view.hands[match.to_play] or {}).get(colour):
+                refused = rules.refusal(match.state, f"field {m} {colour} 1")
+                assert refused is not None and refused.rule_id == "md.color"
+                assert f"{colour.capitalize()} is already in the Mountain of Mandala {m}" in refused.to_you
+                assert rules.refusal(match.state, f"mountain {m} {colour}") is None
+                return
+    pytest.fail("seed 0 deals no colour both in a Mountain and in the hand to play")
+
+
+def test_refusal_checks_its_arguments() -> None:
+    from tricklab.errors import InvalidAction
+
+    rules = tricklab.get_rules("kalah", players=2)
+    state = rules.new_match(seed=1).state
+    with pytest.raises(InvalidOption):
+        rules.refusal("not a state", "sow 1")
+    with pytest.raises(InvalidAction):
+        rules.refusal(state, "sow seven")
+    assert rules.refusal(state, "sow 1") is None
+
+
 # --- nothing hidden in a seat's view, state by state and along the timeline ------------------------
 
 

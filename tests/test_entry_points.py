@@ -173,6 +173,7 @@ RULES_API = {
     "parse_trump",
     "play",
     "position",
+    "refusal",
     "resolve_trick",
     "result",
     "round_end",

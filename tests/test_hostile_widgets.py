@@ -89,6 +89,9 @@ INTENTS = (
     "key",
     "jump",
     "fold",
+    "md-card",
+    "md-place",
+    "motion",
 )
 KEYS = ("ArrowLeft", "ArrowRight", "Home", "End", "Shift+ArrowLeft", "Shift+ArrowRight", "PageUp", "PageDown")
 
@@ -225,7 +228,8 @@ def hidden_cards(rules: Any, state: Any, seat: int) -> set[Card]:
     teacher = rules.view(state, None)
     own = rules.view(state, seat)
     seen = {c for hand in own.hands if hand is not None for c in hand}
-    return {c for s, hand in enumerate(teacher.hands) if s != seat for c in hand} - seen
+    # (a Mandala hand is colours counted, no cards: see assert_seat_only)
+    return {c for s, hand in enumerate(teacher.hands) if s != seat for c in hand if isinstance(c, Card)} - seen
 
 
 def drawn(markup: str, card: Card) -> bool:
@@ -253,6 +257,11 @@ def assert_seat_only(markup: str, rules: Any, state: Any, seat: int) -> None:
     assert shown == [], f"{rules.seat_name(seat)}'s board shows hidden cards {shown}"
     teacher = rules.view(state, None)
     own = rules.view(state, seat)
+    for other, hand in enumerate(teacher.hands):
+        if other != seat and isinstance(hand, dict) and rules.seat_name(other) in markup:  # Mandala's colours
+            name = re.escape(html.escape(rules.seat_name(other)))
+            face_down = rf'aria-label="{name}"><header>.*?</header><p class="tl-line tl-hand">.*?face down</span></p>'
+            assert re.search(face_down, markup), f"{rules.seat_name(other)}'s hand is not face down"
     if hasattr(own, "predictions"):
         for other, prediction in enumerate(teacher.predictions):
             if prediction is not None and own.predictions[other] is None:
@@ -437,8 +446,11 @@ TABLES = [
     ("band-of-tricks", 4, 2, 8),
     ("jewel-vault", 4, 0, 3),
     ("jewel-vault", 3, 1, 2),
+    ("mandala", 2, 0, 4),
+    ("mandala", 2, 1, 7),
+    ("kalah", 2, 1, 3),
 ]
-TABLE_VALUE_INTENTS = ("play", "act", "pick", "gem-mode", "chamber", "bid")
+TABLE_VALUE_INTENTS = ("play", "act", "pick", "gem-mode", "chamber", "bid", "md-card", "md-place")
 
 
 def check_table(table: PlayTable, sent: str | None = None) -> None:
@@ -782,6 +794,17 @@ def test_the_seat_check_sees_a_teachers_board() -> None:
     teacher.go(3)
     with pytest.raises(AssertionError, match="shows hidden cards"):
         assert_seat_only(teacher.board.scene["html"], teacher.rules, teacher.steps[3].state, 1)
+
+
+def test_the_seat_check_sees_a_mandala_hand_shown_to_the_other_seat() -> None:
+    """For Mandala too: the teacher's board, which shows both hands, fails the check of a seat."""
+    from tricklab.display import view_html
+
+    rules = tricklab.get_rules("mandala", players=2)
+    state = rules.new_match(seed=4).state
+    assert_seat_only(view_html(rules, rules.view(state, 0)), rules, state, 0)
+    with pytest.raises(AssertionError, match="not face down"):
+        assert_seat_only(view_html(rules, rules.view(state, None)), rules, state, 0)
 
 
 def test_the_safety_check_sees_an_unescaped_payload() -> None:

@@ -28,6 +28,7 @@ if TYPE_CHECKING:
     from ..actions import Action
     from ..games.base import Rules, TrickOutcome
     from ..match import Match
+    from .boards import Picking
 
 STATIC = Path(__file__).resolve().parent / "static"
 
@@ -457,13 +458,16 @@ def view_html(
     actions: Sequence[Action] = (),
     action_intent: str | None = None,
     event: Event | None = None,
+    picking: Picking | None = None,
 ) -> str:
     """A table for a seat's (or the teacher's) view: seats, hands, the trick and the game's board.
 
     A game played without a card table (``Capabilities.board``) is drawn as its board instead
     (see :mod:`tricklab.display.boards`): with ``action_intent``, the ``actions`` the viewer may
     make are buttons where they are made; ``event`` is the timeline step the view belongs to,
-    whose place the board marks. The card table's options do not apply to a board.
+    whose place the board marks; ``picking`` has a move made on the board in steps (Mandala: a
+    card, then a place, see :class:`~tricklab.display.boards.Picking`). The card table's options
+    do not apply to a board.
 
     ``centre``, when given, is drawn in the middle of the table instead of the trick so far
     (a finished trick kept on the table, see :func:`finished_trick_html`); with ``arriving``
@@ -477,7 +481,7 @@ def view_html(
     from .panels import panel_html
 
     if rules.capabilities.board is not None:
-        return board_html(rules, view, actions=actions, intent=action_intent, event=event)
+        return board_html(rules, view, actions=actions, intent=action_intent, event=event, picking=picking)
     if not isinstance(view, TableView):
         raise unreadable(view, TableView, "the table")
     dealer = view.dealer if isinstance(view, DealerView) else None

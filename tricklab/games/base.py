@@ -588,6 +588,21 @@ class Rules(ABC, Generic[S]):
         settle(log, start, new)
         return new
 
+    def refusal(self, state: S, action: Action | str) -> IllegalAction | None:
+        """Why ``action`` is not allowed in ``state``: the :class:`IllegalAction` that
+        :meth:`apply` would raise (its rule id, the reason about the table and ``to_you``, the
+        reason spoken to the acting seat), or ``None`` when the rules allow it. Nothing is applied
+        and ``state`` is never changed; text that is no action of this game is
+        :class:`InvalidAction`, as in :meth:`apply`."""
+        self.check_state(state)
+        if not isinstance(action, Action):
+            action = self.parse_action(action)
+        try:
+            self._apply(state, action, None)
+        except IllegalAction as refused:
+            return refused
+        return None
+
     @abstractmethod
     def _apply(self, state: S, action: Action, log: Log) -> S:
         """The game's step: :meth:`apply` without the guarantee on the log's last state.

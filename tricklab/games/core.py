@@ -357,13 +357,27 @@ class CoreRules(Rules[S]):
         self.check_state(state)
         return list(map(self.actions.__getitem__, self.legal_ids(state)))
 
+    def _listed(self, state: S, action: Action) -> int | None:
+        """The id of ``action`` if the core lists it now (in any spelling the game accepts)."""
+        a = self._action_ids.get(self.canonical_action(state, action))
+        return a if a is not None and a in self.legal_ids(state) else None
+
     def listed_id(self, state: S, action: Action) -> int:
         """The id of ``action`` if the core lists it now (in any spelling the game accepts),
         otherwise the :class:`IllegalAction` of :meth:`explain_illegal`."""
-        a = self._action_ids.get(self.canonical_action(state, action))
-        if a is None or a not in self.legal_ids(state):
+        a = self._listed(state, action)
+        if a is None:
             raise self.explain_illegal(state, action)
         return a
+
+    def refusal(self, state: S, action: Action | str) -> IllegalAction | None:
+        """Why ``action`` is not allowed in ``state`` (the :class:`IllegalAction` of
+        :meth:`explain_illegal`, which :meth:`apply` raises), or ``None`` when the core lists it.
+        Nothing is played: a board asks this of every place a piece may not go."""
+        self.check_state(state)
+        if not isinstance(action, Action):
+            action = self.parse_action(action)
+        return None if self._listed(state, action) is not None else self.explain_illegal(state, action)
 
     def listed_action_id(self, state: S, action: str | Action) -> int:
         """The id of ``action`` (an Action, or its text) if the core lists it now: a listed

@@ -40,7 +40,7 @@ from ..actions import (
     Steal,
 )
 from ..bots import hint_bot, table_bot
-from ..cards import Card
+from ..cards import COLOURS, Card
 from ..display import (
     PLACE_WORDS,
     PlaceAllowances,
@@ -53,11 +53,13 @@ from ..display import (
 )
 from ..display import choice_button as _button
 from ..display import decision_html as _decision
+from ..display.boards import MANDALA_PLACES, Picking, mandala_place, one_card
 from ..display.panels import PodiumView, panel_html
 from ..errors import IllegalAction, InvalidOption, TricklabError, describe
-from ..explain import and_list, plural
+from ..explain import Reason, and_list, plural
 from ..games import DEFAULT_GAME, default_players, find_game
 from ..games.base import EventKind, Rules, SeatView, next_seed
+from ..games.capabilities import BoardKind
 from ..hints import Hint, hint
 from ..links import moves_code
 from ..match import Match, Step
@@ -78,6 +80,9 @@ MAX_WAIT = 60.0
 AUTO_HOLD = 3.0
 #: how long the gathering of a trick is shown (the stylesheet's tl-gather animation)
 GATHER = 0.45
+#: how long one stone of a Kalah sowing is shown, as a share of the bots' pace (a move every 0.8 s:
+#: a stone every 0.2 s); the front end shows the sowing, and the bots wait until it is shown
+STONE_SHARE = 0.25
 
 
 @dataclass(frozen=True, slots=True)
@@ -180,6 +185,11 @@ class PlayTable(w.VBox):  # type: ignore[misc]
         self._hint: Hint | None = None
         self._picked: list[str] = []  # cards chosen for a pass, or chambers for gems
         self._gem_mode = ""
+        self._pick = Picking()  # a Mandala move being made on the board: the card picked, the place
+        self._focus = ""  # where focus goes after the next drawing, when the learner's pick asks
+        self._sown = -1  # the number of actions when the last move was made here (its sowing is shown)
+        self._sowing: tuple[int, dict[str, Any] | None] = (-1, None)
+        self._still = False  # the page asked for reduced motion: no sowing is shown stone by stone
         self._bid = dict.fromkeys(BID_KEYS, 0)
         self._run_bots()
 
@@ -229,6 +239,8 @@ class PlayTable(w.VBox):  # type: ignore[misc]
         self._hint = None
         self._picked = []
         self._gem_mode = ""
+        self._pick = Picking()
+        self._sown = len(self.match.actions)
         self._pauses = [p for p in self._pauses if p.kind != "trick"]  # the learner's move continues
         self._gathering = False
         self._cancel_pending()
@@ -294,6 +306,8 @@ class PlayTable(w.VBox):  # type: ignore[misc]
         self._hint = None
         self._picked = []
         self._gem_mode = ""
+        self._pick = Picking()
+        self._sown = -1
         self._render()
         return True
 
@@ -441,7 +455,7 @@ class PlayTable(w.VBox):  # type: ignore[misc]
             self._render()
             return
         self._render()
-        self._schedule(self._bot_step, self.pace)
+        self._schedule(self._bot_step, self.pace + self._sowing_seconds())
 
     def _bot_step(self) -> None:
         self._pending = None
@@ -450,14 +464,53 @@ class PlayTable(w.VBox):  # type: ignore[misc]
         self._bot_move()
         self._render()
         if not (self.match.is_over or self.my_turn or self._pauses):
-            self._schedule(self._bot_step, self.pace)
+            self._schedule(self._bot_step, self.pace + self._sowing_seconds())
 
     def _bot_move(self) -> None:
         seat = self.match.to_play
         assert seat is not None
         bot = table_bot(self.rules, seat, self.match.seed, len(self.match.actions))
         self.match.apply(bot.choose(self.match.view(seat), self.match.legal_actions()))
+        self._sown = len(self.match.actions)
         self._after_moves()
+
+    # --- a sowing shown stone by stone ----------------------------------------------------------------
+
+    def sowing(self) -> dict[str, Any] | None:
+        """The last move's sowing as the front end shows it, stone by stone, at the bots' pace:
+        ``frames`` (the board before the move, then after each step the engine told: the pick-up,
+        every stone sown, a capture, the end) each with the 14 counts (``pits``), the stones still
+        in hand (``lifted``), the place a stone fell into (``mark``) and the step in words
+        (``text``); ``stone_ms``, how long each frame stays; ``key``, the move's own name.
+        ``None`` when there is nothing to show: another game, bots at once (pace 0), or a move
+        this table did not just make (a link's moves, an undo)."""
+        n = len(self.match.actions)
+        if self.rules.capabilities.board is not BoardKind.PITS or self.pace <= 0 or self._sown != n or n == 0:
+            return None
+        if self._sowing[0] == n and self._sowing[1] is not None:
+            return {**self._sowing[1], "stone_ms": round(self.pace * STONE_SHARE * 1000)}
+        steps = self.match.timeline(self.seat)
+        first = len(steps)
+        while first > 0 and steps[first - 1].decisions == n:
+            first -= 1
+        if first == 0 or first == len(steps):
+            return None
+        frames = [self._frame(steps[first - 1].state, None, "")]
+        for step in steps[first:]:
+            index = step.event.data.get("index") if step.event.kind == EventKind.STONE else None
+            frames.append(self._frame(step.state, index if isinstance(index, int) else None, step.event.text))
+        shown = {"key": f"{self.match.seed}:{n}", "frames": frames}
+        self._sowing = (n, shown)
+        return {**shown, "stone_ms": round(self.pace * STONE_SHARE * 1000)}
+
+    @staticmethod
+    def _frame(view: Any, mark: int | None, text: str) -> dict[str, Any]:
+        return {"pits": list(view.pits), "lifted": view.lifted, "mark": mark, "text": text}
+
+    def _sowing_seconds(self) -> float:
+        """How long the front end takes to show the last move's sowing (0 where it shows none)."""
+        shown = None if self._still else self.sowing()
+        return 0.0 if shown is None else (len(shown["frames"]) - 1) * shown["stone_ms"] / 1000
 
     def _schedule(self, fn: Callable[[], object], delay: float) -> None:
         try:
@@ -546,6 +599,8 @@ class PlayTable(w.VBox):  # type: ignore[misc]
             "gem-mode": self._set_gem_mode,
             "chamber": self._pick_chamber,
             "bid": self._adjust_bid,
+            "md-card": self._pick_card,
+            "md-place": self._pick_place,
         }.get(intent)
         if read is not None:
             text = short(value)
@@ -573,6 +628,8 @@ class PlayTable(w.VBox):  # type: ignore[misc]
         elif intent == "last-trick":
             self._show_last = not self._show_last
             self._render()
+        elif intent == "motion":  # the page's wish: "reduce" (no sowing shown stone by stone) or not
+            self._still = value == "reduce"
         elif intent == "new-deal":
             self.new_deal()
         elif intent == "review":
@@ -644,6 +701,85 @@ class PlayTable(w.VBox):  # type: ignore[misc]
             self._refuse(f"“{quote(text)}” is not a chamber: click one on the chamber board.")
             return
         self._picked.append(str(chamber))
+        self._message = ""
+        self._render()
+
+    def _placing(self) -> list[Action]:
+        """The learner's Mandala moves that put cards somewhere (not claims), when it is their move."""
+        if not (self.my_turn and self.live):
+            return []
+        return [a for a in self.match.legal_actions() if mandala_place(a) is not None]
+
+    def _no_pick(self) -> str:
+        """Why no card can be picked now."""
+        if self.rules.capabilities.board is not BoardKind.MANDALAS:
+            return "There are no cards to pick on this table."
+        if not self.my_turn:
+            return self._wait()
+        if not self.live:
+            return self._continue_first()
+        return self.rules.explain_choice(self.match.view(self.seat), self.seat).text
+
+    def _pick_card(self, text: str) -> None:
+        """A card of the hand tapped (its colour): picked, or put back when it was picked."""
+        moves = self._placing()
+        if not moves:
+            self._refuse(self._no_pick())
+            return
+        if text not in COLOURS:
+            self._refuse(f"“{quote(text)}” is not a card of your hand: tap one of its cards.")
+            return
+        if not any(getattr(a, "colour", None) == text for a in moves):
+            refused = self.rules.refusal(self.match.state, one_card("discard", text))
+            self._refuse(refused.to_you if refused is not None else f"You cannot play {text} now.")
+            return
+        self._pick = Picking() if self._pick.colour == text else Picking(text, self._refused_places(text, moves))
+        self._focus = "button.tl-place.tl-open" if self._pick.colour else ""
+        self._message = ""
+        self._render()
+
+    def _refused_places(self, colour: str, moves: list[Action]) -> dict[str, str]:
+        """Each place ``colour`` may not go now, with the engine's reason (to the learner)."""
+        open_ = {mandala_place(a) for a in moves if getattr(a, "colour", None) == colour}
+        refused = {}
+        for place in MANDALA_PLACES:
+            if place in open_:
+                continue
+            why = self.rules.refusal(self.match.state, one_card(place, colour))
+            if why is not None:
+                refused[place] = why.to_you
+        return refused
+
+    def _pick_place(self, text: str) -> None:
+        """A place tapped after a card: the move, a choice of how many cards, or the engine's why not."""
+        moves = self._placing()
+        if not moves:
+            self._refuse(self._no_pick())
+            return
+        if text not in MANDALA_PLACES:
+            where = "a Mountain, your Field or the discard pile"
+            self._refuse(f"“{quote(text)}” is not a place on the board: tap {where}.")
+            return
+        colour = self._pick.colour
+        if colour is None:
+            self._refuse("Tap a card in your hand first, then the place it goes.")
+            return
+        here = [a for a in moves if mandala_place(a) == text and getattr(a, "colour", None) == colour]
+        if len(here) == 1:
+            self.act(here[0])
+            return
+        if not here:
+            refused = self.rules.refusal(self.match.state, one_card(text, colour))
+            if refused is None:  # the engine allows the one card after all: it decides
+                self.act(one_card(text, colour))
+                return
+            why = Reason(refused.rule_id or "", refused.to_you.rstrip(".") + ".")
+            self._pick = Picking(colour, self._pick.refused, None, why)
+            self._message = ""
+            self._render()
+            return
+        self._pick = Picking(colour, self._pick.refused, text)
+        self._focus = ".tl-counts button"
         self._message = ""
         self._render()
 
@@ -743,6 +879,7 @@ class PlayTable(w.VBox):  # type: ignore[misc]
                 why_id=self._why_id,
                 actions=legal,
                 action_intent="act",
+                picking=self._pick if self.rules.capabilities.board is BoardKind.MANDALAS else None,
             )
         )
         parts.append(self._decision_html(view, legal))
@@ -760,13 +897,14 @@ class PlayTable(w.VBox):  # type: ignore[misc]
         parts.append(self._history_html())
         step = len(self.match.actions) * 4 + len(self._pauses) + (2 if self._gathering else 0)
         moved, self._drawn_step = step != self._drawn_step, step
-        self.board.scene = {
+        focus, self._focus = (self._next_focus(pause, legal) if moved else self._focus), ""
+        scene: dict[str, Any] = {
             "html": "".join(parts),
             "label": f"{self.rules.title}: you are {self.rules.seat_name(self.seat)}",
             "large": self.look.large.value,
             "step": step,
             "announce": status,
-            "focus": self._next_focus(pause, legal) if moved else "",
+            "focus": focus,
             "data": {
                 "turn": self.my_turn and live,
                 "over": self.match.is_over,
@@ -774,6 +912,10 @@ class PlayTable(w.VBox):  # type: ignore[misc]
                 "paused": pause.kind if pause is not None else "",
             },
         }
+        sowing = self.sowing() if live else None
+        if sowing is not None:
+            scene["sowing"] = sowing
+        self.board.scene = scene
 
     def _next_focus(self, pause: Pause | None, legal: list[Action]) -> str:
         """A CSS selector of what the learner does next: go on past a pause, else the first
@@ -784,6 +926,8 @@ class PlayTable(w.VBox):  # type: ignore[misc]
             return ""
         if any(isinstance(a, Play) for a in legal):
             return "button.tl-card.tl-legal[data-intent='play']"
+        if self.rules.capabilities.board is BoardKind.MANDALAS:  # a card of the hand, or a claim's colour
+            return "button.tl-pick-card, button.tl-claim"
         if self.rules.capabilities.board is not None:  # the moves are on the board
             return "button.tl-move[data-intent='act']"
         return ".tl-decision button"
@@ -995,7 +1139,7 @@ class PlayTable(w.VBox):  # type: ignore[misc]
         if self.rules.capabilities.board is not None:  # the board draws each move where it is made
             why = self.rules.explain_choice(view, self.seat)
             return _decision(
-                f"Your move: {why.text} Click your move on the board.",
+                f"Your move: {why.text} Make it on the board.",
                 "",
             )
         if kinds == {Play}:

@@ -228,6 +228,72 @@ function sceneFocus(root, selector) {
   }
 }
 
+// --- A sowing, stone by stone ----------------------------------------------------------------
+// After a Kalah move Python sends its sowing as the engine told it (scene.sowing: the 14 counts
+// before the move, then after each step: the pick-up, every stone, a capture, the end). The board
+// repaints the counts frame by frame, one every ``stone_ms``, over the scene's own markup, then
+// shows the scene as it is. It decides nothing: it only repaints counts Python sent. Under
+// prefers-reduced-motion nothing moves: the scene is shown as it is at once.
+
+const REDUCED_MOTION = "(prefers-reduced-motion: reduce)";
+const STONES_DRAWN = 24; // as tricklab.display.boards: more stones are shown as their count only
+const SVG = "http://www.w3.org/2000/svg";
+
+function reducedMotion() {
+  return typeof matchMedia === "function" && matchMedia(REDUCED_MOTION).matches;
+}
+
+/** Up to STONES_DRAWN stones as dots on a grid (the picture boards.py draws), or null for none. */
+function stonesPicture(count) {
+  const shown = Math.min(count, STONES_DRAWN);
+  if (!(shown > 0)) return null;
+  const cols = shown > 9 ? 4 : 3;
+  const rows = Math.ceil(shown / cols);
+  const svg = document.createElementNS(SVG, "svg");
+  svg.setAttribute("class", "tl-stones");
+  svg.setAttribute("viewBox", `0 0 ${cols * 10 + 2} ${rows * 10 + 2}`);
+  svg.setAttribute("aria-hidden", "true");
+  svg.setAttribute("focusable", "false");
+  for (let k = 0; k < shown; k++) {
+    const row = Math.floor(k / cols);
+    const col = k % cols;
+    const short = cols - Math.min(cols, shown - row * cols); // a row that is not full is centred
+    const dot = document.createElementNS(SVG, "circle");
+    dot.setAttribute("cx", String(6 + col * 10 + short * 5));
+    dot.setAttribute("cy", String(6 + row * 10));
+    dot.setAttribute("r", "4");
+    svg.appendChild(dot);
+  }
+  return svg;
+}
+
+/** Paint one frame of a sowing over the Kalah board drawn in ``root``. */
+function paintFrame(root, frame) {
+  const board = root.querySelector(".tl-kalah");
+  if (!board || !frame || !Array.isArray(frame.pits)) return;
+  for (const place of board.querySelectorAll("[data-index]")) {
+    const index = Number(place.getAttribute("data-index"));
+    const count = frame.pits[index];
+    if (!Number.isInteger(count)) continue;
+    const number = place.querySelector(".tl-count-n");
+    if (number) number.textContent = String(count);
+    place.querySelector("svg.tl-stones")?.remove();
+    const picture = stonesPicture(count);
+    if (picture && number) number.after(picture);
+    place.classList.remove("tl-marked");
+    place.classList.toggle("tl-sown", index === frame.mark);
+  }
+  let note = board.querySelector(".tl-sowing-note");
+  if (!note) {
+    note = document.createElement("p");
+    note.className = "tl-sowing-note";
+    note.setAttribute("aria-hidden", "true"); // the board is busy meanwhile; the scene says what happened
+    board.querySelector(".tl-kalah-grid")?.after(note);
+  }
+  const inHand = frame.lifted > 0 ? ` (${frame.lifted} in hand)` : "";
+  note.textContent = typeof frame.text === "string" && frame.text ? frame.text + inHand : "";
+}
+
 // --- The board -----------------------------------------------------------------------------
 
 /** @param {{ model: any, el: HTMLElement }} ctx */
@@ -241,6 +307,52 @@ function render({ model, el }) {
   const announcer = makeAnnouncer(el);
 
   let addressSent = false;
+  let motionSent = false;
+  const seen = new Set(); // the sowings already shown (or passed over)
+  const queue = []; // sowings waiting to be shown, oldest first
+  let sowing = null; // the sowing being shown: { frames, ms, index, timer }
+
+  const stopSowing = () => {
+    if (sowing) clearTimeout(sowing.timer);
+    sowing = null;
+    queue.length = 0;
+  };
+
+  const nextFrame = () => {
+    if (!sowing) return;
+    sowing.index += 1;
+    if (sowing.index >= sowing.frames.length - 1) {
+      sowing = null; // the last frame is the scene itself
+      const next = queue.shift();
+      if (next) startSowing(next);
+      draw();
+      return;
+    }
+    paintFrame(root, sowing.frames[sowing.index]);
+    sowing.timer = setTimeout(nextFrame, sowing.ms);
+  };
+
+  const startSowing = (shown) => {
+    sowing = { ...shown, index: 0, timer: setTimeout(nextFrame, shown.ms) };
+  };
+
+  /** Take in the scene's sowing, if it is a new one and motion is welcome. */
+  const takeSowing = (scene) => {
+    const sow = scene.sowing;
+    if (!sow || typeof sow !== "object") {
+      stopSowing(); // another kind of scene (an undo, a new deal): nothing is left to show
+      return;
+    }
+    const key = String(sow.key);
+    if (seen.has(key)) return;
+    seen.add(key);
+    const ms = Number(sow.stone_ms);
+    if (reducedMotion() || !Array.isArray(sow.frames) || sow.frames.length < 2 || !(ms > 0)) return;
+    const shown = { frames: sow.frames, ms: Math.min(ms, 5000) };
+    if (sowing) queue.push(shown);
+    else startSowing(shown);
+  };
+
   const draw = () => {
     const scene = model.get("scene") || {};
     // where the kernel cannot see the page's address (Python in the browser) it asks for it once
@@ -264,6 +376,21 @@ function render({ model, el }) {
     const kept = scrollPositions(root);
     root.innerHTML = scene.html || "";
     restoreScroll(root, kept, scene.reveal);
+    if (sowing) { // the sowing under way is painted over the scene; the board waits meanwhile
+      paintFrame(root, sowing.frames[sowing.index]);
+      root.dataset.turn = "false";
+      root.dataset.sowing = "true";
+      root.setAttribute("aria-busy", "true");
+    } else {
+      delete root.dataset.sowing;
+      root.removeAttribute("aria-busy");
+    }
+    // a Kalah table is told once that this page asks for reduced motion (its bots then need not
+    // wait for sowings that are not shown)
+    if (!motionSent && reducedMotion() && root.querySelector(".tl-kalah")) {
+      motionSent = true;
+      connection.send({ intent: "motion", value: "reduce" });
+    }
     showAddress(scene.address);
     announce(announcer, scene.announce);
     if (hadFocus) {
@@ -276,6 +403,7 @@ function render({ model, el }) {
     const target = event.target instanceof Element ? event.target.closest("[data-intent]") : null;
     if (!target || !root.contains(target)) return;
     event.preventDefault();
+    if (sowing && target.closest(".tl-board")) return; // no move on a board still being sown
     if (target.getAttribute("data-intent") === "copy-link") {
       copyLink(target);
       return;
@@ -295,13 +423,19 @@ function render({ model, el }) {
     connection.send({ intent: "key", value: key });
   };
 
-  model.on("change:scene", draw);
+  const onScene = () => {
+    takeSowing(model.get("scene") || {});
+    draw();
+  };
+
+  model.on("change:scene", onScene);
   root.addEventListener("click", onClick);
   root.addEventListener("keydown", onKey);
-  draw();
+  onScene();
   return () => {
+    stopSowing();
     connection.stop();
-    model.off("change:scene", draw);
+    model.off("change:scene", onScene);
     root.removeEventListener("click", onClick);
     root.removeEventListener("keydown", onKey);
     announcer.remove();
