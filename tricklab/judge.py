@@ -87,6 +87,12 @@ SEPARATION = 2.0
 """Two figures are told apart ("better", "costs") only when they differ by more than this many
 standard errors of their difference."""
 MAX_SAMPLES = 100_000
+SETTLE = 3.0
+"""Once past the race's first stage, a decision's play-outs stop early when the choices still
+playing are settled: their difference is beyond this many standard errors, or they have scored
+alike on every deal so far (at least :data:`SETTLE_ALIKE` deals), or only one plays on."""
+SETTLE_ALIKE = 40
+SETTLE_EVERY = 10
 
 
 class JudgeUnavailable(TricklabError):
@@ -373,6 +379,8 @@ class _Judge:
             if i == first:
                 keep = sorted(running, key=lambda a: -_mean([o.score for o in results[a]]))[: RACE[0][1]]
                 running = [a for a in listed if a in keep or a == tried]
+            if i >= first and i % SETTLE_EVERY == 0 and _settled(running, results, i, first):
+                break
             start = None
             for a in running:
                 key = (hands, aside, a)
@@ -435,7 +443,8 @@ class _Judge:
         rules, seat = self.rules, self.seat
         actions = rules.actions
         stats = {a: _mean_err([o.score for o in out]) for a, out in results.items()}
-        full = [a for a in self.listed if len(results[a]) == self.samples]
+        most = max(len(out) for out in results.values())
+        full = [a for a in self.listed if len(results[a]) == most]
         order = {a: k for k, a in enumerate(self.listed)}
         best = min(full, key=lambda a: (-stats[a][0], a != self.tried, order[a]))
         best_scores = [o.score for o in results[best]]
@@ -479,6 +488,20 @@ class _Outcome:
     place: int | None
     tricks: int | None
     target: int | None
+
+
+def _settled(running: list[int], results: dict[int, list[_Outcome]], played: int, first: int) -> bool:
+    """Whether more deals cannot change what the race says (see :data:`SETTLE`)."""
+    if len(running) < 2:
+        return True
+    if len(running) > 2:
+        return False
+    one, two = ([o.score for o in results[a][:played]] for a in running)
+    diffs = [a - b for a, b in zip(one, two, strict=True)]
+    if played >= SETTLE_ALIKE and not any(diffs):
+        return True
+    mean, err = _mean_err(diffs)
+    return err > 0 and abs(mean) > SETTLE * err
 
 
 def _ordered(figures: list[ChoiceFigure], best: Action, tried: Action | None) -> list[ChoiceFigure]:
