@@ -83,6 +83,8 @@ difference of two choices of about 0.1-0.3 points."""
 RACE: tuple[tuple[float, int], ...] = ((0.2, 1),)
 """The race of the choices of a decision: all of them on the first 20 % of the deals, then the
 best so far and the choice under test on every deal."""
+RACE_LEAST = 10
+"""Every choice plays at least this many deals (all of them when there are fewer)."""
 SEPARATION = 2.0
 """Two figures are told apart ("better", "costs") only when they differ by more than this many
 standard errors of their difference."""
@@ -283,7 +285,7 @@ def judge_work(match: Match, at: int, samples: int) -> int:
 
 
 def race_work(choices: int, samples: int) -> int:
-    first = min(samples, max(1, math.ceil(RACE[0][0] * samples)))
+    first = min(samples, max(RACE_LEAST, math.ceil(RACE[0][0] * samples)))
     return first * choices + (samples - first) * min(choices, RACE[0][1] + 1)
 
 
@@ -371,7 +373,7 @@ class _Judge:
         listed, tried, samples = self.listed, self.tried, self.samples
         total = race_work(len(listed), samples)
         results: dict[int, list[_Outcome]] = {a: [] for a in listed}
-        first = min(samples, max(1, math.ceil(RACE[0][0] * samples)))
+        first = min(samples, max(RACE_LEAST, math.ceil(RACE[0][0] * samples)))
         running = list(listed)
         done = 0
         yield 0, total

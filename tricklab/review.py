@@ -7,18 +7,22 @@ alternative would likely have scored, how much the choice cost, and a verdict, a
 analysis board does for a game of chess::
 
     >>> import tricklab
-    >>> from tricklab.review import review_round
+    >>> from tricklab.review import VERDICTS, review_round
     >>> rules = tricklab.get_rules("tricks-and-stones", players=4)
     >>> match = rules.play(seed=3, bots="heuristic")
     >>> rev = review_round(match, 0, samples=4, seed=1)
     >>> rev.round, len(rev.decisions) > 0
     (3, True)
-    >>> all(d.loss >= 0 and d.verdict in ("best", "good", "inaccuracy", "mistake", "blunder")
-    ...     for d in rev.decisions)
+    >>> all(d.loss >= 0 and d.verdict in VERDICTS and "?" not in d.words for d in rev.decisions)
     True
 
 How the numbers are made
 ------------------------
+Every decision is rated by the one judge of the hint and the trainer,
+:func:`tricklab.judge.evaluate`, on the same seed: a pre-round decision by the advisor's
+play-outs, any other by play-outs raced on the core (see :mod:`tricklab.judge`); what
+follows is how those play-outs see a decision.
+
 1. **Which decisions.** Every action of the round taken by the seat with more than one
    action listed; decisions with a single listed action are left out (nothing to rate).
 2. **What the seat knew.** For each decision, the cards the seat could not see are dealt
@@ -48,8 +52,11 @@ How the numbers are made
    a ♣ target therefore counts only through what it changes later in the round).
 5. **Rating.** ``expected`` is the mean score of the chosen action, ``best_expected`` that
    of the best alternative, ``loss = best_expected - expected`` (0 when the choice was best
-   or tied with the best), and the verdict compares the loss with the game's
-   :data:`THRESHOLDS` in points. ``stderr`` is the standard error of a mean and
+   or tied with the best), and the verdict is "same" (about the same as the best) unless the
+   loss is more than two standard errors of it, else it compares the loss with the game's
+   :data:`THRESHOLDS` in points. Each decision's ``reasons`` say why in words: the figures and
+   whether they are told apart, what the play-outs showed (the trick the card would have won,
+   its place, the prediction made exactly), each citing its rule. ``stderr`` is the standard error of a mean and
    ``loss_stderr`` that of the loss, from the paired differences on the same deals. With
    few samples a small loss is noise: read it with its standard error.
 
