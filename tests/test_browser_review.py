@@ -15,7 +15,7 @@ from playwright.sync_api import expect
 from tricklab.widgets import PlayTable
 
 from .servers import ARTIFACTS, open_page, open_phone_page
-from .test_browser_play import BOARD, take_one_decision, wait_ready
+from .test_browser_play import take_one_decision, wait_ready
 
 pytestmark = pytest.mark.browser
 
@@ -94,7 +94,7 @@ def test_the_review_appears_in_view_says_why_and_retries_a_moment(voila_url: str
     other = next(retry.nth(i) for i in range(retry.count()) if "(yours)" not in retry.nth(i).inner_text())
     other.click()
     result = board.locator(".tl-retry-result")
-    expect(result).to_contain_text(re.compile(r"likely −?\d+\.\d points"))
+    expect(result).to_contain_text(re.compile(r"likely \u2212?\d+\.\d points"))
     expect(result).to_contain_text(re.compile(r"the best choice|about the same as the best|costs about"))
     page.screenshot(path=str(ARTIFACTS / f"review-moment-{size}.png"))
     if size == "phone":
