@@ -26,6 +26,7 @@ from tricklab.advisor import Knowledge, advise
 from tricklab.bots import make_bots
 from tricklab.errors import TricklabError
 from tricklab.games import GAMES
+from tricklab.judge import judge_work
 from tricklab.review import (
     BT_REVIEW,
     JV_REVIEW,
@@ -535,7 +536,11 @@ def test_progress_and_cancellation() -> None:
     total = calls[0][1]
     assert calls[0] == (0, total) and calls[-1] == (total, total)
     assert all(t == total for _, t in calls) and [d for d, _ in calls] == sorted(d for d, _ in calls)
-    assert total == 2 * sum(len(match.rules.legal_actions(match.states[i])) for i in decisions_of(match, 0, 0))
+    # every decision's play-outs at most (a choice played on every deal, the others raced; a bid: the advisor's)
+    assert total == sum(judge_work(match, i, 2) for i in decisions_of(match, 0, 0))
+    assert judge_work(match, decisions_of(match, 0, 0)[-1], 2) == 2 * len(
+        match.rules.legal_actions(match.states[decisions_of(match, 0, 0)[-1]])
+    )
     for falsy in (None, 0, ""):
         review_round(match, 0, samples=1, progress=lambda done, total, falsy=falsy: falsy)
     seen: list[int] = []

@@ -80,9 +80,11 @@ __all__ = [
 JUDGE_SAMPLES = 100
 """The deals a review or a hint plays out per decision: enough for a standard error of the
 difference of two choices of about 0.1-0.3 points."""
-RACE: tuple[tuple[float, int], ...] = ((0.2, 1),)
-"""The race of the choices of a decision: all of them on the first 20 % of the deals, then the
-best so far and the choice under test on every deal."""
+RACE: tuple[tuple[float, int], ...] = ((0.2, 2),)
+"""The race of the choices of a decision: all of them on the first 20 % of the deals (at least
+:data:`RACE_LEAST`), then the 2 best so far, and the choice under test beside them, until the
+two are settled (:data:`SETTLE`). The best is the better of the two: its figure is the same
+whichever choice is under test."""
 RACE_LEAST = 10
 """Every choice plays at least this many deals (all of them when there are fewer)."""
 SEPARATION = 2.0
@@ -377,11 +379,13 @@ class _Judge:
         running = list(listed)
         done = 0
         yield 0, total
+        keep = list(listed)
         for i, (hands, aside) in enumerate(deals):
-            if i == first:
-                keep = sorted(running, key=lambda a: -_mean([o.score for o in results[a]]))[: RACE[0][1]]
+            if i == first:  # the leaders go on (and the choice under test, which never changes their figures)
+                order = {a: k for k, a in enumerate(listed)}
+                keep = sorted(listed, key=lambda a: (-_mean([o.score for o in results[a]]), order[a]))[: RACE[0][1]]
                 running = [a for a in listed if a in keep or a == tried]
-            if i >= first and i % SETTLE_EVERY == 0 and _settled(running, results, i, first):
+            if i >= first and i % SETTLE_EVERY == 0 and _settled(keep, results, i):
                 break
             start = None
             for a in running:
@@ -396,7 +400,7 @@ class _Judge:
             yield done, total
         if done != total:
             yield total, total
-        return self._figures(results)
+        return self._figures(results, keep)
 
     def _play_out(self, state: GameState, action: int, bots: list[_IdBot]) -> _Outcome:
         """The seat's round score with ``action`` at its first turn, the bots everywhere else;
@@ -441,14 +445,13 @@ class _Judge:
         score = entry.round_score(rules, self.match.states[self.round_start], state, seat, round_index)
         return _Outcome(score, won, place, tricks if counting else None, target)
 
-    def _figures(self, results: dict[int, list[_Outcome]]) -> Evaluation:
+    def _figures(self, results: dict[int, list[_Outcome]], keep: list[int]) -> Evaluation:
         rules, seat = self.rules, self.seat
         actions = rules.actions
         stats = {a: _mean_err([o.score for o in out]) for a, out in results.items()}
-        most = max(len(out) for out in results.values())
-        full = [a for a in self.listed if len(results[a]) == most]
+        # the best is the leader of the choices that went on: its figure does not depend on the choice under test
         order = {a: k for k, a in enumerate(self.listed)}
-        best = min(full, key=lambda a: (-stats[a][0], a != self.tried, order[a]))
+        best = min(keep, key=lambda a: (-stats[a][0], order[a]))
         best_scores = [o.score for o in results[best]]
         figures = []
         for a in self.listed:
@@ -492,13 +495,13 @@ class _Outcome:
     target: int | None
 
 
-def _settled(running: list[int], results: dict[int, list[_Outcome]], played: int, first: int) -> bool:
-    """Whether more deals cannot change what the race says (see :data:`SETTLE`)."""
-    if len(running) < 2:
+def _settled(keep: list[int], results: dict[int, list[_Outcome]], played: int) -> bool:
+    """Whether more deals cannot change what the race of the leaders says (see :data:`SETTLE`)."""
+    if len(keep) < 2:
         return True
-    if len(running) > 2:
+    if len(keep) > 2:
         return False
-    one, two = ([o.score for o in results[a][:played]] for a in running)
+    one, two = ([o.score for o in results[a][:played]] for a in keep)
     diffs = [a - b for a, b in zip(one, two, strict=True)]
     if played >= SETTLE_ALIKE and not any(diffs):
         return True
