@@ -129,12 +129,14 @@ def test_a_hint_names_the_action_in_words_with_the_rule_and_the_bots_reason() ->
     action = table.hint()
     assert action in table.match.legal_actions()
     markup = html_of(table)
-    hint = re.search(r'<section class="tl-hint".*?</section></section>', markup, re.S)
+    hint = re.search(r'<section class="tl-hint".*?</ul></div></section>', markup, re.S)
     assert hint, "the hint is shown"
     assert f"Hint: {escape(table.rules.describe_action(action, table.match.view(0)))}." in hint.group(0)
     rules = re.findall(r'data-rule="([^"]+)"', hint.group(0))
     assert rules[0] in table.rules.rulebook, "first the rule that limits the choice"
     assert rules[-1].startswith("bot.ts."), "then the bot's rule of thumb"
+    assert "judge.figures" in rules and "played out on 100 deals" in hint.group(0), "the judge's figures"
+    assert "A quick rule of thumb" in hint.group(0), "the rule of thumb says it is one"
     assert "The heuristic bot would" not in markup
 
 
@@ -153,7 +155,9 @@ def test_the_review_from_a_rounds_sheet_rates_every_decision_in_place_with_words
     assert sheet.index('data-intent="review"') < sheet.index('class="tl-review-box"') < sheet.index("tl-continue")
     assert table.board.scene["reveal"] == ".tl-review-box" and table.board.scene["reveal_id"] >= 1
     assert out.count('<li class="tl-review-row') == len(review.decisions) > 0
-    assert "?!" not in out and "??" not in out and "inaccuracy" not in out
+    box = out[out.index('class="tl-review-box"') : out.index("tl-continue")]
+    words = unescape(re.sub(r"<[^>]+>", " ", box))  # what the learner reads
+    assert "?!" not in words and "??" not in words and "inaccuracy" not in words and "blunder" not in words
     for d in review.decisions:
         assert escape(d.words) in out and d.reasons
     worst = review.costliest

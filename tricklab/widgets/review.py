@@ -70,7 +70,8 @@ class ReviewView:
 
     @property
     def running(self) -> bool:
-        return self._running or (self._worker is not None and self._worker.running)
+        """Whether the review is under way (until its result, its message, or its cancellation is shown)."""
+        return self._running
 
     def run(self, *, background: bool = True) -> None:
         """Start the review (``background=False``: wait for it)."""
