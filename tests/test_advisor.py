@@ -893,3 +893,90 @@ def test_reasons_name_the_cards_that_carry_the_tricks_and_the_risk() -> None:
             assert sum(k for _, k in estimate.scores) == estimate.samples
             mean = sum(score * k for score, k in estimate.scores) / estimate.samples
             assert math.isclose(mean, estimate.mean)
+
+
+# --- one judge: the hint, the review and the trainer agree in one position ------------------------------
+
+
+def _trainer_bid(action: Any) -> Any:
+    """A bid as the trainer takes it from code."""
+    if isinstance(action, Bid):
+        return "zero" if action.zero else {"rock": action.rock, "soul": action.soul, "pops": action.pops}
+    return action
+
+
+def _finish_round(match: tricklab.Match, seed: int) -> None:
+    bots = make_bots(match.rules, "heuristic", seed)
+    deal = match.rules.capabilities.review.load().round_of  # type: ignore[union-attr]
+    start = deal(match.state)
+    while match.to_play is not None and deal(match.state) == start:
+        seat = match.to_play
+        match.apply(bots[seat].choose(match.view(seat), match.legal_actions()))
+
+
+@pytest.mark.parametrize(("game", "seed"), [("tricks-and-stones", 3), ("band-of-tricks", 4), ("jewel-vault", 5)])
+def test_the_hint_the_review_and_the_trainer_agree_on_a_bid(game: str, seed: int) -> None:
+    """At a pre-round decision, on one seed and number of deals: the trainer recommends the hint's
+    choice with the same figure, and the review of the round where it was taken calls it the best,
+    with the same figure again."""
+    from tricklab.bots import heuristic_bot
+    from tricklab.hints import judged_hint
+    from tricklab.review import review_round
+    from tricklab.widgets import BidTrainer
+
+    trainer = BidTrainer(game, 4, seed=seed, samples=60)
+    match = trainer.match.copy()
+    seat = trainer.seat
+    hint = judged_hint(match, heuristic_bot(match.rules, seat), samples=60, seed=seed)
+    assert hint.evaluation is not None and not hint.rule_of_thumb
+    trainer.choose(_trainer_bid(hint.action))
+    advice = trainer.try_bid()
+    assert advice is not None
+    assert advice.best.bid == hint.action == hint.evaluation.best.action
+    assert (advice.best.mean, advice.best.stderr) == (hint.evaluation.best.mean, hint.evaluation.best.stderr)
+    index = len(match.actions)
+    match.apply(hint.action)
+    _finish_round(match, seed)
+    decision = next(d for d in review_round(match, seat, 0, samples=60, seed=seed).decisions if d.index == index)
+    assert decision.best_action == hint.action and decision.verdict == "best"
+    assert decision.best_expected == hint.evaluation.best.mean
+    # every choice played on as many deals in both has the same figure (the one under test plays them all)
+    hinted = {c.action: (c.samples, c.mean) for c in hint.evaluation.choices}
+    same = [c for c in decision.choices if hinted.get(c.action, (None,))[0] == c.samples]
+    assert len(same) >= 2 and all(hinted[c.action] == (c.samples, c.mean) for c in same)
+
+
+@pytest.mark.parametrize(("game", "seed"), [("tricks-and-stones", 6), ("band-of-tricks", 7), ("jewel-vault", 8)])
+def test_the_hint_and_the_review_agree_on_a_card(game: str, seed: int) -> None:
+    """In the middle of a round, on one seed: the hint names the judge's best card with its figure, and
+    the review of the round in which it was played calls it the best with the same figure. Where the
+    bot's rule of thumb picks another card, the hint says it is one and how that card fares."""
+    from tricklab.bots import heuristic_bot
+    from tricklab.hints import judged_hint
+    from tricklab.review import review_round
+
+    rules = tricklab.get_rules(game, players=4)
+    match = rules.new_match(seed)
+    bots = make_bots(rules, "heuristic", seed)
+    seen = 0
+    while match.to_play is not None and seen < 2:
+        seat = match.to_play
+        legal = match.legal_actions()
+        if seat == 0 and len(legal) > 2 and all(isinstance(a, Play) for a in legal):
+            hint = judged_hint(match, heuristic_bot(rules, 0), samples=40, seed=seed)
+            ev = hint.evaluation
+            assert ev is not None and hint.action == ev.best.action
+            if hint.thumb != hint.action:
+                said = [r.text for r in hint.reasons if r.rule_id.startswith("bot.")]
+                assert said and said[0].startswith("A quick rule of thumb would choose")
+            index = len(match.actions)
+            copy = match.copy()
+            copy.apply(hint.action)
+            _finish_round(copy, seed)
+            rev = review_round(copy, 0, rules.capabilities.review.load().round_of(match.state), samples=40, seed=seed)  # type: ignore[union-attr]
+            d = next(d for d in rev.decisions if d.index == index)
+            assert d.best_action == hint.action and d.best_expected == ev.best.mean and d.verdict == "best"
+            assert ev.figure(hint.action).samples == d.choices[0].samples
+            seen += 1
+        match.apply(bots[seat].choose(match.view(seat), legal))
+    assert seen == 2

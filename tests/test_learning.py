@@ -17,7 +17,7 @@ from tricklab.games.base import EventKind
 from tricklab.review import THRESHOLDS
 from tricklab.widgets import PlayTable, TrickStepper
 from tricklab.widgets.apps import replay_app
-from tricklab.widgets.review import ReviewPanel
+from tricklab.widgets.review import ReviewPanel, ReviewView
 
 
 def html_of(table: PlayTable) -> str:
@@ -129,33 +129,72 @@ def test_a_hint_names_the_action_in_words_with_the_rule_and_the_bots_reason() ->
     action = table.hint()
     assert action in table.match.legal_actions()
     markup = html_of(table)
-    hint = re.search(r'<section class="tl-hint".*?</section></section>', markup, re.S)
+    hint = re.search(r'<section class="tl-hint".*?</ul></div></section>', markup, re.S)
     assert hint, "the hint is shown"
     assert f"Hint: {escape(table.rules.describe_action(action, table.match.view(0)))}." in hint.group(0)
     rules = re.findall(r'data-rule="([^"]+)"', hint.group(0))
     assert rules[0] in table.rules.rulebook, "first the rule that limits the choice"
     assert rules[-1].startswith("bot.ts."), "then the bot's rule of thumb"
+    assert "judge.figures" in rules and "played out on 100 deals" in hint.group(0), "the judge's figures"
+    assert "A quick rule of thumb" in hint.group(0), "the rule of thumb says it is one"
     assert "The heuristic bot would" not in markup
 
 
-def test_the_review_from_a_rounds_sheet_rates_every_decision_of_the_learner_with_figures() -> None:
+def test_the_review_from_a_rounds_sheet_rates_every_decision_in_place_with_words_and_reasons() -> None:
     table = PlayTable("tricks-and-stones", 4, seat=2, seed=5, pace=0)
     play_until(table, lambda: table.paused is not None and table.paused.kind == "round")
     assert "Review my decisions in this round" in html_of(table)
-    panel = table.review(0, background=False)
-    assert isinstance(panel, ReviewPanel) and panel in table.children
-    review = panel.review
+    view = table.review(0, background=False)
+    assert isinstance(view, ReviewView) and table.children == (table.toolbar, table.board)
+    review = view.review
     assert review is not None and review.seat == 2 and review.round == 0
     assert all(table.match.states[d.index].to_play == 2 for d in review.decisions)
-    out = panel.output.value
-    assert out.count("<tr class=") == len(review.decisions) > 0
+    out = html_of(table)
+    sheet = out[out.index('<section class="tl-sheet"') :]
+    # in place: in the sheet, right after the button that asked for it, and the scene brings it into view
+    assert sheet.index('data-intent="review"') < sheet.index('class="tl-review-box"') < sheet.index("tl-continue")
+    assert table.board.scene["reveal"] == ".tl-review-box" and table.board.scene["reveal_id"] >= 1
+    assert out.count('<li class="tl-review-row') == len(review.decisions) > 0
+    box = out[out.index('class="tl-review-box"') : out.index("tl-continue")]
+    words = unescape(re.sub(r"<[^>]+>", " ", box))  # what the learner reads
+    assert "?!" not in words and "??" not in words and "inaccuracy" not in words and "blunder" not in words
+    for d in review.decisions:
+        assert escape(d.words) in out and d.reasons
     worst = review.costliest
     assert worst is not None
-    if worst.loss > 0:
+    if worst.verdict not in ("best", "same"):
         assert f"likely {worst.expected:.1f} points".replace("-", "\u2212") in out
         assert escape(table.rules.describe_action(worst.best_action)) in out
     limits = THRESHOLDS["tricks-and-stones"]
-    assert f"a blunder {limits['blunder']:g} points" in out
+    assert f"a big mistake {limits['blunder']:g} points" in out
+    assert 'href="rulebooks.ipynb#ts.' in out, "the rules behind the reasons are links to their clauses"
+
+
+def test_a_review_row_opens_its_moment_and_a_choice_tried_there_shows_the_judges_figure() -> None:
+    table = PlayTable("tricks-and-stones", 4, seat=0, seed=7, pace=0)
+    play_until(table, lambda: table.paused is not None and table.paused.kind == "round")
+    view = table.review(0, background=False)
+    assert view is not None and view.review is not None
+    d = next(d for d in view.review.decisions if isinstance(d.action, Play))
+    table.board.intent("review-moment", str(d.index))
+    out = html_of(table)
+    moment = out[out.index('<section class="tl-moment"') :]
+    assert table.board.scene["reveal"] == ".tl-moment"
+    state = table.match.states[d.index]
+    for card in state.hands[0]:  # the hand as it was at that moment
+        assert escape(card_label(card)) in moment
+    other = d.choices[-1]
+    table.board.intent("review-retry", other.text)
+    out = html_of(table)
+    result = re.search(r'<div class="tl-retry-result".*?</div></div>', out, re.S)
+    assert result, "the choice tried shows its figure"
+    assert f"likely {other.mean:.1f} points".replace("-", "\u2212") in result.group(0)
+    assert f"from {other.samples} deals" in result.group(0)
+    table.board.intent("review-retry", "play 1X")  # not a choice of that moment: said, nothing else changes
+    assert "is not one of the choices rated at that moment" in html_of(table)
+    assert view.tried == other.action
+    table.board.intent("review-moment", "999999")
+    assert "is not a decision of this review" in html_of(table) and view.moment == d.index
 
 
 def test_a_review_can_be_cancelled_and_started_again() -> None:
@@ -164,7 +203,7 @@ def test_a_review_can_be_cancelled_and_started_again() -> None:
     panel.run()
     panel.cancel()
     panel.wait()
-    assert panel.review is None and "cancelled" in panel.output.value
+    assert panel.review is None and "cancelled" in panel.html
     assert not panel.run_button.disabled
     panel.run(background=False)
     assert panel.review is not None and panel.review.seat == 1
@@ -175,29 +214,29 @@ def test_a_new_review_stops_the_one_under_way_so_that_one_runs_at_a_time() -> No
     thread has ended (it takes no more CPU) before the next starts; the last one runs to its end."""
     table = PlayTable("band-of-tricks", 4, seat=1, seed=3, pace=0, hold=0)  # a review of seconds
     play_until(table, lambda: table.match.is_over or (table.paused is not None and table.paused.kind == "round"))
-    panels: list[ReviewPanel] = []
+    views: list[ReviewView] = []
     for _ in range(8):
         table.board.intent("review", "1")
-        panel = table.children[-1]
-        assert isinstance(panel, ReviewPanel) and panel.running
-        assert not any(earlier.running for earlier in panels), "an earlier review still runs"
-        panels.append(panel)
-    assert all(earlier.review is None for earlier in panels[:-1])
-    last = panels[-1]
+        view = table._review
+        assert isinstance(view, ReviewView) and view.running
+        assert not any(earlier.running for earlier in views), "an earlier review still runs"
+        views.append(view)
+    assert all(earlier.review is None for earlier in views[:-1])
+    last = views[-1]
     last.wait(120)
-    assert not last.running and last.review is not None and last.review.round == 0
+    assert not last.running and last.review is not None and last.round == 0
     table.board.intent("review", "1")
-    running = table.children[-1]
-    assert isinstance(running, ReviewPanel) and running.running
+    running = table._review
+    assert isinstance(running, ReviewView) and running.running
     table.board.intent("new-deal")  # the review of the last match goes with it, stopped
-    assert not running.running and running.review is None and running not in table.children
+    assert not running.running and running.review is None and table._review is None
 
 
 def test_the_replay_s_review_panel_restarts_for_a_new_pick_and_stops_the_review_under_way() -> None:
     match = tricklab.get_rules("band-of-tricks", players=4).play(seed=3)
     panel = ReviewPanel(match, 1, rounds=(0, 1), round=0, seats=True)
     panel.run()
-    first = panel._worker
+    first = panel.view
     panel.round_picker.value = 1
     panel.seat_picker.value = 2
     panel.run_button.click()  # as a page may send it, even while the button is disabled
@@ -205,6 +244,9 @@ def test_the_replay_s_review_panel_restarts_for_a_new_pick_and_stops_the_review_
     panel.wait(120)
     assert panel.review is not None and (panel.review.round, panel.review.seat) == (1, 2)
     assert not panel.run_button.disabled and panel.cancel_button.disabled
+    first_row = panel.review.decisions[0]
+    panel.output.intent("review-moment", str(first_row.index))  # the replay's review opens a moment too
+    assert '<section class="tl-moment"' in panel.html and panel.output.scene["reveal"] == ".tl-moment"
 
 
 def test_the_learner_sets_the_bots_pace_pauses_them_and_steps_them_one_move_at_a_time() -> None:

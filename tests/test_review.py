@@ -22,10 +22,11 @@ from hypothesis import strategies as st
 import tricklab
 import tricklab.review
 from tricklab import Move, Place, Play, Skip
-from tricklab.advisor import Knowledge
+from tricklab.advisor import Knowledge, advise
 from tricklab.bots import make_bots
 from tricklab.errors import TricklabError
 from tricklab.games import GAMES
+from tricklab.judge import judge_work
 from tricklab.review import (
     BT_REVIEW,
     JV_REVIEW,
@@ -89,6 +90,11 @@ def checked_score(rules: Any, start: Any, seat: int, action: Any, round_index: i
     if rules.name == BT:
         return int(state.deal_scores[round_index][seat])
     return side_points(rules, state, seat) - side_points(rules, opening, seat)
+
+
+def advised(match: tricklab.Match, index: int) -> bool:
+    """Whether the decision at ``index`` is the game's pre-round decision (the advisor's)."""
+    return match.states[index].phase == match.rules.capabilities.decision.phase
 
 
 def round_start(match: tricklab.Match, round_index: int) -> int:
@@ -244,14 +250,17 @@ def test_expected_scores_are_the_checked_engines(game: str, players: int, option
     for seat in range(min(players, 2)):
         rev = review_round(match, seat, round=round_index, samples=2, seed=seed)
         for d in rev.decisions:
+            if advised(match, d.index):  # the pre-round decision: the advisor's figures, the trainer's own
+                view = rules.view(match.states[d.index], seat)
+                advice = advise(rules, view, bid=d.action, samples=2, seed=seed)
+                for c in d.choices:
+                    assert (c.mean, c.samples) == (advice.estimate(c.action).mean, advice.estimate(c.action).samples)
+                continue
             start, deals = sampled_deals(match, seat, d.index, samples=2, seed=seed)
             starts = [entry.deal(rules, match.states[start], hands, aside) for hands, aside in deals]
-            alternatives = list(d.alternatives)
-            if len(alternatives) > 12:  # Band of Tricks bids (343), Jewel Vault passes: a fair share
-                alternatives = alternatives[:4] + alternatives[-4:] + alternatives[4:-4:37]
-            for action, mean, _ in alternatives:
-                scores = [checked_score(rules, s, seat, action, round_index, opening) for s in starts]
-                assert mean == sum(scores) / len(scores), (d.index, str(action))
+            for c in d.choices:  # each over the first deals, as many as it played
+                scores = [checked_score(rules, s, seat, c.action, round_index, opening) for s in starts[: c.samples]]
+                assert c.mean == sum(scores) / len(scores), (d.index, str(c.action))
             chosen = [checked_score(rules, s, seat, d.action, round_index, opening) for s in starts]
             assert d.expected == sum(chosen) / len(chosen)
 
@@ -438,16 +447,23 @@ def check_review(match: tricklab.Match, seat: int, rev: RoundReview, round_index
         assert isinstance(d, DecisionReview)
         assert d.action == match.actions[d.index] and d.text == str(d.action)
         listed = rules.legal_actions(match.states[d.index])
-        assert sorted(map(str, (a for a, _, _ in d.alternatives))) == sorted(map(str, listed))
-        means = [m for _, m, _ in d.alternatives]
-        assert means == sorted(means, reverse=True)
-        assert d.best_expected == means[0] and d.loss >= 0
+        rated = sorted(map(str, (a for a, _, _ in d.alternatives)))
+        if advised(match, d.index):  # the advisor rates the choices it plays for (a shortlist of bids)
+            assert set(rated) <= set(map(str, listed)) and str(d.action) in rated
+        else:
+            assert rated == sorted(map(str, listed))
+        best = d.choices[0]
+        assert (best.action, best.mean) == (d.best_action, d.best_expected) and d.loss >= 0
+        assert all(c.samples <= best.samples for c in d.choices), "the best played the most deals"
         assert d.loss == pytest.approx(d.best_expected - d.expected, abs=1e-9)
         assert dict((a, m) for a, m, _ in d.alternatives)[d.action] == d.expected
+        assert d.reasons and d.reasons[0].rule_id == "judge.figures"
         if d.loss == 0:
             assert d.verdict == "best" and d.best_action == d.action
+        elif d.loss <= 2 * d.loss_stderr:
+            assert d.verdict == "same"
         else:
-            order = [v for v in VERDICTS[2:] if d.loss >= limits[v]]
+            order = [v for v in VERDICTS[3:] if d.loss >= limits[v]]
             assert d.verdict == (order[-1] if order else "good")
     if rev.decisions:
         assert rev.costliest is not None and rev.costliest.loss == max(d.loss for d in rev.decisions)
@@ -520,7 +536,11 @@ def test_progress_and_cancellation() -> None:
     total = calls[0][1]
     assert calls[0] == (0, total) and calls[-1] == (total, total)
     assert all(t == total for _, t in calls) and [d for d, _ in calls] == sorted(d for d, _ in calls)
-    assert total == 2 * sum(len(match.rules.legal_actions(match.states[i])) for i in decisions_of(match, 0, 0))
+    # every decision's play-outs at most (a choice played on every deal, the others raced; a bid: the advisor's)
+    assert total == sum(judge_work(match, i, 2) for i in decisions_of(match, 0, 0))
+    assert judge_work(match, decisions_of(match, 0, 0)[-1], 2) == 2 * len(
+        match.rules.legal_actions(match.states[decisions_of(match, 0, 0)[-1]])
+    )
     for falsy in (None, 0, ""):
         review_round(match, 0, samples=1, progress=lambda done, total, falsy=falsy: falsy)
     seen: list[int] = []

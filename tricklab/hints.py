@@ -26,8 +26,13 @@ from .bots import Bot, Decider
 from .errors import InvalidOption, describe
 from .explain import Reason
 from .games.base import Rules, SeatView, check_rules
+from .judge import JUDGE_SAMPLES, Evaluation, choice_reasons, evaluate
+from .match import Match
 
-__all__ = ["Hint", "hint"]
+__all__ = ["Hint", "hint", "judged_hint"]
+
+RULE_OF_THUMB = "bot."
+"""The rule ids of a bot's rules of thumb start so."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -45,6 +50,13 @@ class Hint:
     action: Action
     text: str
     reasons: tuple[Reason, ...]
+    evaluation: Evaluation | None = None
+    thumb: Action | None = None
+
+    @property
+    def rule_of_thumb(self) -> bool:
+        """Whether the hint is only the bot's quick rule of thumb (no play-outs behind it)."""
+        return self.evaluation is None
 
     def __str__(self) -> str:
         return " ".join([self.text + ".", *(r.text for r in self.reasons)])
@@ -74,3 +86,44 @@ def hint(rules: Rules[Any], view: SeatView, legal_actions: Sequence[Action], bot
     else:
         action, reasons = bot.choose(view, legal_actions), ()
     return Hint(action, rules.describe_action(action, view), tuple(reasons))
+
+
+def judged_hint(match: Match, bot: Bot | Decider, *, samples: int = JUDGE_SAMPLES, seed: int = 0) -> Hint:
+    """The hint for the seat to play in ``match``, from the one judge (:func:`tricklab.judge.evaluate`)
+    where the game has one: its action is the judge's best choice, the same a review or the
+    trainer names in this position with this seed, with the judge's figures and reasons; the
+    bot's rule of thumb comes last, said to be one, with how its own choice fares. In a game
+    without the judge, the bot's :func:`hint` (a quick rule of thumb)."""
+    if not isinstance(match, Match):
+        raise InvalidOption(f"match must be a Match, not {describe(match)}")
+    seat = match.to_play
+    if seat is None:
+        raise InvalidOption("there is no action to hint at: the match is over")
+    rules = match.rules
+    thumb = hint(rules, match.view(seat), match.legal_actions(), bot)
+    if rules.capabilities.review is None:
+        return thumb
+    ev = evaluate(match, tried=thumb.action, samples=samples, seed=seed)
+    best = ev.best
+    entry = rules.capabilities.review.load()
+    limits = tuple(r for r in thumb.reasons if not r.rule_id.startswith(RULE_OF_THUMB))
+    thumbs = tuple(r for r in thumb.reasons if r.rule_id.startswith(RULE_OF_THUMB))
+    judged = choice_reasons(
+        rules, entry.wording, ev, best, None if best.action == thumb.action else ev.figure(thumb.action)
+    )
+    if best.action == thumb.action:
+        said = "A quick rule of thumb agrees"
+    else:
+        mine = ev.figure(thumb.action)
+        how = "about the same" if not mine.apart else f"about {mine.loss:.1f} points less"
+        said = f"A quick rule of thumb would choose “{rules.describe_action(thumb.action, match.view(seat))}” ({how})"
+    thumb_reasons = tuple(Reason(r.rule_id, f"{said}. Its reason: {r.text}", r.cards) for r in thumbs[:1]) + thumbs[1:]
+    if not thumbs:
+        thumb_reasons = ()
+    return Hint(
+        best.action,
+        rules.describe_action(best.action, match.view(seat)),
+        (*limits, *judged, *thumb_reasons),
+        ev,
+        thumb.action,
+    )

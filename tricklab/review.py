@@ -7,18 +7,22 @@ alternative would likely have scored, how much the choice cost, and a verdict, a
 analysis board does for a game of chess::
 
     >>> import tricklab
-    >>> from tricklab.review import review_round
+    >>> from tricklab.review import VERDICTS, review_round
     >>> rules = tricklab.get_rules("tricks-and-stones", players=4)
     >>> match = rules.play(seed=3, bots="heuristic")
     >>> rev = review_round(match, 0, samples=4, seed=1)
     >>> rev.round, len(rev.decisions) > 0
     (3, True)
-    >>> all(d.loss >= 0 and d.verdict in ("best", "good", "inaccuracy", "mistake", "blunder")
-    ...     for d in rev.decisions)
+    >>> all(d.loss >= 0 and d.verdict in VERDICTS and "?" not in d.words for d in rev.decisions)
     True
 
 How the numbers are made
 ------------------------
+Every decision is rated by the one judge of the hint and the trainer,
+:func:`tricklab.judge.evaluate`, on the same seed: a pre-round decision by the advisor's
+play-outs, any other by play-outs raced on the core (see :mod:`tricklab.judge`); what
+follows is how those play-outs see a decision.
+
 1. **Which decisions.** Every action of the round taken by the seat with more than one
    action listed; decisions with a single listed action are left out (nothing to rate).
 2. **What the seat knew.** For each decision, the cards the seat could not see are dealt
@@ -48,8 +52,11 @@ How the numbers are made
    a ♣ target therefore counts only through what it changes later in the round).
 5. **Rating.** ``expected`` is the mean score of the chosen action, ``best_expected`` that
    of the best alternative, ``loss = best_expected - expected`` (0 when the choice was best
-   or tied with the best), and the verdict compares the loss with the game's
-   :data:`THRESHOLDS` in points. ``stderr`` is the standard error of a mean and
+   or tied with the best), and the verdict is "same" (about the same as the best) unless the
+   loss is more than two standard errors of it, else it compares the loss with the game's
+   :data:`THRESHOLDS` in points. Each decision's ``reasons`` say why in words: the figures and
+   whether they are told apart, what the play-outs showed (the trick the card would have won,
+   its place, the prediction made exactly), each citing its rule. ``stderr`` is the standard error of a mean and
    ``loss_stderr`` that of the loss, from the paired differences on the same deals. With
    few samples a small loss is noise: read it with its standard error.
 
@@ -73,15 +80,12 @@ index): the same call gives identical output.
 from __future__ import annotations
 
 import math
-import random
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any, Protocol, cast
 
 from .actions import Action, Play
 from .advisor import (
-    DealSampler,
-    Knowledge,
     _bt_hands,
     _bt_round,
     _bt_with_hands,
@@ -96,12 +100,14 @@ from .advisor import (
 from .bots import heuristic_bot
 from .cards import Card
 from .errors import InvalidOption, TricklabError, describe
+from .explain import Reason
 from .games import GAMES, find_game, games_with
 from .games import band_of_tricks as bt
 from .games import jewel_vault as jv
 from .games import tricks_and_stones as ts
 from .games.base import EventKind, GameState, Rules, check_seed
 from .games.core import CardIds, CoreRules, Facts
+from .judge import JUDGE_SAMPLES, SEPARATION, ChoiceFigure, Evaluation, Wording, _Judge, choice_reasons, judge_work
 from .match import Match
 from .platform import Steps, finish
 
@@ -121,7 +127,16 @@ __all__ = [
 ]
 
 MAX_SAMPLES = 100_000
-VERDICTS = ("best", "good", "inaccuracy", "mistake", "blunder")
+VERDICTS = ("best", "same", "good", "inaccuracy", "mistake", "blunder")
+#: a verdict in words, as a learner reads it (never a chess mark)
+VERDICT_WORDS = {
+    "best": "the best choice",
+    "same": "about the same as the best",
+    "good": "a good choice",
+    "inaccuracy": "a small slip",
+    "mistake": "a mistake",
+    "blunder": "a big mistake",
+}
 
 #: The losses, in points of the game's round score, from which a decision is an inaccuracy, a
 #: mistake or a blunder (below ``inaccuracy`` but above 0 it is "good"; 0 is "best").
@@ -167,7 +182,13 @@ class ReviewEntry:
     sampled deal (masks) into a state, ``view(rules, state, seat)`` is the core view a bot
     decides from, ``secret`` names the phases of secret choices made one seat at a time, and
     ``round_score(rules, start, end, seat, round)`` is the seat's score for the round from the
-    state at its start and a state after its end. Each is the game's own.
+    state at its start and a state after its end. ``wording`` names the rules the judge's
+    reasons cite (:class:`tricklab.judge.Wording`); ``tricks(rules, state, seat)`` the tricks the
+    seat has won in the round so far and ``target(rules, state, seat)`` the number it predicted
+    (``None`` for games without a prediction); ``aside(state, seat)`` the action another
+    player takes in a play-out where its choice cannot change the reviewed seat's score nor
+    anyone's play (Tricks & Stones: another player's gem action is skipped, as in the
+    advisor), ``None`` where the bot decides. Each is the game's own.
     """
 
     ids: CardIds
@@ -179,6 +200,10 @@ class ReviewEntry:
     view: Callable[[Rules[Any], GameState, int], object]
     secret: frozenset[str]
     round_score: Callable[[Rules[Any], GameState, GameState, int, int], int]
+    wording: Wording
+    tricks: Callable[[Rules[Any], GameState, int], int] | None = None
+    target: Callable[[Rules[Any], GameState, int], int | None] | None = None
+    aside: Callable[[GameState, int], int | None] | None = None
 
 
 def _nothing_given(rules: Rules[Any], state: GameState, seat: int) -> tuple[int, int] | None:
@@ -198,6 +223,22 @@ def _ts_view(rules: Rules[Any], state: GameState, seat: int) -> object:
 def _ts_score(rules: Rules[Any], start: GameState, end: GameState, seat: int, round_index: int) -> int:
     assert isinstance(end, ts.TricksAndStonesState)
     return end.round_scores[round_index][seat]
+
+
+def _ts_tricks(rules: Rules[Any], state: GameState, seat: int) -> int:
+    assert isinstance(state, ts.TricksAndStonesState)
+    return state.tricks_won[seat]
+
+
+def _ts_target(rules: Rules[Any], state: GameState, seat: int) -> int | None:
+    assert isinstance(state, ts.TricksAndStonesState)
+    return state.predictions[seat]
+
+
+def _ts_aside(state: GameState, seat: int) -> int | None:
+    """Another player's gem action: skipped (it moves only that player's gems, TS-7)."""
+    assert isinstance(state, ts.TricksAndStonesState)
+    return ts.SKIP_ID if state.phase is ts.GEMS and state.to_play != seat else None
 
 
 def _bt_deal(rules: Rules[Any], state: GameState, hands: tuple[int, ...], aside: int) -> GameState:
@@ -234,13 +275,43 @@ def _jv_score(rules: Rules[Any], start: GameState, end: GameState, seat: int, ro
 
 
 TS_REVIEW = ReviewEntry(
-    ts.IDS, _ts_round, _ts_hands, _ts_with_hands, _nothing_given, _ts_deal, _ts_view, frozenset({ts.PREDICT}), _ts_score
+    ts.IDS,
+    _ts_round,
+    _ts_hands,
+    _ts_with_hands,
+    _nothing_given,
+    _ts_deal,
+    _ts_view,
+    frozenset({ts.PREDICT}),
+    _ts_score,
+    Wording("ts.trick", "ts.gems.places", "ts.score.bonus", "ts.score.chamber"),
+    _ts_tricks,
+    _ts_target,
+    _ts_aside,
 )
 BT_REVIEW = ReviewEntry(
-    bt.IDS, _bt_round, _bt_hands, _bt_with_hands, _nothing_given, _bt_deal, _bt_view, frozenset(), _bt_score
+    bt.IDS,
+    _bt_round,
+    _bt_hands,
+    _bt_with_hands,
+    _nothing_given,
+    _bt_deal,
+    _bt_view,
+    frozenset(),
+    _bt_score,
+    Wording("bt.trick", None, None, "bt.score.deal"),
 )
 JV_REVIEW = ReviewEntry(
-    jv.CARD_IDS, _jv_round, _jv_hands, _jv_with_hands, _jv_given, _jv_deal, _jv_view, frozenset({jv.PASS}), _jv_score
+    jv.CARD_IDS,
+    _jv_round,
+    _jv_hands,
+    _jv_with_hands,
+    _jv_given,
+    _jv_deal,
+    _jv_view,
+    frozenset({jv.PASS}),
+    _jv_score,
+    Wording("jv.trick.action", None, None, "jv.score"),
 )
 
 
@@ -256,14 +327,15 @@ class DecisionReview:
     """One decision of the seat, rated.
 
     ``index`` is the decision's index into ``match.actions``, ``phase`` the phase it was made
-    in, ``action``/``text`` the action chosen. ``alternatives`` holds ``(action, expected,
-    stderr)`` for every listed action, best first (ties in the order the rules list them,
-    the chosen action first among equals). ``expected`` is the chosen action's mean round
-    score, ``best_action``/``best_expected`` the best alternative's, ``loss`` the difference
-    (0 when the choice was best) with ``loss_stderr`` its standard error from the paired
-    differences, and ``verdict`` one of :data:`VERDICTS` by :data:`THRESHOLDS`.
-    ``samples`` deals were played out for each alternative; ``stderr`` values are
-    ``math.inf`` from a single sample (``None`` in :meth:`as_dict`).
+    in, ``action``/``text`` the action chosen. ``choices`` are the judge's figures
+    (:class:`tricklab.judge.ChoiceFigure`) of every choice rated there, best first, and
+    ``alternatives`` the same as ``(action, expected, stderr)``. ``expected`` is the chosen
+    action's mean round score, ``best_action``/``best_expected`` the best choice's, ``loss`` the
+    difference (0 when the choice was best) with ``loss_stderr`` its standard error, and
+    ``verdict`` one of :data:`VERDICTS` by :data:`THRESHOLDS` and the two-standard-error rule
+    (:func:`verdict_of`). ``reasons`` say why in words, with the rules behind them.
+    ``samples`` deals were drawn for the decision; ``stderr`` values are ``math.inf`` from a
+    single sample (``None`` in :meth:`as_dict`).
     """
 
     index: int
@@ -277,8 +349,28 @@ class DecisionReview:
     loss: float
     loss_stderr: float
     verdict: str
-    alternatives: tuple[tuple[Action, float, float], ...]
+    choices: tuple[ChoiceFigure, ...]
     samples: int
+    reasons: tuple[Reason, ...] = ()
+
+    @property
+    def alternatives(self) -> tuple[tuple[Action, float, float], ...]:
+        return tuple((c.action, c.mean, c.stderr) for c in self.choices)
+
+    @property
+    def words(self) -> str:
+        """The verdict in words: "the best choice", "about the same as the best", "a mistake: costs
+        about 2.1 points"."""
+        said = VERDICT_WORDS[self.verdict]
+        if self.verdict in ("best", "same"):
+            return said
+        return f"{said}: costs about {_points(self.loss)} points"
+
+    def figure(self, action: Action) -> ChoiceFigure:
+        for c in self.choices:
+            if c.action == action:
+                return c
+        raise InvalidOption(f"{action} has no figure in this review: it rated {len(self.choices)} choices")
 
     def as_dict(self) -> dict[str, Any]:
         return {
@@ -292,11 +384,17 @@ class DecisionReview:
             "loss": self.loss,
             "loss_stderr": _finite(self.loss_stderr),
             "verdict": self.verdict,
+            "words": self.words,
             "samples": self.samples,
+            "reasons": [{"rule_id": r.rule_id, "text": r.text} for r in self.reasons],
             "alternatives": [
                 {"action": str(a), "expected": mean, "stderr": _finite(err)} for a, mean, err in self.alternatives
             ],
         }
+
+
+def _points(x: float) -> str:
+    return f"{x:.1f}".replace("-", "\u2212")
 
 
 @dataclass(frozen=True, slots=True)
@@ -395,16 +493,22 @@ class _IdBot(Protocol):
     def choose_id(self, view: Any, legal_ids: Sequence[int]) -> int: ...
 
 
-def verdict_of(game: str, loss: float) -> str:
-    """The verdict for a loss of ``loss`` points in ``game`` (by :data:`THRESHOLDS`)."""
+def verdict_of(game: str, loss: float, loss_stderr: float = 0.0) -> str:
+    """The verdict for a loss of ``loss`` points in ``game``, with the standard error of that
+    loss ``loss_stderr``: "best" for no loss, "same" (about the same as the best) when the loss
+    is no more than :data:`tricklab.judge.SEPARATION` standard errors, else by :data:`THRESHOLDS`."""
     name = find_game(game).name
     if name not in THRESHOLDS:
         raise ReviewUnavailable(f"{GAMES[name].title} has no round review; the review knows {_reviewed_games()}")
     if isinstance(loss, bool) or not isinstance(loss, (int, float)) or not loss >= 0:
         raise InvalidOption(f"loss is a number of points, 0 or more, not {describe(loss)}")
+    if isinstance(loss_stderr, bool) or not isinstance(loss_stderr, (int, float)) or not loss_stderr >= 0:
+        raise InvalidOption(f"loss_stderr is a standard error, 0 or more, not {describe(loss_stderr)}")
     limits = THRESHOLDS[name]
     if loss <= _TIE:
         return "best"
+    if loss <= SEPARATION * loss_stderr:
+        return "same"
     if loss < limits["inaccuracy"]:
         return "good"
     if loss < limits["mistake"]:
@@ -428,7 +532,7 @@ def review_round(
     seat: int,
     round: int | None = None,
     *,
-    samples: int = 24,
+    samples: int = JUDGE_SAMPLES,
     seed: int = 0,
     progress: Progress | None = None,
 ) -> RoundReview:
@@ -445,7 +549,7 @@ def review_round(
 
 
 def review_steps(
-    match: Match, seat: int, round: int | None = None, *, samples: int = 24, seed: int = 0
+    match: Match, seat: int, round: int | None = None, *, samples: int = JUDGE_SAMPLES, seed: int = 0
 ) -> Steps[RoundReview]:
     """:func:`review_round` in steps (:mod:`tricklab.platform`): the arguments are checked now,
     and the steps yield ``(done, total)`` where :func:`review_round` reports progress."""
@@ -462,7 +566,7 @@ def review_steps(
 
 
 def sampled_deals(
-    match: Match, seat: int, index: int, *, samples: int = 24, seed: int = 0
+    match: Match, seat: int, index: int, *, samples: int = JUDGE_SAMPLES, seed: int = 0
 ) -> tuple[int, tuple[tuple[tuple[int, ...], int], ...]]:
     """The deals :func:`review_round` plays out for the decision ``match.actions[index]`` of
     ``seat``: the index of the state the play-outs start from (``match.states[start]``: the
@@ -475,9 +579,9 @@ def sampled_deals(
         raise InvalidOption(f"index must be a decision of the match, 0 to {decisions - 1}, not {describe(index)}")
     if match.states[index].to_play != seat:
         raise InvalidOption(f"decision {index} was not made by seat {seat}")
-    review = _Review(match, rules, entry, seat, entry.round_of(match.states[index]), samples, seed)
-    start = review._phase_start(index)
-    return start, tuple(review._draw(index, start))
+    listed = tuple(rules.core_legal(match.states[index]))
+    judge = _Judge(match, rules, entry, index, seat, listed, rules.action_id(match.actions[index]), samples, seed)
+    return judge.start, tuple(judge.draw())
 
 
 def _reviewed_games() -> str:
@@ -538,7 +642,7 @@ class _Review:
 
     def steps(self) -> Steps[RoundReview]:
         rules, seat, states = self.rules, self.seat, self.states
-        todo: list[tuple[int, int, tuple[int, ...], int]] = []  # (index, play-out start, listed ids, chosen)
+        todo: list[tuple[int, tuple[int, ...], int, int]] = []  # (index, listed ids, chosen, work)
         forced = 0
         for i in range(self.start, self.stop):
             state = states[i]
@@ -550,14 +654,23 @@ class _Review:
                 continue
             chosen = rules.action_id(self.actions[i])
             assert chosen is not None and chosen in listed, "a match records listed actions"
-            todo.append((i, self._phase_start(i), listed, chosen))
-        total = sum(len(listed) for _, _, listed, _ in todo) * self.samples
+            todo.append((i, listed, chosen, judge_work(self.match, i, self.samples)))
+        total = sum(work for *_, work in todo)
         done = 0
         yield done, total
         decisions = []
-        for i, start, listed, chosen in todo:
-            decisions.append((yield from self._rate(i, start, listed, chosen, done, total)))
-            done += len(listed) * self.samples
+        for i, listed, chosen, work in todo:
+            judge = _Judge(self.match, rules, self.entry, i, seat, listed, chosen, self.samples, self.seed)
+            steps = judge.steps()
+            while True:
+                try:
+                    part, whole = next(steps)
+                except StopIteration as stop:
+                    evaluation: Evaluation = stop.value
+                    break
+                yield done + (work * part // whole if whole else 0), total
+            done += work
+            decisions.append(self._rated(i, evaluation))
         yield total, total
         hindsight = tuple(h for i in range(self.start, self.stop) if (h := self._hindsight(i)) is not None)
         return RoundReview(
@@ -573,87 +686,31 @@ class _Review:
             dict(THRESHOLDS[rules.name]),
         )
 
-    def _phase_start(self, i: int) -> int:
-        """Where a decision's play-outs start: the state before it, or, in a phase of secret
-        choices, the state where that phase began (the earlier choices in it are hidden)."""
-        states = self.states
-        phase = states[i].phase
-        if phase not in self.entry.secret:
-            return i
-        j = i
-        while j > self.start and states[j - 1].phase == phase:
-            j -= 1
-        return j
-
-    def _draw(self, index: int, start: int) -> list[tuple[tuple[int, ...], int]]:
-        """The sampled deals of one decision, in the order drawn: what the seat knew at the
-        play-outs' start, one random source per decision (``seed`` and the decision's index)."""
-        knowledge = Knowledge.from_match(self.match, self.seat, at=start)
-        sampler = DealSampler(self.rules, knowledge)
-        rng = random.Random(f"tricklab:review:{self.rules.name}:{self.seed}:{index}")
-        return [sampler.sample_masks(rng) for _ in range(self.samples)]
-
-    def _deals(self, index: int, start: int) -> list[tuple[tuple[int, ...], int, int]]:
-        """The sampled deals of one decision, each distinct deal once with how often it was drawn."""
-        counts: dict[tuple[tuple[int, ...], int], int] = {}
-        for deal in self._draw(index, start):
-            counts[deal] = counts.get(deal, 0) + 1
-        return [(hands, aside, k) for (hands, aside), k in counts.items()]
-
-    def _rate(
-        self, index: int, start: int, listed: tuple[int, ...], chosen: int, done_before: int, total: int
-    ) -> Steps[DecisionReview]:
-        rules, entry = self.rules, self.entry
-        deals = self._deals(index, start)
-        opening = self.states[start]
-        starts = [(entry.deal(rules, opening, hands, aside), k) for hands, aside, k in deals]
-        scores: dict[int, list[int]] = {}
-        for done, action in enumerate(listed, start=1):
-            scores[action] = [self._play_out(state, action) for state, _ in starts]
-            yield done_before + done * self.samples, total
-        weights = [k for _, k in starts]
-        n = self.samples
-        stats = {a: _mean_err(s, weights, n) for a, s in scores.items()}
-        order = {a: k for k, a in enumerate(listed)}
-        ranked = sorted(listed, key=lambda a: (-stats[a][0], a != chosen, order[a]))
-        best = ranked[0]
-        mean, err = stats[chosen]
-        best_mean = stats[best][0]
-        loss = max(0.0, best_mean - mean)
+    def _rated(self, index: int, ev: Evaluation) -> DecisionReview:
+        """The decision at ``index`` rated from the judge's evaluation of it."""
+        action = self.actions[index]
+        chosen = ev.figure(action)
+        best = ev.best
+        loss, loss_err = (0.0, 0.0) if chosen is best else (chosen.loss, chosen.loss_stderr)
         if loss <= _TIE:
-            loss, best, best_mean = 0.0, chosen, mean
-        diffs = [b - c for b, c in zip(scores[best], scores[chosen], strict=True)]
-        _, loss_err = _mean_err(diffs, weights, n)
-        actions = rules.actions
+            loss, loss_err, best = 0.0, 0.0, chosen
+        verdict = verdict_of(self.rules.name, loss, loss_err)
         return DecisionReview(
             index,
             str(self.states[index].phase),
-            actions[chosen],
-            str(actions[chosen]),
-            mean,
-            err,
-            actions[best],
-            best_mean,
+            action,
+            str(action),
+            chosen.mean,
+            chosen.stderr,
+            best.action,
+            best.mean,
             loss,
             loss_err,
-            verdict_of(rules.name, loss),
-            tuple((actions[a], stats[a][0], stats[a][1]) for a in ranked),
-            n,
+            verdict,
+            ev.choices,
+            self.samples,
+            choice_reasons(self.rules, self.entry.wording, ev, chosen),
         )
-
-    def _play_out(self, state: GameState, action: int) -> int:
-        """The seat's round score: ``action`` at the seat's first turn, the bots everywhere else."""
-        rules, entry, seat, bots, round_index = self.rules, self.entry, self.seat, self.bots, self.round
-        legal, step, view, round_of = rules.core_legal, rules.core_step, entry.view, entry.round_of
-        pending = True
-        while state.to_play is not None and round_of(state) == round_index:
-            mover = state.to_play
-            if pending and mover == seat:
-                state = step(state, action)
-                pending = False
-            else:
-                state = step(state, bots[mover].choose_id(view(rules, state, mover), legal(state)))
-        return entry.round_score(rules, self.states[self.start], state, seat, round_index)
 
     # --- hindsight --------------------------------------------------------------------------------
 
@@ -726,13 +783,3 @@ def _trick_so_far(rules: CoreRules[Any], state: GameState) -> tuple[Card, ...]:
     """The cards of the current trick before the seat's card (every game's state has ``trick``)."""
     trick = getattr(state, "trick", ())
     return tuple(rules.card(c) for c in trick)
-
-
-def _mean_err(values: Sequence[int | float], weights: Sequence[int], n: int) -> tuple[float, float]:
-    """Mean and standard error of ``values`` drawn ``weights`` times each (``n`` in all)."""
-    total = sum(v * w for v, w in zip(values, weights, strict=True))
-    mean = total / n
-    if n < 2:
-        return mean, math.inf
-    squares = sum((v - mean) ** 2 * w for v, w in zip(values, weights, strict=True))
-    return mean, math.sqrt(squares / (n - 1) / n)

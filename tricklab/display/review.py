@@ -1,28 +1,37 @@
-"""A round's review as HTML: the learner's decisions rated, the costliest named, hindsight.
+"""A round's review as HTML: each decision with its verdict in words and why, a moment to open and retry.
 
-Pure markup from a :class:`~tricklab.review.RoundReview` (the figures are the review's; this
-module only lays them out): a summary with the thresholds by name, the costliest decision
-with the better choice and both figures, a table of every decision, and the tricks whose
-winner another card would have changed, with every hand open.
+Pure markup from a :class:`~tricklab.review.RoundReview` (the figures and reasons are the
+judge's, :mod:`tricklab.judge`; this module only lays them out): a summary, the costliest
+decision with the better choice and both figures, every decision with its verdict in words,
+its reasons (each rule's id a link to its clause in the rulebooks) and a "Show this moment"
+button; an opened moment shows the table as the learner saw it then and every rated choice
+as a button, and a choice tried there shows its figure from the same evaluation.
 """
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
-from ..actions import Play
-from ..explain import and_list, plural
-from . import esc
+from ..actions import Action, Play
+from ..explain import Reason, and_list, plural
+from . import esc, rule_id_html
 
 if TYPE_CHECKING:
     from ..games.base import Rules
+    from ..match import Match
     from ..review import DecisionReview, RoundReview
 
-#: a verdict's mark, as chess notation writes them, beside its word (never the mark alone)
-MARKS = {"best": "✓", "good": "", "inaccuracy": "?!", "mistake": "?", "blunder": "??"}
-
-
-PLURALS = {"best": "best", "good": "good", "inaccuracy": "inaccuracies", "mistake": "mistakes", "blunder": "blunders"}
+#: what the count of each verdict is called in the summary
+PLURALS = {
+    "best": "the best choice",
+    "same": "about the same as the best",
+    "good": "a good choice",
+    "inaccuracy": "small slips",
+    "mistake": "mistakes",
+    "blunder": "big mistakes",
+}
+SINGULARS = {"inaccuracy": "small slip", "mistake": "mistake", "blunder": "big mistake"}
 
 
 def _points(x: float) -> str:
@@ -33,6 +42,22 @@ def _limit(x: float) -> str:
     return f"{x:g} point" + ("" if x == 1 else "s")
 
 
+def cites_rule(rule_id: str) -> bool:
+    """Whether a reason's id is a rulebook clause (linked), not the judge's or the advisor's own note."""
+    return not rule_id.startswith(("judge.", "advice."))
+
+
+def judged_reasons_html(reasons: Sequence[Reason], *, title: str = "Why") -> str:
+    """Reasons as a list, each rule's id a link to its clause (the judge's own notes carry none)."""
+    if not reasons:
+        return ""
+    items = []
+    for r in reasons:
+        cite = f" ({rule_id_html(r.rule_id)})" if cites_rule(r.rule_id) else ""
+        items.append(f'<li data-rule="{esc(r.rule_id)}">{esc(r.text)}{cite}</li>')
+    return f'<div class="tl-review-why"><h5>{esc(title)}</h5><ul>{"".join(items)}</ul></div>'
+
+
 def decision_words(rules: Rules[Any], review: RoundReview, decision: DecisionReview) -> str:
     """What the seat did, in words, with the trick it was in for a card."""
     trick = next((h.trick for h in review.hindsight if h.index == decision.index), None)
@@ -40,52 +65,140 @@ def decision_words(rules: Rules[Any], review: RoundReview, decision: DecisionRev
     return f"Trick {trick}: {what}" if trick is not None and isinstance(decision.action, Play) else what
 
 
-def review_html(rules: Rules[Any], review: RoundReview) -> str:
-    """The whole review of one seat's round."""
+def review_html(
+    rules: Rules[Any],
+    review: RoundReview,
+    *,
+    match: Match | None = None,
+    moment: int | None = None,
+    tried: Action | None = None,
+    four_colour: bool = False,
+) -> str:
+    """The whole review of one seat's round; with ``match``, each decision has a "Show this
+    moment" button, and the decision at ``moment`` (its index) is opened there, with ``tried``
+    the choice tried in it."""
     you = rules.seat_name(review.seat)
     limits = review.thresholds
     counts = review.verdicts()
-    tally = ", ".join(f"{n} {v if n == 1 else PLURALS[v]}" for v, n in counts.items() if n)
+    tally = ", ".join(f"{n} {PLURALS[v] if n > 1 else SINGULARS.get(v, PLURALS[v])}" for v, n in counts.items() if n)
     summary = (
         f"<p>{plural(len(review.decisions), 'decision')} rated"
         + (f" ({review.forced} with only one choice left out)" if review.forced else "")
         + f": {esc(tally or 'none')}.</p>"
-        f'<p class="tl-review-thresholds">A decision is rated by the round score it was likely to cost, '
-        f"against the best choice, from {plural(review.samples, 'deal')} that fit what {esc(you)} knew then "
-        f"(the bots play the rest of the round): an inaccuracy costs {_limit(limits['inaccuracy'])} or more, "
-        f"a mistake {_limit(limits['mistake'])}, a blunder {_limit(limits['blunder'])}.</p>"
+        f'<p class="tl-review-thresholds">Each decision was played out on {plural(review.samples, "deal")} that fit '
+        f"what {esc(you)} knew then (the bots play the rest of the round). A choice counts as better only when it "
+        "is ahead by more than twice the uncertainty of the difference; otherwise it is “about the same”. A small "
+        f"slip costs {_limit(limits['inaccuracy'])} or more, a mistake {_limit(limits['mistake'])}, a big mistake "
+        f"{_limit(limits['blunder'])}.</p>"
     )
     worst = review.costliest
     callout = ""
-    if worst is not None and worst.loss > 0:
+    if worst is not None and worst.verdict not in ("best", "same"):
         better = rules.describe_action(worst.best_action)
         callout = (
             f'<p class="tl-review-costliest"><strong>The costliest decision</strong>: '
             f"{esc(decision_words(rules, review, worst))}, likely {_points(worst.expected)} points. "
             f"Better: {esc(better)}, likely {_points(worst.best_expected)} points. "
-            f"It cost about {_points(worst.loss)} points: {esc(worst.verdict)} {esc(MARKS[worst.verdict])}.</p>"
+            f"{esc(worst.words[:1].upper() + worst.words[1:])}.</p>"
         )
     elif worst is not None:
-        callout = '<p class="tl-review-all-best"><strong>Every decision was the best one found.</strong></p>'
+        callout = (
+            '<p class="tl-review-all-best"><strong>Every decision was the best one found, '
+            "or about the same as it.</strong></p>"
+        )
     rows = []
     for d in review.decisions:
-        best = "the same" if d.best_action == d.action else rules.describe_action(d.best_action)
-        mark = MARKS[d.verdict]
-        rows.append(
-            f'<tr class="tl-verdict-{esc(d.verdict)}"><td>{esc(decision_words(rules, review, d))}</td>'
-            f"<td>{_points(d.expected)}</td><td>{esc(best)}</td><td>{_points(d.best_expected)}</td>"
-            f"<td>{_points(d.loss)}</td><td>{esc(d.verdict)}{' ' + esc(mark) if mark else ''}</td></tr>"
+        best = (
+            ""
+            if d.best_action == d.action
+            else f"; best: {esc(rules.describe_action(d.best_action))}, {_points(d.best_expected)}"
         )
-    table = (
-        '<table class="tl-score-table tl-review-table" aria-label="Every decision rated"><thead><tr>'
-        "<th scope='col'>Your decision</th><th scope='col'>Likely points</th><th scope='col'>Best choice</th>"
-        "<th scope='col'>Its likely points</th><th scope='col'>Cost</th><th scope='col'>Verdict</th>"
-        f"</tr></thead><tbody>{''.join(rows)}</tbody></table>"
-    )
+        button = ""
+        opened = ""
+        if match is not None:
+            is_open = d.index == moment
+            label = "Hide this moment" if is_open else "Show this moment"
+            value = "" if is_open else str(d.index)
+            button = (
+                f'<button type="button" class="tl-choice tl-review-open" data-intent="review-moment" '
+                f'data-value="{esc(value)}" aria-expanded="{str(is_open).lower()}">{label}</button>'
+            )
+            if is_open:
+                opened = moment_html(rules, review, match, d, tried, four_colour=four_colour)
+        rows.append(
+            f'<li class="tl-review-row tl-verdict-{esc(d.verdict)}" data-index="{d.index}">'
+            f'<p class="tl-review-what"><strong>{esc(decision_words(rules, review, d))}</strong>: '
+            f'<span class="tl-review-verdict">{esc(d.words)}</span>.</p>'
+            f'<p class="tl-review-figures">Likely {_points(d.expected)} points{best}.</p>'
+            f"{judged_reasons_html(d.reasons)}{button}{opened}</li>"
+        )
+    listed = f'<ol class="tl-review-list" aria-label="Every decision rated">{"".join(rows)}</ol>'
     return (
         f'<section class="tl-review" aria-label="Review of round {review.round + 1}">'
         f"<h3>Review of round {review.round + 1}: {esc(you)}</h3>{summary}{callout}"
-        f'<div class="tl-scroll">{table}</div>{hindsight_html(rules, review)}</section>'
+        f"{listed}{hindsight_html(rules, review)}</section>"
+    )
+
+
+def moment_html(
+    rules: Rules[Any],
+    review: RoundReview,
+    match: Match,
+    decision: DecisionReview,
+    tried: Action | None,
+    *,
+    four_colour: bool = False,
+) -> str:
+    """The table as the seat saw it before ``decision``, every rated choice as a button to try,
+    and the figure of the choice ``tried`` (from the same evaluation as the review's)."""
+    from ..judge import choice_name
+    from . import view_html
+
+    view = rules.view(match.states[decision.index], review.seat)
+    table = view_html(rules, view, four_colour=four_colour)
+    buttons = []
+    for c in decision.choices:
+        pressed = c.action == tried
+        mark = " (yours)" if c.action == decision.action else ""
+        buttons.append(
+            f'<button type="button" class="tl-choice" data-intent="review-retry" data-value="{esc(c.text)}" '
+            f'aria-pressed="{str(pressed).lower()}">{esc(choice_name(rules, c.action))}{mark}</button>'
+        )
+    result = ""
+    if tried is not None:
+        result = tried_html(rules, decision, tried)
+    return (
+        f'<section class="tl-moment" aria-label="The moment of this decision" tabindex="-1">'
+        f"<h4>The moment: before you chose</h4>{table}"
+        f"<p>Try another choice here: each shows what it was likely to score on the same deals.</p>"
+        f'<div class="tl-choices tl-retry">{"".join(buttons)}</div>{result}</section>'
+    )
+
+
+def tried_html(rules: Rules[Any], decision: DecisionReview, tried: Action) -> str:
+    """How ``tried`` fares at that moment: its figure, its verdict against the best, and why."""
+    from ..judge import Evaluation, choice_reasons
+    from ..review import verdict_of
+
+    fig = decision.figure(tried)
+    best = decision.choices[0]
+    if fig.action == best.action:
+        words = "the best choice"
+    else:
+        verdict = verdict_of(rules.name, fig.loss, fig.loss_stderr)
+        words = {"same": "about the same as the best", "best": "the best choice"}.get(
+            verdict, f"costs about {_points(fig.loss)} points against the best"
+        )
+    entry = rules.capabilities.review
+    reasons: tuple[Reason, ...] = ()
+    if entry is not None:
+        ev = Evaluation(rules.name, 0, decision.index, decision.samples, 0, decision.choices, decision.action)
+        reasons = choice_reasons(rules, entry.load().wording, ev, fig)
+    yours = " (your choice)" if tried == decision.action else ""
+    return (
+        f'<div class="tl-retry-result" role="status"><p><strong>{esc(rules.describe_action(tried))}{yours}: likely '
+        f"{_points(fig.mean)} points</strong> (from {plural(fig.samples, 'deal')}): {esc(words)}.</p>"
+        f"{judged_reasons_html(reasons)}</div>"
     )
 
 

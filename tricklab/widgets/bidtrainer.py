@@ -16,7 +16,7 @@ import ipywidgets as w
 
 from .. import get_rules
 from ..actions import Action, Bid, Pass, Predict
-from ..advisor import MAX_SAMPLES, Advice, AdviceCancelled, AdvisorEntry, BidEstimate, advise_steps
+from ..advisor import MAX_SAMPLES, Advice, AdviceCancelled, AdvisorEntry, BidEstimate
 from ..bots import make_bots
 from ..cards import Card
 from ..display import bid_rows, card_html, choice_button, decision_html, esc, rule_id_html, view_html
@@ -25,6 +25,7 @@ from ..errors import InvalidOption, TricklabError, describe
 from ..games import DEFAULT_GAME, default_players, find_game, games_with
 from ..games.base import Rules, next_seed
 from ..games.capabilities import Capabilities, DecisionKind
+from ..judge import evaluate_steps
 from ..match import Match
 from ..platform import Background, Steps, finish, in_background, reporting
 from .board import Board, LookToggles, controls_row
@@ -191,10 +192,11 @@ class BidTrainer(w.VBox):  # type: ignore[misc]
             return not self._cancel.is_set()
 
         try:
-            steps = advise_steps(
-                self.rules, self.match.view(self.seat), bid=self.action, samples=self.samples, seed=self.seed
-            )
-            advice = yield from reporting(steps, progress, AdviceCancelled)
+            # the one judge of the hint and the review: at a bidding position it is the advisor's answer
+            steps = evaluate_steps(self.match, tried=self.action, samples=self.samples, seed=self.seed)
+            evaluation = yield from reporting(steps, progress, AdviceCancelled)
+            advice = evaluation.advice
+            assert advice is not None, "a bidding position is judged by the advisor"
         except AdviceCancelled:
             self._message = "Cancelled: press Try it to start again."
             self._render()
@@ -393,13 +395,16 @@ class BidTrainer(w.VBox):  # type: ignore[misc]
         assert tried is not None
         best = advice.best
         sentence = self._form.sentence(tried, best)
-        charts = [self._distribution_chart(advice, tried), self._score_chart(advice, tried)]
+        charts = [self._distribution_chart(advice, tried)]
+        if best is not tried:  # the best's own chart beside it: each chart is of the choice played for
+            charts.append(self._form.distribution_chart(self, best, " (the best)"))
+        charts.append(self._score_chart(advice, tried))
         note = f"{advice.samples} sampled deals of the cards you cannot see, played out by the bots. " + (
             self._form.note(advice)
         )
-        why = _reasons_html(f"Why {self._form.name(tried)}", tried)
+        why = _reasons_html(f"{_aim(self._form.name(tried))} (yours)", tried)
         if best is not tried:
-            why += _reasons_html(f"Why {self._form.name(best)}", best)
+            why += _reasons_html(f"{_aim(self._form.name(best))} (the best)", best)
         return (
             f'<section class="tl-panel tl-advice" aria-label="What your {self._form.what} would bring">'
             f'<p class="tl-advice-sentence" role="status"><strong>{esc(sentence)}</strong></p>'
@@ -407,7 +412,7 @@ class BidTrainer(w.VBox):  # type: ignore[misc]
         )
 
     def _distribution_chart(self, advice: Advice, tried: BidEstimate) -> str:
-        return self._form.distribution_chart(self, tried)
+        return self._form.distribution_chart(self, tried, " (yours)")
 
     def _score_chart(self, advice: Advice, tried: BidEstimate) -> str:
         shown = self._form.shown(advice, tried)
@@ -457,6 +462,13 @@ def _reasons_html(title: str, estimate: BidEstimate) -> str:
         cite = f" ({rule_id_html(reason.rule_id)})" if not reason.rule_id.startswith("advice.") else ""
         items.append(f"<li>{esc(reason.text)}{cite}</li>")
     return f'<div class="tl-advice-why"><h5>{esc(title)}</h5><ul>{"".join(items)}</ul></div>'
+
+
+def _aim(name: str) -> str:
+    """A choice as the condition its reasons hold under: "predicting 2" -> "If you predict 2 and play for it"."""
+    verb, _, rest = name.partition(" ")
+    base = {"predicting": "predict", "bidding": "bid", "passing": "pass"}.get(verb, verb)
+    return f"If you {base} {rest}" + (" and play for it" if base != "pass" else "")
 
 
 def _race_note(advice: Advice, choices: str) -> str:
@@ -538,9 +550,11 @@ class _PredictionForm:
         return decision_html("Prediction", buttons)
 
     @staticmethod
-    def distribution_chart(t: BidTrainer, tried: BidEstimate) -> str:
-        bars = [Bar(str(k), p, marks=("yours",) if k == t.prediction else ()) for k, p in enumerate(tried.distribution)]
-        return bar_chart(bars, title="Tricks you win (how often)", percent=True, width=360)
+    def distribution_chart(t: BidTrainer, tried: BidEstimate, note: str = "") -> str:
+        aim = tried.bid.n if isinstance(tried.bid, Predict) else t.prediction
+        bars = [Bar(str(k), p, marks=("yours",) if k == aim else ()) for k, p in enumerate(tried.distribution)]
+        title = f"Tricks you win (how often), playing for {aim}{note}"
+        return bar_chart(bars, title=title, percent=True, width=360)
 
     @staticmethod
     def shown(advice: Advice, tried: BidEstimate) -> list[BidEstimate]:
@@ -616,15 +630,16 @@ class _SuitBidForm:
         return decision_html(t.rules.describe_action(t.action), bid_rows(t.bid, zero=t.zero) + zero)
 
     @staticmethod
-    def distribution_chart(t: BidTrainer, tried: BidEstimate) -> str:
+    def distribution_chart(t: BidTrainer, tried: BidEstimate, note: str = "") -> str:
         charts = []
-        bid = t.action
+        bid = tried.bid if isinstance(tried.bid, Bid) else t.action
         for i, key in enumerate(t.rules.capabilities.decision.suits):
             counts = tried.suits[i] if tried.suits else ()
             total = sum(counts) or 1
             target = None if isinstance(bid, Bid) and bid.zero else int(getattr(bid, key))
             bars = [Bar(str(k), c / total, marks=("yours",) if k == target else ()) for k, c in enumerate(counts)]
-            charts.append(bar_chart(bars, title=f"{key.title()} tricks you win", percent=True, width=220, height=150))
+            title = f"{key.title()} tricks you win, bidding {_short(tried)}{note}"
+            charts.append(bar_chart(bars, title=title, percent=True, width=220, height=150))
         return "".join(charts)
 
     @staticmethod
@@ -702,9 +717,10 @@ class _PassForm:
         )
 
     @staticmethod
-    def distribution_chart(t: BidTrainer, tried: BidEstimate) -> str:
+    def distribution_chart(t: BidTrainer, tried: BidEstimate, note: str = "") -> str:
         bars = [Bar(f"{points:+d}", k / tried.samples) for points, k in tried.scores]
-        return bar_chart(bars, title="Points this round brings your side (how often)", percent=True, width=360)
+        title = f"Points this round brings your side (how often), passing {_short(tried)}{note}"
+        return bar_chart(bars, title=title, percent=True, width=360)
 
     @staticmethod
     def shown(advice: Advice, tried: BidEstimate) -> list[BidEstimate]:

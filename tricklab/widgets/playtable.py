@@ -55,19 +55,21 @@ from ..display import choice_button as _button
 from ..display import decision_html as _decision
 from ..display.boards import MANDALA_PLACES, Picking, mandala_place, one_card
 from ..display.panels import PodiumView, panel_html
+from ..display.review import judged_reasons_html
 from ..errors import IllegalAction, InvalidOption, TricklabError, describe
 from ..explain import Reason, and_list, plural
 from ..games import DEFAULT_GAME, default_players, find_game
 from ..games.base import EventKind, Rules, SeatView, next_seed
 from ..games.capabilities import BoardKind
-from ..hints import Hint, hint
+from ..hints import Hint, judged_hint
 from ..links import moves_code
 from ..match import Match, Step
 from ..platform import app_link
 from ..review import reviewable_rounds
 from .board import Board, LookToggles, controls_row
 from .inputs import bid_step, check_seconds, clicked_card, number, quote, short, too_long
-from .review import ReviewPanel
+from .review import INTENTS as REVIEW_INTENTS
+from .review import ReviewView
 
 BID_KEYS = ("rock", "soul", "pops")
 ROUND_END = ("score", "round-end")  # the event kinds that close a round (scores, or Jewel Vault's round actions)
@@ -139,7 +141,9 @@ class PlayTable(w.VBox):  # type: ignore[misc]
         self.hold = hold
         self._bots_paused = False
         self._pending: asyncio.TimerHandle | None = None  # the next bot move (or continue), when paced
-        self._review: ReviewPanel | None = None  # the review shown under the table, once asked for
+        self._review: ReviewView | None = None  # the review shown in place, under the button that asked for it
+        self._reveal = ""  # what the next scene brings into view (a CSS selector), once
+        self._reveals = 0
         self.board = Board()
         self.board.on_intent(self._intent)
         self.look = LookToggles(
@@ -149,7 +153,7 @@ class PlayTable(w.VBox):  # type: ignore[misc]
             suits=cls.capabilities.board is None,
         )
         self.undo_button = w.Button(description="Undo my last move", tooltip="take back your last decision")
-        self.hint_button = w.Button(description="Hint", tooltip="what the heuristic bot would do, and why")
+        self.hint_button = w.Button(description="Hint", tooltip="the best choice found by playing out deals, and why")
         self.undo_button.on_click(lambda _: self.undo())
         self.hint_button.on_click(lambda _: self.hint())
         self.new_deal_button = w.Button(description="New deal", tooltip="a new match, the next seed")
@@ -280,8 +284,8 @@ class PlayTable(w.VBox):  # type: ignore[misc]
     def _gathered(self) -> None:
         self._pending = None
         self._gathering = False
-        if self._pauses:
-            self._pauses.pop(0)
+        if self._pauses and self._pauses.pop(0).kind == "round":
+            self._stop_review()  # the review of a round goes with its sheet
         self._message = ""
         self._hold_timer()
         self._run_bots()
@@ -301,6 +305,7 @@ class PlayTable(w.VBox):  # type: ignore[misc]
                 break
         self._scanned = len(self.match.timeline(self.seat))
         self._pauses = []
+        self._stop_review()
         self._gathering = False
         self._message = "Your last move was taken back."
         self._hint = None
@@ -318,14 +323,17 @@ class PlayTable(w.VBox):  # type: ignore[misc]
         if not (self.my_turn and self.live):
             self._refuse("A hint is for your own turn." if not self.my_turn else self._continue_first())
             return None
-        self._hint = hint(self.rules, self.match.view(self.seat), self.match.legal_actions(), self._adviser)
+        # the one judge of the review and the trainer, on the same seed: they name the same best choice
+        self._hint = judged_hint(self.match, self._adviser, seed=self.match.seed)
         self._render()
         return self._hint.action
 
-    def review(self, round: int | None = None, *, background: bool = True) -> ReviewPanel | None:
+    def review(self, round: int | None = None, *, background: bool = True) -> ReviewView | None:
         """Rate the learner's decisions in ``round`` (from 0; ``None``: the last complete
-        round) in a panel under the table (:class:`~tricklab.widgets.review.ReviewPanel`); it
-        runs in the background with progress and Cancel unless ``background`` is false."""
+        round), shown in place: in the round's sheet (or the final result) right under the
+        button that asked, brought into view, with its progress and Cancel while it runs
+        (:class:`~tricklab.widgets.review.ReviewView`); in the background unless ``background``
+        is false."""
         if self.rules.capabilities.review is None:
             self._refuse(f"There is no review of {self.rules.title} games yet.")
             return None
@@ -341,30 +349,36 @@ class PlayTable(w.VBox):  # type: ignore[misc]
             )
             return None
         self._stop_review()  # one review at a time: the one under way stops first
-        panel = ReviewPanel(self.match, self.seat, rounds=rounds, round=round, seed=self.match.seed)
-        self._review = panel
-        self._show_below(panel)
+        view = ReviewView(self.match, self.seat, round, seed=self.match.seed, on_change=self._review_changed)
+        self._review = view
         self._message = ""
-        self._render()
-        panel.run(background=background)
-        return panel
+        view.run(background=background)
+        return view
 
-    def _show_below(self, *panels: w.Widget) -> None:
-        """The toolbar, the board, then ``panels`` (a review) under them."""
-        self.children = (self.toolbar, self.board, *panels)
+    def _review_changed(self, reveal: str) -> None:
+        """The review's markup changed (from its thread while it runs): draw it, bringing ``reveal`` into view."""
+        if reveal:
+            self._reveal = reveal
+        self._render()
 
     def _stop_review(self) -> None:
-        """Stop the review shown, if it is under way, and wait until it has (see ``ReviewPanel.stop``)."""
+        """Stop the review shown, if it is under way, and wait until it has (see ``ReviewView.stop``)."""
         if self._review is not None:
-            self._review.stop()
-            self._review = None
+            review, self._review = self._review, None
+            review.stop()
+
+    def _review_html(self, round_index: int | None) -> str:
+        """The review in place, if it is of ``round_index`` (``None``: any round, the game's end)."""
+        review = self._review
+        if review is None or (round_index is not None and review.round != round_index):
+            return ""
+        return review.html(four_colour=self.look.four_colour.value)
 
     def new_deal(self) -> None:
         """A new match with the next seed (the same game, players, seat and variants)."""
         self._cancel_pending()
         seed = next_seed(self.match.seed)
-        self._stop_review()
-        self._show_below()  # a review of the last match goes with it
+        self._stop_review()  # a review of the last match goes with it
         self._start(get_rules(self.rules.name, players=self.rules.players), seed)
         self._message = f"A new deal: seed {seed}."
         self._render()
@@ -632,6 +646,9 @@ class PlayTable(w.VBox):  # type: ignore[misc]
             self._still = value == "reduce"
         elif intent == "new-deal":
             self.new_deal()
+        elif intent in REVIEW_INTENTS:
+            if self._review is not None:
+                self._review.intent(intent, short(value, 40))
         elif intent == "review":
             chosen = number(value) if value else None
             if value and chosen is None:
@@ -840,9 +857,15 @@ class PlayTable(w.VBox):  # type: ignore[misc]
         if self._message:
             parts.append(f'<p class="tl-message" role="alert">{esc(self._message)}</p>')
         if self._hint is not None:
+            judged = self._hint.evaluation
+            why = (
+                "Why"
+                if judged is None
+                else f"Why: played out on {plural(judged.samples, 'deal')} that fit what you know"
+            )
             parts.append(
                 f'<section class="tl-hint" aria-label="Hint"><p><strong>Hint: {esc(self._hint.text)}.</strong></p>'
-                f"{reasons_html(self._hint.reasons, title='Why')}</section>"
+                f"{judged_reasons_html(self._hint.reasons, title=why)}</section>"
             )
         if pause is not None and pause.kind == "round":
             parts.append(self._sheet_html(pause))
@@ -896,6 +919,9 @@ class PlayTable(w.VBox):  # type: ignore[misc]
             parts.append(self._last_trick_html())
         parts.append(self._history_html())
         step = len(self.match.actions) * 4 + len(self._pauses) + (2 if self._gathering else 0)
+        reveal, self._reveal = self._reveal, ""
+        if reveal:  # what the learner just asked for comes into view (the review, a moment of it)
+            self._reveals += 1
         moved, self._drawn_step = step != self._drawn_step, step
         focus, self._focus = (self._next_focus(pause, legal) if moved else self._focus), ""
         scene: dict[str, Any] = {
@@ -905,6 +931,8 @@ class PlayTable(w.VBox):  # type: ignore[misc]
             "step": step,
             "announce": status,
             "focus": focus,
+            "reveal": reveal,
+            "reveal_id": self._reveals,
             "data": {
                 "turn": self.my_turn and live,
                 "over": self.match.is_over,
@@ -1028,7 +1056,7 @@ class PlayTable(w.VBox):  # type: ignore[misc]
             f'<section class="tl-sheet" aria-label="{word} {number} score sheet"><h3>{word} {number} is over</h3>'
             f'<ol class="tl-sheet-steps">{items}</ol>'
             + (
-                f'<div class="tl-choices">{_button("review", str(number), review)}</div>'
+                f'<div class="tl-choices">{_button("review", str(number), review)}</div>{self._review_html(number - 1)}'
                 if self.rules.capabilities.review is not None
                 else ""
             )
@@ -1053,10 +1081,18 @@ class PlayTable(w.VBox):  # type: ignore[misc]
             + f'<a class="tl-choice tl-link" href="{link}" target="_blank" rel="noopener">'
             "Open this game in the replay app</a>"
         )
+        others = ""
+        if self._review is not None and self.rules.capabilities.review is not None:
+            rounds = reviewable_rounds(self.match)
+            word = self._round_word
+            others = "".join(
+                _button("review", str(r + 1), f"Review {word} {r + 1}") for r in rounds if r != self._review.round
+            )
+            others = f'<div class="tl-choices" aria-label="Other {word}s">{others}</div>' if others else ""
         return (
             f'<section class="tl-sheet tl-final" aria-label="Final result"><h3>The game is over</h3>{totals}'
             f"<p>Send the replay link to your teacher: it opens this exact game, every move.</p>"
-            f'<div class="tl-choices">{actions}</div></section>'
+            f'<div class="tl-choices">{actions}</div>{self._review_html(None)}{others}</section>'
         )
 
     def _round_steps(self) -> list[Step]:

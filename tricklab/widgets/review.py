@@ -1,32 +1,218 @@
-"""ReviewPanel: a seat's decisions in a round rated, with progress and a Cancel button.
+"""The review of a round where the learner is: its progress, its result, a moment opened and retried.
 
-The figures are :func:`tricklab.review.review_round`'s and the markup
-:func:`tricklab.display.review.review_html`'s; the panel only asks and shows. In a kernel
-the review runs in a thread, so the page stays live: the progress bar moves and Cancel is
-heard (the review checks it between play-outs and stops, changing nothing). In the browser,
-where there are no threads, the same review takes a step per turn of the page's event loop
-(:mod:`tricklab.platform`). One review runs at a time: a new one first stops the one under way.
+The figures are :func:`tricklab.review.review_round`'s (the one judge, :mod:`tricklab.judge`)
+and the markup :mod:`tricklab.display.review`'s; this module only asks and shows.
+:class:`ReviewView` is the review's state and markup, with no widget of its own: the play
+table draws it inside its own board, right under the button that asked for it, and the
+replay's :class:`ReviewPanel` in a board of its own. In a kernel the review runs in a thread,
+so the page stays live: the progress bar moves and Cancel is heard (the review checks it
+between play-outs and stops, changing nothing). In the browser, where there are no threads,
+the same review takes a step per turn of the page's event loop (:mod:`tricklab.platform`).
+One review runs at a time: a new one first stops the one under way.
 """
 
 from __future__ import annotations
 
 import threading
+from collections.abc import Callable
 
 import ipywidgets as w
 
+from ..actions import Action
 from ..display import esc
 from ..display.review import review_html
 from ..errors import TricklabError
+from ..judge import JUDGE_SAMPLES
 from ..match import Match
 from ..platform import Background, Steps, finish, in_background, reporting
 from ..review import ReviewCancelled, RoundReview, review_steps
-from .board import controls_row
+from .board import Board, controls_row
+from .inputs import quote
 
-DEFAULT_SAMPLES = 24
+DEFAULT_SAMPLES = JUDGE_SAMPLES
+
+#: the intents a review's markup sends (its buttons)
+INTENTS = ("review-moment", "review-retry", "review-cancel")
+
+
+class ReviewView:
+    """One seat's review of one round of ``match`` (a copy is taken), as state and markup.
+
+    ``on_change(reveal)`` is called whenever the markup changes (from the review's thread while
+    it runs); ``reveal`` names what should come into view (a CSS selector) or is empty.
+    """
+
+    def __init__(
+        self,
+        match: Match,
+        seat: int,
+        round: int,
+        *,
+        samples: int = DEFAULT_SAMPLES,
+        seed: int = 0,
+        on_change: Callable[[str], None] = lambda reveal: None,
+    ) -> None:
+        self.match = match.copy()
+        self.rules = match.rules
+        self.seat = seat
+        self.round = round
+        self.samples = samples
+        self.seed = seed
+        self.on_change = on_change
+        self.review: RoundReview | None = None
+        self.percent = 0
+        self.message = ""
+        self.moment: int | None = None
+        self.tried: Action | None = None
+        self._cancel = threading.Event()
+        self._worker: Background | None = None
+        self._running = False
+
+    @property
+    def running(self) -> bool:
+        """Whether the review is under way (until its result, its message, or its cancellation is shown)."""
+        return self._running
+
+    def run(self, *, background: bool = True) -> None:
+        """Start the review (``background=False``: wait for it)."""
+        self.stop()
+        self._cancel = cancel = threading.Event()
+        self.review, self.percent, self.message, self.moment, self.tried = None, 0, "", None, None
+        self._running = True
+        self.on_change(".tl-review-box")
+        if background:
+            self._worker = in_background(self._work(cancel))
+        else:
+            finish(self._work(cancel), None, ReviewCancelled)
+
+    def wait(self, timeout: float | None = None) -> None:
+        if self._worker is not None:
+            self._worker.wait(timeout)
+
+    def cancel(self) -> None:
+        self._cancel.set()
+
+    def stop(self) -> None:
+        """Cancel a review under way and return once it has stopped."""
+        self._cancel.set()
+        if self._worker is not None:
+            self._worker.stop()
+
+    def _progress(self, done: int, total: int, cancel: threading.Event) -> bool:
+        if cancel.is_set():
+            return False
+        percent = 100 * done // total if total else 100
+        if percent // 5 != self.percent // 5:  # a redraw every 5 %
+            self.percent = percent
+            self.on_change("")
+        return True
+
+    def _work(self, cancel: threading.Event) -> Steps[None]:
+        try:
+            steps = review_steps(self.match, self.seat, self.round, samples=self.samples, seed=self.seed)
+            review = yield from reporting(
+                steps, lambda done, total: self._progress(done, total, cancel), ReviewCancelled
+            )
+        except ReviewCancelled:
+            self.message = "The review was cancelled. Press the review button to start it again."
+        except TricklabError as exc:
+            self.message = str(exc)
+        else:
+            self.review = review
+        finally:
+            self._running = False
+        self.on_change(".tl-review-box")
+
+    # --- what the learner does in it ---------------------------------------------------------------------
+
+    def intent(self, intent: str, value: str | None) -> bool:
+        """Handle one of :data:`INTENTS`; ``False`` for any other. A value that names no decision
+        or no choice of it shows a message and changes nothing else."""
+        if intent == "review-cancel":
+            self.cancel()
+            return True
+        if intent == "review-moment":
+            self.open_moment(value or None)
+            return True
+        if intent == "review-retry":
+            self.retry(value or "")
+            return True
+        return False
+
+    def open_moment(self, index: str | int | None) -> bool:
+        """Open the moment of the decision at ``index`` (``None`` closes it)."""
+        review = self.review
+        if review is None:
+            return False
+        if index is None:
+            self.moment, self.tried = None, None
+            self.on_change("")
+            return True
+        number = (
+            int(index) if isinstance(index, int) or (index.isascii() and index.isdigit() and len(index) < 8) else -1
+        )
+        if number not in {d.index for d in review.decisions}:
+            self.message = f"“{quote(str(index))}” is not a decision of this review."
+            self.on_change("")
+            return False
+        self.moment, self.tried, self.message = number, None, ""
+        self.on_change(".tl-moment")
+        return True
+
+    def retry(self, text: str) -> bool:
+        """Try the choice ``text`` (an action's text as its button sends it) at the open moment."""
+        review = self.review
+        decision = None if review is None else next((d for d in review.decisions if d.index == self.moment), None)
+        if decision is None:
+            return False
+        choice = next((c for c in decision.choices if c.text == text), None)
+        if choice is None:
+            self.message = f"“{quote(text)}” is not one of the choices rated at that moment."
+            self.on_change("")
+            return False
+        self.tried, self.message = choice.action, ""
+        self.on_change(".tl-retry-result")
+        return True
+
+    # --- markup ------------------------------------------------------------------------------------------
+
+    def html(self, *, four_colour: bool = False, controls: bool = True) -> str:
+        """The review as it stands: its progress with Cancel while it runs (with ``controls``),
+        its result, or its message."""
+        parts = []
+        if self.message:
+            parts.append(f'<p class="tl-message" role="alert">{esc(self.message)}</p>')
+        if self.running:
+            who = self.rules.seat_name(self.seat)
+            word = self.rules.capabilities.round_word
+            cancel = (
+                '<button type="button" class="tl-choice" data-intent="review-cancel" data-value="">Cancel</button>'
+                if controls
+                else ""
+            )
+            parts.append(
+                f'<div class="tl-review-progress" role="status"><p>Reviewing {word} {self.round + 1} for {esc(who)}: '
+                f"playing out every choice…</p>"
+                f'<progress max="100" value="{self.percent}" aria-label="Review progress">{self.percent} %</progress>'
+                f" {cancel}</div>"
+            )
+        elif self.review is not None:
+            parts.append(
+                review_html(
+                    self.rules,
+                    self.review,
+                    match=self.match,
+                    moment=self.moment,
+                    tried=self.tried,
+                    four_colour=four_colour,
+                )
+            )
+        return f'<div class="tl-review-box" tabindex="-1" data-value="tl-review-box">{"".join(parts)}</div>'
 
 
 class ReviewPanel(w.VBox):  # type: ignore[misc]
-    """Rate ``seat``'s decisions in a round of ``match`` (a copy is taken: play may go on).
+    """Rate ``seat``'s decisions in a round of ``match`` (a copy is taken: play may go on), in a
+    board of its own under its pickers (the replay's "Review a round").
 
     ``rounds`` are the rounds (from 0) the learner may pick, ``round`` the one shown first;
     with ``seats`` (the replay's teacher) any seat may be picked, else the seat is fixed.
@@ -47,9 +233,8 @@ class ReviewPanel(w.VBox):  # type: ignore[misc]
         self.rules = match.rules
         self.samples = samples
         self.seed = seed
-        self.review: RoundReview | None = None
-        self._cancel = threading.Event()  # the review under way's own: each run has a new one
-        self._worker: Background | None = None
+        self.view: ReviewView | None = None
+        self._reveals = 0
         self.round_picker = w.Dropdown(
             options=[(f"Round {r + 1}", r) for r in rounds],
             value=round if round in rounds else rounds[-1],
@@ -67,7 +252,8 @@ class ReviewPanel(w.VBox):  # type: ignore[misc]
             value=0, min=0, max=100, description="Working", layout=w.Layout(width="260px", max_width="100%")
         )
         self.progress.layout.visibility = "hidden"
-        self.output = w.HTML("")
+        self.output = Board()
+        self.output.on_intent(self._intent)
         self.run_button.on_click(lambda _: self.run())
         self.cancel_button.on_click(lambda _: self.cancel())
         pickers = [self.round_picker] + ([self.seat_picker] if seats else [])
@@ -76,79 +262,65 @@ class ReviewPanel(w.VBox):  # type: ignore[misc]
         self.add_class("tricklab-review")
 
     @property
+    def review(self) -> RoundReview | None:
+        return None if self.view is None else self.view.review
+
+    @property
     def running(self) -> bool:
-        return self._worker is not None and self._worker.running
+        return self.view is not None and self.view.running
+
+    @property
+    def html(self) -> str:
+        return str(self.output.scene.get("html", ""))
 
     def run(self, *, background: bool = True) -> None:
         """Review the picked seat's picked round; ``background=False`` waits for the result
-        (scripts and tests). A review under way is stopped first (:meth:`stop`): one runs at a time."""
+        (scripts and tests). A review under way is stopped first: one runs at a time."""
         seat, round_ = self.seat_picker.value, self.round_picker.value
         if not isinstance(seat, int) or not isinstance(round_, int):  # a blank choice sent by the page
             if not self.running:
-                self._show('<p class="tl-message" role="alert">Pick a round (and a player) to review.</p>')
+                self._show('<p class="tl-message" role="alert">Pick a round (and a player) to review.</p>', "")
             return
         self.stop()
-        self._cancel = cancel = threading.Event()
-        self.review = None
-        self.run_button.disabled = True
-        self.cancel_button.disabled = False
-        self.progress.value = 0
-        self.progress.layout.visibility = "visible"
-        who = self.rules.seat_name(seat)
-        self._show(f'<p role="status">Reviewing round {round_ + 1} for {esc(who)}…</p>')
-        if background:
-            self._worker = in_background(self._work(seat, round_, cancel))
-        else:
-            finish(self._work(seat, round_, cancel), None, ReviewCancelled)
+        self.view = ReviewView(self.match, seat, round_, samples=self.samples, seed=self.seed, on_change=self._changed)
+        self.view.run(background=background)
 
     def wait(self, timeout: float | None = None) -> None:
-        """Wait for a review in a worker thread (in the browser the page's loop runs it)."""
-        if self._worker is not None:
-            self._worker.wait(timeout)
+        if self.view is not None:
+            self.view.wait(timeout)
 
     def cancel(self) -> None:
-        """Stop a review under way (nothing is shown of it)."""
-        self._cancel.set()
+        if self.view is not None:
+            self.view.cancel()
 
     def stop(self) -> None:
-        """Cancel a review under way and return once it has stopped: a thread at its next report
-        of progress (between two play-outs), a browser's task at once."""
-        self._cancel.set()
-        if self._worker is not None:
-            self._worker.stop()
+        if self.view is not None:
+            self.view.stop()
 
-    def _progress(self, done: int, total: int, cancel: threading.Event) -> bool:
-        if cancel.is_set():
-            return False
-        percent = 100 * done // total if total else 100
-        if percent != self.progress.value:
-            self.progress.value = percent
-        return True
+    def _intent(self, intent: str, value: str | None) -> None:
+        if self.view is not None:
+            self.view.intent(intent, value)
 
-    def _work(self, seat: int, round_: int, cancel: threading.Event) -> Steps[None]:
-        """The review in steps: the bar follows the play-outs and ``cancel`` is heard at each report."""
-        try:
-            steps = review_steps(self.match, seat, round_, samples=self.samples, seed=self.seed)
-            review = yield from reporting(
-                steps, lambda done, total: self._progress(done, total, cancel), ReviewCancelled
-            )
-        except ReviewCancelled:
-            self._show('<p role="status">The review was cancelled. Press Review to start it again.</p>')
-        except TricklabError as exc:
-            self._show(f'<p class="tl-message" role="alert">{esc(exc)}</p>')
-        else:
-            self.review = review
-            self._show(review_html(self.rules, review))
-        finally:
-            self.run_button.disabled = False
-            self.cancel_button.disabled = True
-            self.progress.layout.visibility = "hidden"
+    def _changed(self, reveal: str) -> None:
+        view = self.view
+        if view is None:
+            return
+        running = view.running
+        self.run_button.disabled = running
+        self.cancel_button.disabled = not running
+        self.progress.value = view.percent if running else 0
+        self.progress.layout.visibility = "visible" if running else "hidden"
+        self._show(view.html(controls=False), reveal)
 
-    def _show(self, body: str) -> None:
-        # styled by the stylesheet the board beside it brings to the page (no <style> of its own)
-        self.output.value = (
-            f'<div class="tricklab tl-game-{esc(self.rules.name)}" role="group" aria-label="Review">{body}</div>'
-        )
+    def _show(self, body: str, reveal: str) -> None:
+        if reveal:
+            self._reveals += 1
+        self.output.scene = {
+            "html": f'<div class="tl-game-{esc(self.rules.name)}" role="group" aria-label="Review">{body}</div>',
+            "label": "Review",
+            "reveal": reveal,
+            "reveal_id": self._reveals,
+        }
 
     def __repr__(self) -> str:
         return f"ReviewPanel(game={self.rules.name!r}, seat={self.seat_picker.value}, round={self.round_picker.value})"

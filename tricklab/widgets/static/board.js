@@ -353,6 +353,7 @@ function render({ model, el }) {
     else startSowing(shown);
   };
 
+  let revealed = 0;
   const draw = () => {
     const scene = model.get("scene") || {};
     // where the kernel cannot see the page's address (Python in the browser) it asks for it once
@@ -393,9 +394,17 @@ function render({ model, el }) {
     }
     showAddress(scene.address);
     announce(announcer, scene.announce);
-    if (hadFocus) {
+    // what the learner just asked for (a review, a moment of it) is brought into view and focused,
+    // once per request (scene.reveal_id counts them): it appears where the learner is looking
+    const reveal = typeof scene.reveal_id === "number" && scene.reveal_id !== revealed
+      ? sceneFocus(root, scene.reveal) : null;
+    if (typeof scene.reveal_id === "number") revealed = scene.reveal_id;
+    if (reveal) {
+      reveal.scrollIntoView({ block: "start", behavior: "instant" });
+      reveal.focus({ preventScroll: true });
+    } else if (hadFocus) {
       const again = focused && root.querySelector(`[data-value="${CSS.escape(focused)}"]`);
-      (sceneFocus(root, scene.focus) || again || root).focus();
+      (sceneFocus(root, scene.focus) || again || root).focus({ preventScroll: focused === "tl-review-box" });
     }
   };
 
