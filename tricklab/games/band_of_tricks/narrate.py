@@ -333,10 +333,10 @@ def _compare(cards: tuple[Card, ...], i: int, j: int, suit_count: int, beats: bo
     """Why card ``i`` places above card ``j`` (``beats``: ``i`` is the trick's winner)."""
     a, b = cards[i], cards[j]
     pair = (a, b)
-    above = f"{a} beats {b}" if beats else f"{a} places above {b}"
+    above = f"{a.name} beats {b.name}" if beats else f"{a.name} places above {b.name}"
     if suit_count >= 3:
         if a.rank == b.rank:
-            return Reason("bt.tie.later", f"{above}: both show {a.rank}, and {a} was played later.", pair)
+            return Reason("bt.tie.later", f"{above}: both show {a.rank}, and {a.name} was played later.", pair)
         return Reason(
             "bt.three-suits",
             f"{above}: with three or more suits only the number counts, and {a.rank} is higher than {b.rank}.",
