@@ -67,6 +67,7 @@ from ..review import reviewable_rounds
 from .board import Board, LookToggles, controls_row
 from .inputs import bid_step, check_seconds, clicked_card, number, quote, short, too_long
 from .review import INTENTS as REVIEW_INTENTS
+from .review import RETRIED
 from .review import ReviewView
 
 BID_KEYS = ("rock", "soul", "pops")
@@ -790,6 +791,7 @@ class PlayTable(w.VBox):  # type: ignore[misc]
             "focus": self._next_focus(pause, legal) if moved else "",
             "reveal": reveal,
             "reveal_id": self._reveals,
+            "reveal_block": "nearest" if reveal == RETRIED else "start",
             "data": {
                 "turn": self.my_turn and live,
                 "over": self.match.is_over,
