@@ -181,7 +181,7 @@ def tried_html(rules: Rules[Any], decision: DecisionReview, tried: Action) -> st
     from ..judge import Evaluation, choice_reasons
     from ..review import verdict_of
 
-    fig = decision.figure(tried)
+    fig = next(c for c in decision.choices if c.action == tried)
     best = decision.choices[0]
     if fig.action == best.action:
         words = "the best choice"
