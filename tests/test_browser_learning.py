@@ -69,11 +69,11 @@ def test_a_rounds_sheet_stays_until_continued_and_its_review_lists_the_decisions
     board.get_by_role("button", name="Review my decisions in this deal").click()
     review = page.locator(".tl-review")
     expect(review).to_be_visible(timeout=60_000)
-    expect(review.locator("tbody tr").first).to_be_visible()
-    rows = review.locator("tbody tr").count()
+    expect(review.locator(".tl-review-row").first).to_be_visible()
+    rows = review.locator(".tl-review-row").count()
     assert rows >= 2, "a bid and cards, at least"
     expect(review).to_contain_text(re.compile(r"The costliest decision|Every decision was the best"))
-    assert re.search(r"\d+\.\d", review.locator("tbody tr").first.inner_text()), "figures for each decision"
+    assert re.search(r"\d+\.\d", review.locator(".tl-review-row").first.inner_text()), "figures for each decision"
     page.screenshot(path=str(ARTIFACTS / "play-review.png"), full_page=True)
     board.get_by_role("button", name="Start deal 2").click()
     expect(board.locator(".tl-sheet")).to_have_count(0)

@@ -15,7 +15,7 @@ from playwright.sync_api import expect
 from tricklab.widgets import PlayTable
 
 from .servers import ARTIFACTS, open_page, open_phone_page
-from .test_browser_play import take_one_decision, wait_ready
+from .test_browser_play import BOARD, take_one_decision
 
 pytestmark = pytest.mark.browser
 
@@ -41,7 +41,7 @@ def in_viewport(page: Any, locator: Any) -> bool:
     """Whether the top of ``locator``'s box is inside the viewport (what the learner sees first)."""
     box = locator.bounding_box()
     size = page.viewport_size
-    return box is not None and 0 <= box["y"] < size["height"] - 20 and box["x"] < size["width"]
+    return box is not None and -2 <= box["y"] < size["height"] - 20 and box["x"] < size["width"]
 
 
 @pytest.mark.parametrize("size", ["desktop", "phone", "projector"])
@@ -52,7 +52,8 @@ def test_the_review_appears_in_view_says_why_and_retries_a_moment(voila_url: str
         page, log = open_phone_page(browser, url)
     else:
         page, log = open_page(browser, url, viewport=(1366, 768) if size == "projector" else (1280, 900))
-    board = wait_ready(page)
+    board = page.locator(BOARD)
+    page.locator(f"{BOARD}[data-turn='true']").wait_for(timeout=120_000)  # the learner's last decision of the round
     for _ in range(20):
         if board.get_attribute("data-paused") == "round":
             break

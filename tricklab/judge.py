@@ -565,7 +565,7 @@ def choice_name(rules: Any, action: Action) -> str:
         card: Card = action.card
         return card.name if isinstance(card, BandCard) else card.pretty
     text: str = rules.describe_action(action)
-    return text[:1].lower() + text[1:]
+    return f"“{text}”"  # quoted as it is written on its button: "Predict 2 tricks"
 
 
 def choice_reasons(
@@ -607,12 +607,12 @@ def choice_reasons(
         if fig.won is not None and fig.samples:
             if fig.places and wording.place is not None:
                 top = max(range(len(fig.places)), key=lambda p: (fig.places[p], -p))
+                won = "" if top == 0 else f" (and won it in {fig.won})"
                 reasons.append(
                     Reason(
                         wording.place,
                         f"{name} would have finished {_ordinal(top + 1)} in this trick in {fig.places[top]} of "
-                        f"{plural(fig.samples, 'deal')} (it wins the trick in {fig.won}): each place brings its "
-                        "own gem action.",
+                        f"{plural(fig.samples, 'deal')}{won}: each place brings its own gem action.",
                     )
                 )
             else:

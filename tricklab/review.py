@@ -366,12 +366,6 @@ class DecisionReview:
             return said
         return f"{said}: costs about {_points(self.loss)} points"
 
-    def figure(self, action: Action) -> ChoiceFigure:
-        for c in self.choices:
-            if c.action == action:
-                return c
-        raise InvalidOption(f"{action} has no figure in this review: it rated {len(self.choices)} choices")
-
     def as_dict(self) -> dict[str, Any]:
         return {
             "index": self.index,
@@ -504,6 +498,8 @@ def verdict_of(game: str, loss: float, loss_stderr: float = 0.0) -> str:
         raise InvalidOption(f"loss is a number of points, 0 or more, not {describe(loss)}")
     if isinstance(loss_stderr, bool) or not isinstance(loss_stderr, (int, float)) or not loss_stderr >= 0:
         raise InvalidOption(f"loss_stderr is a standard error, 0 or more, not {describe(loss_stderr)}")
+    if (isinstance(loss, int) and loss > 2**1000) or (isinstance(loss_stderr, int) and loss_stderr > 2**1000):
+        raise InvalidOption(f"a loss of points is at most 2**1000, not {describe(max(loss, loss_stderr))}")
     limits = THRESHOLDS[name]
     if loss <= _TIE:
         return "best"

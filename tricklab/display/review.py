@@ -85,8 +85,9 @@ def review_html(
         f"<p>{plural(len(review.decisions), 'decision')} rated"
         + (f" ({review.forced} with only one choice left out)" if review.forced else "")
         + f": {esc(tally or 'none')}.</p>"
-        f'<p class="tl-review-thresholds">Each decision was played out on {plural(review.samples, "deal")} that fit '
-        f"what {esc(you)} knew then (the bots play the rest of the round). A choice counts as better only when it "
+        f'<p class="tl-review-thresholds">Each decision was played out on up to {plural(review.samples, "deal")} '
+        f"that fit what {esc(you)} knew then (the bots play the rest of the round; fewer when the leading choices "
+        "were soon clearly apart, or scored alike). A choice counts as better only when it "
         "is ahead by more than twice the uncertainty of the difference; otherwise it is “about the same”. A small "
         f"slip costs {_limit(limits['inaccuracy'])} or more, a mistake {_limit(limits['mistake'])}, a big mistake "
         f"{_limit(limits['blunder'])}.</p>"
@@ -180,7 +181,7 @@ def tried_html(rules: Rules[Any], decision: DecisionReview, tried: Action) -> st
     from ..judge import Evaluation, choice_reasons
     from ..review import verdict_of
 
-    fig = decision.figure(tried)
+    fig = next(c for c in decision.choices if c.action == tried)
     best = decision.choices[0]
     if fig.action == best.action:
         words = "the best choice"

@@ -69,7 +69,7 @@ from ..review import reviewable_rounds
 from .board import Board, LookToggles, controls_row
 from .inputs import bid_step, check_seconds, clicked_card, number, quote, short, too_long
 from .review import INTENTS as REVIEW_INTENTS
-from .review import ReviewView
+from .review import RETRIED, ReviewView
 
 BID_KEYS = ("rock", "soul", "pops")
 ROUND_END = ("score", "round-end")  # the event kinds that close a round (scores, or Jewel Vault's round actions)
@@ -933,6 +933,7 @@ class PlayTable(w.VBox):  # type: ignore[misc]
             "focus": focus,
             "reveal": reveal,
             "reveal_id": self._reveals,
+            "reveal_block": "nearest" if reveal == RETRIED else "start",
             "data": {
                 "turn": self.my_turn and live,
                 "over": self.match.is_over,

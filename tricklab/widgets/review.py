@@ -31,6 +31,9 @@ from .inputs import quote
 
 DEFAULT_SAMPLES = JUDGE_SAMPLES
 
+#: what a retry brings into view: its result, the moment's board kept in sight above it if it fits
+RETRIED = ".tl-retry-result"
+
 #: the intents a review's markup sends (its buttons)
 INTENTS = ("review-moment", "review-retry", "review-cancel")
 
@@ -171,7 +174,7 @@ class ReviewView:
             self.on_change("")
             return False
         self.tried, self.message = choice.action, ""
-        self.on_change(".tl-retry-result")
+        self.on_change(RETRIED)
         return True
 
     # --- markup ------------------------------------------------------------------------------------------
@@ -320,6 +323,7 @@ class ReviewPanel(w.VBox):  # type: ignore[misc]
             "label": "Review",
             "reveal": reveal,
             "reveal_id": self._reveals,
+            "reveal_block": "nearest" if reveal == RETRIED else "start",
         }
 
     def __repr__(self) -> str:

@@ -400,7 +400,7 @@ function render({ model, el }) {
       ? sceneFocus(root, scene.reveal) : null;
     if (typeof scene.reveal_id === "number") revealed = scene.reveal_id;
     if (reveal) {
-      reveal.scrollIntoView({ block: "start", behavior: "instant" });
+      reveal.scrollIntoView({ block: scene.reveal_block === "nearest" ? "nearest" : "start", behavior: "instant" });
       reveal.focus({ preventScroll: true });
     } else if (hadFocus) {
       const again = focused && root.querySelector(`[data-value="${CSS.escape(focused)}"]`);
