@@ -47,7 +47,7 @@ ALLOWED_ISINSTANCE = {  # the advisor's entries, one function per game and hook 
 ALLOWED_ISINSTANCE |= {  # the review's entries, one function per game and hook (tricklab.review.ReviewEntry)
     ("review.py", f"_{game}_{part}")
     for game in ("ts", "bt", "jv")
-    for part in ("round", "hands", "with_hands", "given", "deal", "view", "score")
+    for part in ("round", "hands", "with_hands", "given", "deal", "view", "score", "tricks", "target", "aside")
 }
 ALLOWED_ISINSTANCE |= {("kalah.py", "outcome")}  # a game's own bot reading the facts of its own core step
 # "try a move"'s entries (tricklab.moves.MovesEntry), one function per game and hook; each reads

@@ -609,6 +609,7 @@ EXAMPLES: dict[str, dict[str, Example]] = {
         "interval": lambda g: 500,
     },
     "tricklab.widgets.TrickStepper.go": {"step": lambda g: 2},
+    "tricklab.widgets.TrickStepper.jump": {"way": lambda g: "next", "to": lambda g: "part"},
     "tricklab.widgets.apps.parse_params": {"extras": lambda g: ("seat",), "long": lambda g: ("moves",)},
 }
 

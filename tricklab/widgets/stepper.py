@@ -244,7 +244,7 @@ class TrickStepper(w.VBox):  # type: ignore[misc]
             ("previous", "round"): moves.previous_round,
             ("next", "round"): moves.next_round,
         }
-        if (way, to) not in finders:
+        if not (isinstance(way, str) and isinstance(to, str)) or (way, to) not in finders:
             raise InvalidOption(f"a jump is previous or next, to a part or a round, not {describe(way)} {describe(to)}")
         found = finders[way, to](self.step)
         if found is not None:
