@@ -149,7 +149,9 @@ _CARD = r"(?:10|[2-9AKQJT])[SHDC]"
 UNPLAIN = re.compile(
     r"\b(?:[Kk]ernels?|Executing|[Cc]ells?)\b"
     # a card's code where the narration names a card ("R15 beats R8", "AS is winning so far")
-    + r"|\b(?:[RSPM]1?[0-9]|" + _CARD + r") (?:beats|places above|is winning)\b"
+    + r"|\b(?:[RSPM]1?[0-9]|"
+    + _CARD
+    + r") (?:beats|places above|is winning)\b"
     # an action's written form in quotes is its notation explained (the rulebooks: "'sow 3' sows pit 3")
     + r"|(?<![\'\u2018\u201c])\b(?:(?i:play|plays|leads|follows with|wins trick [0-9]+ with) (?:"
     + _CARD
