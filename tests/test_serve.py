@@ -155,6 +155,41 @@ def test_serve_refuses_bad_options(bad: list[str], capsys: pytest.CaptureFixture
     assert "error" in capsys.readouterr().err
 
 
+def test_serve_refuses_a_port_already_taken(capsys: pytest.CaptureFixture[str]) -> None:
+    """Voilà would quietly move to the next port and the printed address would be wrong."""
+    import socket
+
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        with pytest.raises(SystemExit) as exit_:
+            main(["serve", "--port", str(port)])
+    assert exit_.value.code == 2
+    assert f"port {port} on 127.0.0.1 is taken" in capsys.readouterr().err
+    assert "--Voila.port_retries=0" in serve_command("127.0.0.1", port, Path("."), False)  # nor would Voilà move
+
+
+def test_the_version_has_one_source(capsys: pytest.CaptureFixture[str]) -> None:
+    import importlib.metadata
+
+    import tricklab
+
+    with pytest.raises(SystemExit) as exit_:
+        main(["--version"])
+    assert exit_.value.code == 0
+    assert capsys.readouterr().out.strip() == f"tricklab {tricklab.__version__}"
+    assert importlib.metadata.version("tricklab") == tricklab.__version__  # the package's metadata reads it
+
+
+def test_help_is_plain_text(capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit):
+        main(["--help"])
+    said = capsys.readouterr().out
+    assert "tricklab serve" in said and "--version" in said
+    assert "``" not in said and ":mod:" not in said and ":class:" not in said
+
+
 def test_jupyter_config_has_the_same_fixes(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["jupyter-config", "--cull-after", "300"]) == 0
     config = json.loads(capsys.readouterr().out)

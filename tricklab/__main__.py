@@ -11,10 +11,12 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import socket
 import sys
 from collections.abc import Sequence
 from pathlib import Path
 
+from . import __version__
 from .serve import (
     CULL_AFTER,
     CULL_EVERY,
@@ -79,8 +81,35 @@ def site_command(args: argparse.Namespace) -> int:
     return 0
 
 
+#: what ``tricklab --help`` says first, in plain text
+DESCRIPTION = """\
+tricklab: learn the rules of trick-taking card games, Kalah and Mandala.
+
+  tricklab serve           start the app gallery on this machine (Voilà)
+  tricklab site build DIR  build the apps as a static site that runs in the browser
+  tricklab site serve DIR  serve a built site on this machine
+  tricklab jupyter-config  print the server settings for a JupyterHub user image
+
+Each command has its own --help."""
+
+
+def port_taken(host: str, port: int) -> bool:
+    """Whether something on this machine already listens on ``host:port`` (Voilà would then
+    quietly move to another port, and the address printed would be wrong)."""
+    with socket.socket(socket.AF_INET6 if ":" in host else socket.AF_INET) as probe:
+        probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        try:
+            probe.bind((host, port))
+        except OSError:
+            return True
+    return False
+
+
 def main(argv: Sequence[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="tricklab", description=__doc__)
+    parser = argparse.ArgumentParser(
+        prog="tricklab", description=DESCRIPTION, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
+    parser.add_argument("--version", action="version", version=f"tricklab {__version__}")
     sub = parser.add_subparsers(dest="command", required=True)
     serve = sub.add_parser("serve", help="serve the app gallery with Voilà")
     serve.add_argument("--host", default="127.0.0.1", help="address to listen on (default 127.0.0.1)")
@@ -163,6 +192,11 @@ def main(argv: Sequence[str] | None = None) -> int:
         parser.error(
             f"--max-kernels {options.max_kernels} leaves no kernel for a page: the preheated pool alone keeps "
             f"{pooled} ({options.pool_size} for each app); raise --max-kernels or lower --pool-size"
+        )
+    if port_taken(args.host, args.port):
+        parser.error(
+            f"port {args.port} on {args.host} is taken (is tricklab already serving?): "
+            f"stop that server or choose another port with --port"
         )
     command = serve_command(args.host, args.port, apps, args.open, options=options)
     print(f"tricklab: serving {apps} at http://{args.host}:{args.port}/", flush=True)

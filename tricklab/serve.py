@@ -530,6 +530,8 @@ def voila_arguments(options: ServeOptions | None = None) -> list[str]:
         f"--ClassroomKernelManager.max_kernels={options.max_kernels}",
         # 4. a link chooses the theme (checked: light or dark), not the template
         "--VoilaConfiguration.allow_template_override=NO",
+        # 6. the port asked for or none: never a quiet move to the next one (the address printed holds)
+        "--Voila.port_retries=0",
     ]
 
 
