@@ -159,7 +159,7 @@ UNPLAIN = re.compile(
     + _CARD
     + r"(?: "
     + _CARD
-    + r")*|predict [0-9]"
+    + r")*|(?<!you )(?<!to )predict [0-9]"
     + r"|bid (?:[0-6] [0-6] [0-6]|zero)|announce [1-3]|steal [0-9]|sow [1-6]|place [0-5](?: [0-5])?"
     + r"|move [0-5]>[0-5]|metal (?:rock|soul|pops)|mountain [12] "
     + _COLOUR

@@ -485,10 +485,14 @@ def _race_note(advice: Advice, choices: str) -> str:
 
 
 def _short(estimate: BidEstimate) -> str:
-    """A bid as its chart label: the prediction's number, the bid's numbers, the passed cards."""
-    if isinstance(estimate.bid, Pass):
-        return " ".join(c.pretty for c in estimate.bid.cards)
-    return estimate.text.removeprefix("predict ").removeprefix("bid ")
+    """A bid in a learner's words, for chart titles and sentences: the prediction's number, the
+    bid's suits and numbers ("Rock 1, Soul 0, Pops 2" or "Zero Success"), the passed cards."""
+    bid = estimate.bid
+    if isinstance(bid, Pass):
+        return " ".join(c.pretty for c in bid.cards)
+    if isinstance(bid, Bid):
+        return "Zero Success" if bid.zero else f"Rock {bid.rock}, Soul {bid.soul}, Pops {bid.pops}"
+    return estimate.text.removeprefix("predict ")
 
 
 # --- one form per kind of decision: how the trainer takes, shows and charts it -------------------------
@@ -651,10 +655,10 @@ class _SuitBidForm:
     @staticmethod
     def sentence(tried: BidEstimate, best: BidEstimate) -> str:
         first = (
-            f"Your bid ({tried.text.removeprefix('bid ')}) comes out exactly about {tried.p_exact:.0%} of the time "
+            f"Your bid ({_short(tried)}) comes out exactly about {tried.p_exact:.0%} of the time "
             f"and scores {tried.mean:.1f} on average"
         )
-        return _compare(first, f"bidding {best.text.removeprefix('bid ')}", tried, best)
+        return _compare(first, f"bidding {_short(best)}", tried, best)
 
 
 class _PassForm:
