@@ -99,7 +99,7 @@ def test_the_bid_trainer_plays_out_in_steps_and_cancel_is_heard(apps_url: str, b
     expect(board).to_contain_text("Cancelled: press Try it to start again.", timeout=30_000)
     expect(try_it).to_be_enabled()
     try_it.click()
-    expect(board).to_contain_text("Why", timeout=120_000)
+    expect(board).to_contain_text("and play for it", timeout=120_000)
     expect(try_it).to_be_enabled()
     assert not log.javascript_errors()
     page.close()

@@ -29,7 +29,7 @@ from tricklab.widgets.apps import (
     quiz_app,
     replay_app,
 )
-from tricklab.widgets.review import ReviewPanel
+from tricklab.widgets.review import ReviewPanel, ReviewView
 
 App = Callable[..., w.VBox]
 
@@ -244,12 +244,12 @@ def test_the_review_runs_on_the_event_loop_and_honours_cancel(browser: None) -> 
         await until(lambda: panel.progress.value > 0)
         panel.cancel_button.click()
         await until(lambda: not panel.running)
-        assert panel.review is None and "cancelled" in panel.output.value
+        assert panel.review is None and "cancelled" in panel.html.lower()
         assert not panel.run_button.disabled and panel.cancel_button.disabled
         panel.run_button.click()
         turns = await until(lambda: not panel.running)
         assert turns > 10 and panel.review is not None and panel.review.seat == 1
-        assert "<tr class=" in panel.output.value
+        assert "tl-review" in panel.html and "Why" in panel.html
         assert panel.progress.layout.visibility == "hidden"
 
     run(main)
@@ -264,23 +264,23 @@ def test_in_the_browser_a_new_review_closes_the_one_under_way(browser: None) -> 
     play_until(table, lambda: table.match.is_over or (table.paused is not None and table.paused.kind == "round"))
 
     async def main() -> None:
-        panels: list[ReviewPanel] = []
+        panels: list[ReviewView] = []
         for _ in range(4):
             table.board.intent("review", "1")
-            panel = table.children[-1]
-            assert isinstance(panel, ReviewPanel) and panel.running
+            panel = table._review  # the review shown in place, in the round's sheet
+            assert isinstance(panel, ReviewView) and panel.running
             assert not any(earlier.running for earlier in panels), "an earlier review's task still runs"
             panels.append(panel)
-            await until(lambda: panels[-1].progress.value > 0)  # it has taken steps
+            await until(lambda: panels[-1].percent > 0)  # it has taken steps
         await until(lambda: not panels[-1].running)
         assert panels[-1].review is not None and all(earlier.review is None for earlier in panels[:-1])
         panel = ReviewPanel(table.match, 1, rounds=(0, 1), round=0, seats=True, samples=8)
         panel.run_button.click()
-        first = panel._worker
-        await until(lambda: panel.progress.value > 0)
+        first = panel.view
+        await until(lambda: first is not None and first.percent > 0)
         panel.round_picker.value = 1
         panel.run_button.click()
-        assert first is not None and not first.running and panel.running
+        assert first is not None and not first.running and panel.view is not first and panel.running
         await until(lambda: not panel.running)
         assert panel.review is not None and panel.review.round == 1
 

@@ -165,7 +165,7 @@ def test_the_bid_trainer_tries_a_bid_without_threads(site_url: str, browser: Any
     page, log = app_page(browser, site_url, "bid_trainer.html?game=tricks-and-stones&players=3&seed=3", CARD)
     try_it = page.get_by_role("button", name="Try it")
     try_it.click()
-    expect(page.locator(BOARD).first).to_contain_text("Why", timeout=120_000)
+    expect(page.locator(BOARD).first).to_contain_text("and play for it", timeout=120_000)
     expect(try_it).to_be_enabled()
     no_errors(log)
     page.close()
