@@ -101,11 +101,11 @@ class Trick:
 
     def __post_init__(self) -> None:
         if not self.cards or len(self.cards) != len(self.seats) or self.seats[0] != self.leader:
-            raise ValueError(f"a trick needs one seat per card, the leader's first: {self!r}")
+            raise ValueError(f"a trick needs one seat per card, the leader's first: {describe(self)}")
         if not 0 <= self.winning < len(self.cards):
-            raise ValueError(f"a trick's winning card is one of its cards: {self!r}")
+            raise ValueError(f"a trick's winning card is one of its cards: {describe(self)}")
         if self.places is not None and self.places[:1] != (self.seats[self.winning],):
-            raise ValueError(f"a trick's winner comes first in its places: {self!r}")
+            raise ValueError(f"a trick's winner comes first in its places: {describe(self)}")
 
     @classmethod
     def ranked(

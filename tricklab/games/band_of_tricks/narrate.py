@@ -91,7 +91,7 @@ def narrate(rules: BandOfTricks, fact: Fact, state: Public) -> Event:
     if isinstance(fact, Ended):
         result = rules.outcome(fact.totals, fact.deals)
         return event(EventKind.END, None, result.reasons[0].text, result.reasons, winners=result.winners)
-    raise TypeError(f"{TITLE} has no fact {fact!r}")
+    raise TypeError(f"{TITLE} has no fact {describe(fact)}")
 
 
 def _deal(rules: BandOfTricks, fact: Dealt) -> Event:

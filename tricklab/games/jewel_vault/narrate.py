@@ -93,7 +93,7 @@ def narrate(rules: JewelVault, fact: Fact) -> Event:
         totals = rules.seat_totals(fact.jewels)
         winners = rules.winning_seats(rules.decided(fact.jewels))
         return event(fact.kind, None, reasons[-1].text, reasons, winners=winners, totals=totals)
-    raise TypeError(f"Jewel Vault has no narration for {fact!r}")
+    raise TypeError(f"Jewel Vault has no narration for {describe(fact)}")
 
 
 # --- dealing and passing ------------------------------------------------------------------------------
