@@ -29,7 +29,7 @@ from urllib.parse import quote
 import psutil
 import pytest
 
-from tricklab.serve import jupyter_server_config
+from tricklab.serve_settings import jupyter_server_config
 
 from .servers import PAYLOADS, ROOT, assert_no_script_ran, free_port
 

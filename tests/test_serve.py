@@ -21,7 +21,7 @@ from tornado.httputil import HTTPHeaders, HTTPServerRequest, RequestStartLine
 from tornado.web import Application
 from traitlets.config import Config
 
-from tricklab import serve
+from tricklab import serve, serve_settings
 from tricklab.__main__ import main, serve_command
 
 from .servers import (
@@ -124,13 +124,13 @@ def test_serve_command_carries_the_classroom_fixes() -> None:
     command = serve_command("127.0.0.1", 8866, ROOT / "voila_apps", open_browser=False)
     # Voilà with the link guard and the kernel limit, not plain Voilà
     assert command[1:3] == ["-m", "tricklab.serve"]
-    assert f"--ClassroomKernelManager.max_kernels={serve.default_max_kernels()}" in command
+    assert f"--ClassroomKernelManager.max_kernels={serve_settings.default_max_kernels()}" in command
     assert "--VoilaConfiguration.allow_template_override=NO" in command
     assert "--Voila.kernel_websocket_connection_class=tricklab.serve.NoDelayKernelConnection" in command
     assert "--MappingKernelManager.cull_connected=False" in command
-    assert f"--MappingKernelManager.cull_idle_timeout={serve.CULL_AFTER}" in command
+    assert f"--MappingKernelManager.cull_idle_timeout={serve_settings.CULL_AFTER}" in command
     assert "--VoilaConfiguration.preheat_kernel=True" in command
-    plain = serve_command("127.0.0.1", 1, ROOT, False, options=serve.ServeOptions(pool_size=0, nodelay=False))
+    plain = serve_command("127.0.0.1", 1, ROOT, False, options=serve_settings.ServeOptions(pool_size=0, nodelay=False))
     assert not any("kernel_websocket_connection_class" in part for part in plain)
     assert "--VoilaConfiguration.preheat_kernel=False" in plain
     assert not any("xsrf" in part.lower() for part in command + plain), "XSRF protection stays on"
@@ -270,13 +270,13 @@ def test_the_guard_drops_a_gets_body_which_would_add_arguments() -> None:
 
 def test_the_default_limit_on_kernels_is_half_the_memory_at_62_mib_a_kernel() -> None:
     gib = 2**30
-    assert serve.KERNEL_MIB == 62
-    assert serve.default_max_kernels(16 * gib) == 16 * 1024 // 2 // 62 == 132
-    assert serve.default_max_kernels(24 * gib) == 198
-    assert serve.default_max_kernels(gib) == serve.MIN_KERNELS  # 8 by memory; a class needs a few more
-    assert serve.default_max_kernels(4096 * gib) == serve.MAX_KERNELS
-    here = serve.machine_memory()
-    assert here is None or serve.default_max_kernels() == serve.default_max_kernels(here)
+    assert serve_settings.KERNEL_MIB == 62
+    assert serve_settings.default_max_kernels(16 * gib) == 16 * 1024 // 2 // 62 == 132
+    assert serve_settings.default_max_kernels(24 * gib) == 198
+    assert serve_settings.default_max_kernels(gib) == serve_settings.MIN_KERNELS  # 8 by memory: too few
+    assert serve_settings.default_max_kernels(4096 * gib) == serve_settings.MAX_KERNELS
+    here = serve_settings.machine_memory()
+    assert here is None or serve_settings.default_max_kernels() == serve_settings.default_max_kernels(here)
 
 
 def test_the_class_full_page_says_what_to_do_in_escaped_html() -> None:

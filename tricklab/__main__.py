@@ -17,7 +17,7 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from . import __version__
-from .serve import (
+from .serve_settings import (
     CULL_AFTER,
     CULL_EVERY,
     HUB_CULL_AFTER,
