@@ -82,11 +82,12 @@ def browser() -> Iterator[Any]:
 # Every test is marked with its kind, so a part of the suite can be run alone (``-m engine``,
 # ``-m "not browser"``): ``browser`` drives Chromium, ``site`` builds and opens the static site,
 # ``server`` starts a real ``tricklab serve`` or JupyterHub, ``notebook`` runs a notebook under
-# nbval, and ``engine`` is everything else (the rules, analysis, display and widget tests, in
-# process). pyproject.toml runs the suite with pytest-xdist, one worker per core, each test file
-# on one worker (``--dist loadfile``), so a file's module-scoped server or built site is made once.
+# nbval, ``install`` builds the wheel and installs it into fresh environments, and ``engine`` is
+# everything else (the rules, analysis, display and widget tests, in process). pyproject.toml runs
+# the suite with pytest-xdist, one worker per core, each test file on one worker (``--dist
+# loadfile``), so a file's module-scoped server or built site is made once.
 
-KINDS = ("engine", "server", "browser", "site", "notebook")
+KINDS = ("engine", "server", "browser", "site", "notebook", "install")
 
 
 def _kind(item: pytest.Item) -> str:
@@ -95,6 +96,8 @@ def _kind(item: pytest.Item) -> str:
         return "notebook"
     if name == "test_site.py":
         return "site"
+    if name == "test_install.py":
+        return "install"
     if item.get_closest_marker("browser") is not None or "browser" in getattr(item, "fixturenames", ()):
         return "browser"
     if name in ("test_serve.py", "test_jupyterhub.py") or "voila_url" in getattr(item, "fixturenames", ()):
@@ -117,7 +120,7 @@ def _plain_words(request: pytest.FixtureRequest) -> Iterator[None]:
     its loading screen included (every page the tests open reports its visible text each time
     it changes: tests/servers.py)."""
     yield
-    if _kind(request.node) not in ("browser", "site"):
+    if _kind(request.node) not in ("browser", "site", "install"):
         return
     from .servers import OPENED
 

@@ -61,7 +61,9 @@ def running(command: list[str], url: str, *, cwd: Path = ROOT, timeout: float = 
 
 
 @contextmanager
-def serving(command: list[str], url: str, *, cwd: Path = ROOT, timeout: float = 60) -> Iterator[Served]:
+def serving(
+    command: list[str], url: str, *, cwd: Path = ROOT, timeout: float = 60, env: dict[str, str] | None = None
+) -> Iterator[Served]:
     """Like :func:`running`, and tell the server's process id (``tricklab serve`` execs Voilà in place).
 
     The server's output is read as it comes (a full pipe would stall the server) and kept, the
@@ -72,7 +74,7 @@ def serving(command: list[str], url: str, *, cwd: Path = ROOT, timeout: float = 
         cwd=cwd,
         stdout=subprocess.PIPE,
         stderr=subprocess.STDOUT,
-        env={**os.environ, "PYTHONUNBUFFERED": "1"},
+        env={**(os.environ if env is None else env), "PYTHONUNBUFFERED": "1"},
     )
     served = Served(url, proc.pid)
 

@@ -20,6 +20,7 @@ from playwright.sync_api import expect
 from tricklab import site
 from tricklab.widgets.gallery import APPS
 
+from .installs import build_distributions, install
 from .servers import PAYLOADS, ROOT, assert_no_script_ran, open_page, open_phone_page
 
 BOARD = ".tricklab-board"
@@ -30,8 +31,14 @@ BOOT = 180_000
 
 @pytest.fixture(scope="module")
 def built(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The site as a user builds it: ``tricklab site build`` of the wheel installed in a fresh
+    environment (the engine alone: the build's tools come into their own cache), run away from
+    the source tree, so the apps are the package's own."""
+    wheel, _ = build_distributions(tmp_path_factory.mktemp("dist"))
+    installed = install(wheel, tmp_path_factory.mktemp("installed"))
     out = tmp_path_factory.mktemp("site") / "site"
-    site.build(out, ROOT / "voila_apps")
+    done = installed.run(installed.tricklab, "site", "build", out, timeout=1800)
+    assert done.returncode == 0, (done.stdout + done.stderr)[-4000:]
     return out
 
 

@@ -9,6 +9,7 @@ same fixes as a Jupyter server config for the user image of a JupyterHub.
 from __future__ import annotations
 
 import argparse
+import importlib.util
 import json
 import os
 import socket
@@ -17,6 +18,8 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from . import __version__
+from .errors import TricklabError
+from .resources import apps_dir, copy_tutorials
 from .serve_settings import (
     CULL_AFTER,
     CULL_EVERY,
@@ -31,14 +34,6 @@ from .serve_settings import (
     pooled_kernels,
     voila_arguments,
 )
-
-
-def apps_dir() -> Path:
-    """The ``voila_apps`` folder: the one in the current directory, else the source tree's."""
-    here = Path.cwd() / "voila_apps"
-    if here.is_dir():
-        return here
-    return Path(__file__).resolve().parent.parent / "voila_apps"
 
 
 def serve_command(
@@ -81,6 +76,32 @@ def site_command(args: argparse.Namespace) -> int:
     return 0
 
 
+def notebooks_command(args: argparse.Namespace) -> int:
+    """``tricklab notebooks DIR``: the tutorials copied where a learner can open and change them."""
+    copied, kept = copy_tutorials(args.dir, overwrite=args.overwrite)
+    for path in copied:
+        print(f"tricklab: copied {path}")
+    for path in kept:
+        print(f"tricklab: kept {path} as it was (it is already there; --overwrite replaces it)")
+    print(f"tricklab: open them with  jupyter lab {args.dir}")
+    print("tricklab: (the widgets need  pip install 'tricklab[widgets]' jupyterlab)")
+    return 0
+
+
+#: what each command needs beyond the engine, and the extra that installs it
+EXTRAS = {"serve": ("voila", "apps")}
+
+
+def missing_extra(command: str) -> str | None:
+    """What to install for ``command`` when a module it needs is missing, else None."""
+    if command not in EXTRAS:
+        return None
+    module, extra = EXTRAS[command]
+    if importlib.util.find_spec(module) is not None:
+        return None
+    return f"tricklab {command} needs the {extra} extra: pip install 'tricklab[{extra}]'"
+
+
 #: what ``tricklab --help`` says first, in plain text
 DESCRIPTION = """\
 tricklab: learn the rules of trick-taking card games, Kalah and Mandala.
@@ -88,6 +109,7 @@ tricklab: learn the rules of trick-taking card games, Kalah and Mandala.
   tricklab serve           start the app gallery on this machine (Voilà)
   tricklab site build DIR  build the apps as a static site that runs in the browser
   tricklab site serve DIR  serve a built site on this machine
+  tricklab notebooks DIR   copy the tutorial notebooks into DIR, to open in JupyterLab
   tricklab jupyter-config  print the server settings for a JupyterHub user image
 
 Each command has its own --help."""
@@ -164,11 +186,22 @@ def main(argv: Sequence[str] | None = None) -> int:
     site_build = site_sub.add_parser("build", help="build the static site into DIR (tools fetched, pinned, once)")
     site_build.add_argument("dir", type=Path)
     site_build.add_argument("--apps", type=Path, default=None, help="folder of app notebooks (default voila_apps/)")
+    notebooks = sub.add_parser("notebooks", help="copy the tutorial notebooks into a folder, to open in JupyterLab")
+    notebooks.add_argument("dir", type=Path)
+    notebooks.add_argument("--overwrite", action="store_true", help="replace tutorials already in DIR")
     site_serve = site_sub.add_parser("serve", help="serve a built site on this machine")
     site_serve.add_argument("dir", type=Path)
     site_serve.add_argument("--host", default="127.0.0.1")
     site_serve.add_argument("--port", type=int, default=8000)
     args = parser.parse_args(argv)
+    if args.command == "notebooks":
+        try:
+            return notebooks_command(args)
+        except (TricklabError, OSError) as error:
+            parser.error(str(error))
+    needed = missing_extra(args.command)
+    if needed is not None:
+        parser.error(needed)
     if args.command == "site":
         return site_command(args)
     try:

@@ -135,6 +135,11 @@ class RecordError(TricklabError):
     """A saved match record is malformed or was tampered with."""
 
 
+class MissingExtra(TricklabError, ImportError):
+    """A part of tricklab needs packages this install lacks; names the extra that adds them
+    (``pip install 'tricklab[widgets]'``). Also an ``ImportError``, as a missing module is."""
+
+
 class EndlessMatch(TricklabError):
     """A match played by bots went past the bound its game declares (``rules.max_decisions``)
     without ending: a rule that lets a game go on forever. Names the game, the seed and how

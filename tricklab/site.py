@@ -4,7 +4,8 @@ The site is built with Voici (the apps' notebooks through JupyterLite) and the P
 its npm package. Everything comes from the package registries alone, at pinned versions, into a
 private cache (``$TRICKLAB_SITE_CACHE``, else ``~/.cache/tricklab-site``):
 
-- the build tools, in their own virtual environment (:data:`TOOLS`);
+- the build tools (:data:`TOOLS`): those of the running environment when it has them at these
+  versions (``pip install 'tricklab[site]'``), else a virtual environment of their own;
 - Pyodide's runtime (:data:`PYODIDE`), which holds no wheels;
 - the pure-Python wheels the apps need in the browser (:data:`BROWSER_WHEELS`): tricklab, ipywidgets,
   anywidget and what they and the in-browser kernel import, and neither JupyterLab nor Voilà.
@@ -16,9 +17,11 @@ loads them as it boots, with no fall-back to PyPI: opened with no network beyond
 
 from __future__ import annotations
 
+import base64
 import functools
 import hashlib
 import http.server
+import importlib.metadata
 import json
 import mimetypes
 import os
@@ -26,10 +29,13 @@ import re
 import shutil
 import subprocess
 import sys
+import sysconfig
 import tarfile
 import tempfile
 import zipfile
 from pathlib import Path
+
+from . import __version__
 
 #: the build tools, pinned together: newer voici-core with pyodide-kernel 0.7 finds no kernel
 TOOLS = (
@@ -83,7 +89,6 @@ GALLERY_REDIRECT = """<!DOCTYPE html>
 <meta http-equiv="refresh" content="0; url=voici/render/index.html"></head>
 <body><a href="voici/render/index.html">The tricklab app gallery</a></body></html>
 """
-ROOT = Path(__file__).resolve().parent.parent
 
 
 def cache_dir() -> Path:
@@ -99,8 +104,26 @@ def _pins_key(pins: tuple[str, ...]) -> str:
     return hashlib.sha256("\n".join(pins).encode()).hexdigest()[:16]
 
 
+def installed_tools() -> Path | None:
+    """The running environment's scripts folder when it holds every build tool at its pinned
+    version (``pip install 'tricklab[site]'``), else None."""
+    for pin in TOOLS:
+        name, version = pin.split("==")
+        try:
+            if importlib.metadata.version(name) != version:
+                return None
+        except importlib.metadata.PackageNotFoundError:
+            return None
+    scripts = Path(sysconfig.get_path("scripts"))
+    return scripts if (scripts / "voici").exists() and (scripts / "python").exists() else None
+
+
 def tools_env(cache: Path) -> Path:
-    """The build tools' virtual environment, made and filled when missing; its ``bin`` folder."""
+    """The build tools' ``bin`` folder: the running environment's when it has them
+    (:func:`installed_tools`), else a virtual environment of their own, made and filled when missing."""
+    installed = installed_tools()
+    if installed is not None:
+        return installed
     venv = cache / f"tools-{_pins_key(TOOLS)}"
     python = venv / "bin" / "python"
     done = venv / ".installed"
@@ -182,10 +205,37 @@ def stand_in_wheel(name: str, folder: Path) -> Path:
     return path
 
 
-def tricklab_wheel(bin_dir: Path, folder: Path) -> Path:
-    _run([bin_dir / "python", "-m", "pip", "wheel", "--quiet", "--no-deps", "--wheel-dir", folder, ROOT])
-    (wheel,) = folder.glob("tricklab-*.whl")
-    return wheel
+#: what of the package the browser does without: the apps and tutorials (the site has them as
+#: pages), the Voilà template (its loading screen is put into the pages at build time), bytecode
+BROWSER_LEAVES_OUT = ("_data", "share", "__pycache__")
+
+
+def tricklab_wheel(folder: Path) -> Path:
+    """A wheel of the tricklab package as it is here (a clone or an installed wheel alike), for
+    the browser: its modules and their static files, with no dependency declared (the site loads
+    every wheel it has at boot)."""
+    package = Path(__file__).resolve().parent
+    name = f"tricklab-{__version__}"
+    dist = f"{name}.dist-info"
+    files: dict[str, bytes] = {}
+    for path in sorted(package.rglob("*")):
+        relative = path.relative_to(package)
+        if path.is_file() and not set(relative.parts) & set(BROWSER_LEAVES_OUT) and path.suffix != ".pyc":
+            files[f"tricklab/{relative.as_posix()}"] = path.read_bytes()
+    files[f"{dist}/METADATA"] = f"Metadata-Version: 2.1\nName: tricklab\nVersion: {__version__}\n".encode()
+    files[f"{dist}/WHEEL"] = b"Wheel-Version: 1.0\nGenerator: tricklab\nRoot-Is-Purelib: true\nTag: py3-none-any\n"
+    files[f"{dist}/top_level.txt"] = b"tricklab\n"
+    record = "".join(f"{file},sha256={_digest(data)},{len(data)}\n" for file, data in files.items())
+    files[f"{dist}/RECORD"] = (record + f"{dist}/RECORD,,\n").encode()
+    path = folder / f"{name}-py3-none-any.whl"
+    with zipfile.ZipFile(path, "w", zipfile.ZIP_DEFLATED) as archive:
+        for file, data in files.items():
+            archive.writestr(zipfile.ZipInfo(file, date_time=(2020, 1, 1, 0, 0, 0)), data, zipfile.ZIP_DEFLATED)
+    return path
+
+
+def _digest(data: bytes) -> str:
+    return base64.urlsafe_b64encode(hashlib.sha256(data).digest()).rstrip(b"=").decode()
 
 
 #: Node.js runs Pyodide to compile the site's Python (``_site_compile.py``): argv runtime, script, folder
@@ -370,7 +420,7 @@ def build(out: Path, apps: Path) -> Path:
         work = Path(tmp)
         local = work / "wheels"
         local.mkdir()
-        ours = [tricklab_wheel(bin_dir, local), *(stand_in_wheel(name, local) for name in STAND_INS)]
+        ours = [tricklab_wheel(local), *(stand_in_wheel(name, local) for name in STAND_INS)]
         every = [*wheels, *kernel_wheels(bin_dir), *ours]
         pyodide = work / "pyodide"
         shutil.copytree(runtime, pyodide, ignore=shutil.ignore_patterns("*.map", "*.d.ts", "*.mjs", "console.html"))

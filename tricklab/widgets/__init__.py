@@ -2,6 +2,17 @@
 
 from __future__ import annotations
 
+import importlib.util
+
+from ..errors import MissingExtra
+
+_NEEDED = [name for name in ("ipywidgets", "anywidget") if importlib.util.find_spec(name) is None]
+if _NEEDED:
+    raise MissingExtra(
+        f"tricklab's widgets need {' and '.join(_NEEDED)}: pip install 'tricklab[widgets]' "
+        "(the engine, tricklab itself, works without them)"
+    )
+
 from .bidtrainer import BidTrainer
 from .board import Board
 from .explainer import TrickExplainer
