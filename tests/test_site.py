@@ -8,6 +8,7 @@ each test opens as few pages as it can.
 from __future__ import annotations
 
 import json
+import subprocess
 import threading
 from collections.abc import Iterator
 from pathlib import Path
@@ -263,3 +264,19 @@ def test_the_readme_shows_the_github_pages_workflow_as_it_is_and_the_site_comman
     assert f"```yaml\n{workflow}```" in readme
     assert "tricklab site build _site" in workflow and "actions/deploy-pages" in workflow
     assert ".venv/bin/tricklab site build site" in readme and ".venv/bin/tricklab site serve site" in readme
+
+
+def test_a_build_uses_the_tools_of_its_own_environment_when_they_are_there(built: Path) -> None:
+    """``pip install 'tricklab[site]'`` puts the pinned tools beside tricklab: the build then uses
+    them instead of making its own environment. The tools' own environment (made by the build
+    above) is such an environment; the test environment, without them, is not."""
+    tools = site.cache_dir() / f"tools-{site._pins_key(site.TOOLS)}"
+    finds = (
+        "import sys; sys.path.insert(0, sys.argv[1]); "
+        "from tricklab.site import installed_tools; print(installed_tools())"
+    )
+    done = subprocess.run(
+        [str(tools / "bin" / "python"), "-c", finds, str(ROOT)], capture_output=True, text=True, check=True
+    )
+    assert Path(done.stdout.strip()) == tools / "bin"
+    assert site.installed_tools() is None
