@@ -142,8 +142,8 @@ function watchConnection(model, el) {
   const onMessage = (content) => {
     if (!content || typeof content !== "object" || !("pong" in content)) return;
     page.heard = true;
+    if (probe.waiting) probe.answered = performance.now(); // (the hello's answer holds back no click)
     probe.waiting = false;
-    probe.answered = performance.now();
     clearTimeout(probe.timer);
     page.lost.delete(probe);
     updateBanner(page);
