@@ -1,4 +1,5 @@
-"""The Board's Python side: intents reach the handlers, pings are answered and reach no one."""
+"""The Board's Python side: intents reach the handlers, pings are answered and reach no one, and
+the page watches the connection only on an app's own page (Voilà, the static site)."""
 
 from __future__ import annotations
 
@@ -6,6 +7,8 @@ from typing import Any
 
 import pytest
 
+from tricklab import platform
+from tricklab.errors import InvalidOption
 from tricklab.widgets.board import Board
 
 
@@ -71,3 +74,56 @@ def test_a_ping_is_answered_with_its_number_and_reaches_no_handler(rec: Recorded
 def test_a_malformed_ping_is_not_echoed_and_reaches_no_handler(rec: Recorded, content: Any) -> None:
     rec.receive(content)
     assert rec.sent == [] and rec.seen == []
+
+
+# --- where the page itself tells that Python stopped answering ---------------------------------
+
+
+@pytest.fixture
+def notebook_host(monkeypatch: pytest.MonkeyPatch) -> pytest.MonkeyPatch:
+    """A kernel as a notebook host starts it: none of Voilà's marks, Python not in the browser."""
+    for mark in platform.VOILA_MARKS:
+        monkeypatch.delenv(mark, raising=False)
+    monkeypatch.setattr(platform, "IN_BROWSER", False)
+    return monkeypatch
+
+
+def test_in_a_notebook_host_the_board_leaves_the_connection_to_the_host(notebook_host: pytest.MonkeyPatch) -> None:
+    board = Board(scene={"html": "", "label": "test"})
+    assert not platform.on_app_page()
+    assert board.watch_connection is False
+    assert board.get_state()["watch_connection"] is False  # what the front end is told
+
+
+@pytest.mark.parametrize(
+    "where",
+    [
+        {"VOILA_PREHEAT": "False", "VOILA_BASE_URL": "/"},  # a kernel Voilà starts for a request
+        {"VOILA_PREHEAT": "True", "VOILA_BASE_URL": "/"},  # one of Voilà's pooled kernels
+        {"VOILA_BASE_URL": "/voila/"},
+        {"VOILA_PREHEAT": "False"},
+    ],
+)
+def test_on_a_voila_page_the_board_watches_the_connection(
+    notebook_host: pytest.MonkeyPatch, where: dict[str, str]
+) -> None:
+    for name, value in where.items():
+        notebook_host.setenv(name, value)
+    board = Board(scene={"html": "", "label": "test"})
+    assert board.watch_connection is True and board.get_state()["watch_connection"] is True
+
+
+def test_in_the_static_site_the_board_watches_the_connection(notebook_host: pytest.MonkeyPatch) -> None:
+    notebook_host.setattr(platform, "IN_BROWSER", True)  # Python in the visitor's browser
+    assert Board(scene={"html": "", "label": "test"}).get_state()["watch_connection"] is True
+
+
+def test_where_a_board_was_made_stays_its_setting_and_no_keyword_changes_it(
+    notebook_host: pytest.MonkeyPatch,
+) -> None:
+    board = Board(scene={"html": "", "label": "test"})
+    notebook_host.setenv("VOILA_PREHEAT", "True")
+    assert board.watch_connection is False  # read once, when the board was made
+    assert Board().watch_connection is True
+    with pytest.raises(InvalidOption, match="watch_connection"):
+        Board(scene={}, watch_connection=True)

@@ -10,6 +10,7 @@ from __future__ import annotations
 import json
 import subprocess
 import threading
+import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -153,6 +154,24 @@ def test_explain_trick_answers_a_click(site_url: str, browser: Any) -> None:
     page.wait_for_function(
         f"document.querySelectorAll('{BOARD} .tl-trick .tl-card').length !== {before}", timeout=30_000
     )
+    no_errors(log)
+    page.close()
+
+
+def test_the_site_watches_its_connection_as_voila_does(site_url: str, browser: Any) -> None:
+    """Python in the browser tells its boards that this is an app's page: they watch the
+    connection (see tests/test_browser_connection.py), and the kernel answers their hello."""
+    page, log = app_page(browser, site_url, "replay.html?game=kalah&seed=3", BOARD)
+    watching = (
+        "(() => { const p = globalThis[Symbol.for('tricklab.connection')];"
+        " return p ? { probes: p.probes.size, heard: !!p.heard } : null; })()"
+    )
+    page.wait_for_function(f"{watching}?.heard === true", timeout=30_000)
+    assert page.evaluate(watching)["probes"] >= 1
+    page.locator(BOARD).first.click()
+    page.keyboard.press("ArrowRight")
+    time.sleep(4.5)  # past the board's wait for an answer
+    assert page.locator(".tricklab-connection").count() == 0
     no_errors(log)
     page.close()
 

@@ -11,11 +11,16 @@ yields ``(done, total)`` whenever there is progress to report and returns its re
 :func:`finish` runs steps to the end at once (scripts, tests); :func:`in_background` runs
 them in a worker thread on a server, and one step per turn of the event loop in a browser,
 so the page stays live and a Cancel click is heard between steps either way.
+
+Where the widgets are shown decides who tells a learner that Python stopped answering
+(:func:`on_app_page`): on an app's own page (Voilà, the static site) the board does; in a
+notebook host (JupyterLab, Notebook 7, VS Code, Colab) the host does, with its own kernel status.
 """
 
 from __future__ import annotations
 
 import asyncio
+import os
 import sys
 import threading
 from collections.abc import Callable, Generator
@@ -23,6 +28,10 @@ from typing import TypeVar
 
 #: ``True`` when Python runs in the browser (Pyodide): no address, no threads
 IN_BROWSER: bool = sys.platform == "emscripten"
+
+#: what Voilà puts in the environment of each kernel it starts for a page: ``VOILA_PREHEAT``
+#: ("True" in a pooled kernel, "False" in one started for a request) and ``VOILA_BASE_URL``
+VOILA_MARKS = ("VOILA_PREHEAT", "VOILA_BASE_URL")
 
 T = TypeVar("T")
 #: work in steps: yields ``(done, total)`` reports, returns the result
@@ -32,6 +41,20 @@ Steps = Generator[tuple[int, int], None, T]
 def in_browser() -> bool:
     """Whether the kernel runs in the visitor's browser (read at each call, so tests may switch it)."""
     return IN_BROWSER
+
+
+def on_app_page() -> bool:
+    """Whether the widgets are shown on an app's own page, not in a notebook host.
+
+    An app's page is Voilà's (its kernels carry :data:`VOILA_MARKS` in their environment) or
+    the static site's (Python runs in the browser, :func:`in_browser`: the site is the one page
+    built for that). There nobody else says that Python has stopped answering, so the board
+    says it (``Board.watch_connection``). Anywhere else the kernel was started by a notebook
+    host (JupyterLab, Notebook 7, VS Code, Colab), which shows the kernel's state itself, and
+    where a cell that runs for long keeps every answer waiting without anything being lost.
+    Read at each call, from the environment, so tests may set it.
+    """
+    return in_browser() or any(mark in os.environ for mark in VOILA_MARKS)
 
 
 def app_link(link: str) -> str:

@@ -14,6 +14,7 @@ import traitlets
 from ..display import STATIC as DISPLAY_STATIC
 from ..errors import InvalidOption, describe
 from ..games.base import quote_names
+from ..platform import on_app_page
 from .inputs import check_flag
 
 STATIC = Path(__file__).resolve().parent / "static"
@@ -62,11 +63,24 @@ class Board(anywidget.AnyWidget):
     After a click or key anywhere on the page the front end sends ``("ping", n)`` and waits
     a few seconds for the custom message ``{"pong": n}``; without it the page says that the
     connection is lost. The Board answers pings itself, so no handler ever sees one.
+
+    That watch is kept only where it is right, and Python decides where: ``watch_connection``
+    (a synced trait, fixed when the Board is made) is :func:`tricklab.platform.on_app_page`,
+    true on an app's own page (Voilà, the static site), where nobody else would tell. In a
+    notebook host (JupyterLab, Notebook 7, VS Code, Colab) it is false: the host shows its
+    kernel's state itself, and a cell that runs for a while (the kernel busy, every answer
+    late) must not put "Connection lost" over the host's menus. The front end adds one guard
+    of its own: each watching board says hello when it is shown, and a page where no pong has
+    ever come never shows the message, so a static export of the widgets' state (nbviewer, a
+    Jupyter Book page, ``nbconvert --to html``: no kernel at all) is never told that it lost one.
     """
 
     _esm = STATIC / "board.js"
     _css = DISPLAY_STATIC / "tricklab.css"
     scene = traitlets.Dict().tag(sync=True)
+    #: whether the page itself tells that Python stopped answering (see above); set from where
+    #: the kernel runs when the Board is made, never by a keyword
+    watch_connection = traitlets.Bool().tag(sync=True)
 
     def __init__(self, **kwargs: Any) -> None:
         unknown = [name for name in kwargs if name not in ("scene", "layout")]
@@ -78,6 +92,10 @@ class Board(anywidget.AnyWidget):
         self._handlers: list[Intent] = []
         self._address: Callable[[], str] | None = None
         self.on_msg(self._on_message)
+
+    @traitlets.default("watch_connection")
+    def _watch_connection_default(self) -> bool:
+        return on_app_page()
 
     def show_address(self, address: Callable[[], str]) -> None:
         """Have every scene carry ``address()`` (a query string, ``key=value&...``) and a

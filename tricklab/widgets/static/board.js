@@ -84,12 +84,34 @@ function updateBanner(page) {
 /**
  * Watch one board view's way back to Python. Returns ``send`` (model.send, telling the page
  * at once when it throws) and ``stop``.
+ *
+ * Only where it is right. Python decides (``watch_connection``, see the Board's docstring): an
+ * app's page (Voilà, the static site) is watched; a notebook host (JupyterLab, Notebook 7,
+ * VS Code, Colab) shows its kernel's state itself, and there a busy kernel's late pong is no
+ * lost connection, so nothing is watched. The page's own guard: each watching board says hello
+ * (a ping no timer waits for) when it is shown, and until some pong has come back
+ * (``page.heard``) a missing pong is not told, only a send that throws. A static export has
+ * no kernel to answer (its sends go nowhere, without throwing): it is never told of one lost.
  */
 function watchConnection(model, el) {
+  if (!model.get("watch_connection")) {
+    const send = (content) => {
+      try {
+        model.send(content);
+      } catch {
+        // the host shows that its kernel is gone
+      }
+    };
+    return { send, stop: () => {} };
+  }
   const page = pageState();
   const probe = { waiting: false, timer: 0, later: 0, answered: -Infinity, ping: () => {} };
-  const lost = () => {
+  const lost = (known) => {
     clearTimeout(probe.timer);
+    if (!known && !page.heard) {
+      probe.waiting = false; // nothing on this page has ever answered: nothing to lose
+      return;
+    }
     page.lost.add(probe);
     updateBanner(page);
   };
@@ -107,20 +129,21 @@ function watchConnection(model, el) {
     probe.waiting = true;
     page.pings += 1;
     clearTimeout(probe.timer);
-    probe.timer = setTimeout(lost, PONG_WITHIN_MS);
+    probe.timer = setTimeout(() => lost(false), PONG_WITHIN_MS);
     send({ intent: "ping", value: String(page.pings) });
   };
   const send = (content) => {
     try {
       model.send(content);
     } catch {
-      lost(); // the comm is closed: the kernel is known to be gone
+      lost(true); // the comm is closed: the kernel is known to be gone
     }
   };
   const onMessage = (content) => {
     if (!content || typeof content !== "object" || !("pong" in content)) return;
+    page.heard = true;
+    if (probe.waiting) probe.answered = performance.now(); // (the hello's answer holds back no click)
     probe.waiting = false;
-    probe.answered = performance.now();
     clearTimeout(probe.timer);
     page.lost.delete(probe);
     updateBanner(page);
@@ -128,6 +151,10 @@ function watchConnection(model, el) {
   model.on("msg:custom", onMessage);
   page.probes.add(probe);
   listen(page);
+  if (!page.heard) {
+    page.pings += 1;
+    send({ intent: "ping", value: String(page.pings) }); // hello: is there a kernel at all?
+  }
   const stop = () => {
     model.off("msg:custom", onMessage);
     clearTimeout(probe.timer);
