@@ -71,7 +71,7 @@ def minified() -> str:
 
     text = _STRING.sub(keep, _COMMENT.sub("", text))
     text = re.sub(r"\s+", " ", text)
-    text = re.sub(r" ?([{};,>]) ?", r"\1", text).replace(";}", "}")
+    text = re.sub(r" ?([{};,>]) ?", r"\1", text).replace(": ", ":").replace(";}", "}")
     return re.sub(r"\x00(\d+)\x00", lambda m: strings[int(m.group(1))], text).strip()
 
 
@@ -163,15 +163,25 @@ def _sender(shell: Any) -> Sender:
         return sender
     sender = _SENDERS[id(shell)] = Sender()
 
-    def pre_run_cell(info: Any) -> None:
-        meta = getattr(info, "cell_meta", None)
+    def starts(cell_id: object, source: object, meta: object) -> None:
         deleted = meta.get("deletedCells") if isinstance(meta, dict) else None
         ids = tuple(str(d) for d in deleted) if isinstance(deleted, (list, tuple)) else ()
-        cell_id = getattr(info, "cell_id", None)
-        source = getattr(info, "raw_cell", "")
         sender.cell_starts(str(cell_id) if cell_id else None, source if isinstance(source, str) else "", ids)
 
+    def pre_run_cell(info: Any) -> None:
+        starts(getattr(info, "cell_id", None), getattr(info, "raw_cell", ""), getattr(info, "cell_meta", None))
+
     shell.events.register("pre_run_cell", pre_run_cell)
+    # the cell running now, which showed the first picture, started before the hook was there:
+    # its request (ipykernel 6 and later) names it
+    try:
+        request = shell.kernel.get_parent("shell")
+    except Exception:  # another kernel: the run is known by nothing, which no later run matches
+        request = None
+    if isinstance(request, dict) and request.get("msg_type") == "execute_request":
+        meta, content = request.get("metadata"), request.get("content")
+        code = content.get("code") if isinstance(content, dict) else None
+        starts(meta.get("cellId") if isinstance(meta, dict) else None, code, meta)
 
     def watch(msg: Any) -> Any:
         """Every display message the kernel sends (ipykernel's display hooks): a cleared output,
@@ -182,15 +192,17 @@ def _sender(shell: Any) -> Sender:
             return msg
         content = msg.get("content") if kind in ("display_data", "update_display_data") else None
         data = content.get("data") if isinstance(content, dict) else None
-        if not isinstance(data, dict) or not isinstance(data.get("text/html"), str):
+        if not isinstance(content, dict) or not isinstance(data, dict):
             return msg
-        transient = content.get("transient") if isinstance(content, dict) else None
+        transient = content.get("transient")
         display_id = transient.get("display_id") if isinstance(transient, dict) else None
         display_id = str(display_id) if display_id else None
+        html = data.get("text/html")
+        html = html if isinstance(html, str) else ""
         if kind == "display_data":
-            sender.shown(display_id, data["text/html"])
-        else:
-            data["text/html"] = sender.updated(display_id, data["text/html"])
+            sender.shown(display_id, html)
+        elif (sent := sender.updated(display_id, html)) != html:
+            data["text/html"] = sent
         return msg
 
     register = getattr(getattr(shell, "display_pub", None), "register_hook", None)
