@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 
 import tricklab
-from tricklab.display import Cards
+from tricklab.display import Cards, cards_html, wrap
 from tricklab.display.stylesheet import css, style_tag
 
 from .servers import ARTIFACTS
@@ -40,8 +40,8 @@ def _pictures() -> list[str]:
 
 
 def _stripped(html: str) -> str:
-    """What a viewer that strips styles shows: every <style> element gone."""
-    return re.sub(r"<style\b[^>]*>.*?</style>", "", html, flags=re.S)
+    """What a viewer that strips styles shows: every <style> element gone (and every script)."""
+    return re.sub(r"<(style|script)\b[^>]*>.*?</\1>", "", html, flags=re.S)
 
 
 def _page(browser: Any, body: str, *, viewport: tuple[int, int] = (1280, 900), dark: bool = False) -> Any:
@@ -122,3 +122,24 @@ def test_the_carried_sheet_styles_as_the_file_does_and_overrides_the_svgs(browse
     carried.screenshot(path=str(ARTIFACTS / f"pictures-{'dark' if dark else 'light'}.png"), full_page=True)
     with_file.close()
     carried.close()
+
+
+def test_the_page_keeps_the_sheet_when_the_output_that_carried_it_is_gone(browser: Any) -> None:
+    ts = tricklab.get_rules("tricks-and-stones", players=4)
+    carrier = f'<div class="output">{style_tag()}{wrap(cards_html(ts.cards("7H 8S")), standalone=False)}</div>'
+    later = f'<div class="output">{wrap(cards_html(ts.cards("QD")), standalone=False)}</div>'
+    page = _page(browser, carrier + later)
+    page.evaluate("""() => {  // the same output shown again (a re-run): its script finds the copy
+      const again = document.createElement("div");
+      again.innerHTML = document.querySelector(".output").innerHTML;
+      const script = document.createElement("script");
+      script.textContent = again.querySelector("script").textContent;
+      again.querySelector("script").replaceWith(script);
+      document.body.prepend(again);
+    }""")
+    assert page.evaluate("document.head.querySelectorAll('style[data-tricklab-css]').length") == 1
+    page.evaluate("() => document.querySelectorAll('body > div').forEach((d, i) => i < 2 && d.remove())")
+    assert page.evaluate("document.body.querySelectorAll('style').length") == 0, "every carrier is gone"
+    widths = page.evaluate(CARDS)
+    assert [c["width"] for c in widths] == [58], "the later picture is still styled by the head's copy"
+    page.close()

@@ -20,8 +20,12 @@ Why this way, and what keeps it right:
   next picture again, of that cell or a later one. The same holds when the front end says the
   carrier cell was deleted (JupyterLab's ``deletedCells``) and when the carrier's own run
   clears its output (``clear_output``, as a loop that redraws a match does).
-* **Idempotent.** Two copies (a notebook run in two sessions) are the same rules; the
-  attribute names the sheet's digest, so a page can tell them apart and tests can count them.
+* **Idempotent, and kept by the page.** Two copies (a notebook run in two sessions) are the
+  same rules; the attribute names the sheet's digest. Where the page runs an output's scripts
+  (a trusted notebook in JupyterLab, Voilà, an HTML export), a line of script after the sheet
+  copies it into the page's head unless a copy with that digest is there: the page keeps it
+  when the carrier output is cleared by hand, or taken out of the page by a notebook that
+  draws only the cells in view.
 * **Where the sheet is missing anyway** (a viewer that strips ``<style>``, as GitHub-like
   renderers and sanitizers do; a carrier output cleared by hand), every SVG carries its own
   size and colours as presentation attributes (which the sheet overrides where it is
@@ -82,8 +86,16 @@ def digest() -> str:
 
 @cache
 def style_tag() -> str:
-    """The sheet as one ``<style>`` element, marked with :data:`MARK`."""
-    return f'<style {MARK}="{digest()}">{minified()}</style>'
+    """The sheet as one ``<style>`` element marked with :data:`MARK`, then a line of script that
+    copies it into the page's head once (where scripts run: a trusted notebook, Voilà), so the
+    page keeps it when the output that carried it is cleared or taken out of the page."""
+    mark = f'{MARK}="{digest()}"'
+    keep = (
+        "<script>(function(){var s=document.currentScript,t=s&&s.previousElementSibling;"
+        f"if(t&&t.matches('style[{mark}]')&&!document.head.querySelector('style[{mark}]'))"
+        "document.head.appendChild(t.cloneNode(true))})()</script>"
+    )
+    return f"<style {mark}>{minified()}</style>{keep}"
 
 
 @dataclass
