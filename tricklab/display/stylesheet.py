@@ -27,13 +27,13 @@ Why this way, and what keeps it right:
   when the carrier output is cleared by hand, or taken out of the page by a notebook that
   draws only the cells in view.
 * **Where the sheet is missing anyway** (a viewer that strips ``<style>``, as GitHub-like
-  renderers and sanitizers do; a carrier output cleared by hand), every SVG carries its own
+  renderers and sanitizers do; a carrier output cleared by hand where no script runs), every SVG carries its own
   size and colours as presentation attributes (which the sheet overrides where it is
   present), so a card is still a card of a card's size with its rank and suit.
 
-Outside a kernel (a script, a test, a file written with :func:`tricklab.display.wrap`) every
-picture is a standalone page and carries the sheet. So does every picture in Google Colab,
-which shows each output in a frame of its own.
+Outside a kernel (a script, a test) every picture is a standalone page and carries the sheet;
+in a kernel, ``wrap(..., standalone=True)`` makes one for a file. Every picture in Google Colab
+carries it too: Colab shows each output in a frame of its own.
 """
 
 from __future__ import annotations
