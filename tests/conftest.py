@@ -92,7 +92,7 @@ KINDS = ("engine", "server", "browser", "site", "notebook", "install")
 
 def _kind(item: pytest.Item) -> str:
     name = item.path.name
-    if item.path.suffix == ".ipynb":
+    if item.path.suffix == ".ipynb" or item.get_closest_marker("notebook") is not None:
         return "notebook"
     if name == "test_site.py":
         return "site"

@@ -72,7 +72,7 @@ def test_outcome_picture_shows_winner_ranking_and_every_reason() -> None:
     ts = tricklab.get_rules("tricks-and-stones", players=4)
     out = ts.resolve_trick(["7H", "AH", "8S", "KD"], trump="S")
     html = out._repr_html_()
-    assert "<style>" in html and "<svg" in html
+    assert "<style data-tricklab-css=" in html and "<svg" in html, "outside a kernel a picture is a page of its own"
     assert 'class="tl-card tl-in-trick tl-winner" role="img" aria-label="Eight of Spades, wins"' in html
     for reason in out.reasons:
         assert f'data-rule="{reason.rule_id}"' in html

@@ -14,6 +14,7 @@ variables, so light and dark themes both work; cards carry ARIA labels.
 from __future__ import annotations
 
 import html
+import re
 from collections.abc import Iterable, Mapping, Sequence
 from functools import cache
 from pathlib import Path
@@ -23,6 +24,8 @@ from ..cards import SUIT_SYMBOL, Card, FrenchCard
 from ..explain import Reason, Rulebook, deciding, plural
 from ..games.base import Event, SeatView, Trick
 from ..platform import app_link
+from .stylesheet import css as css
+from .stylesheet import sheet_for_picture, style_tag
 
 if TYPE_CHECKING:
     from ..actions import Action
@@ -116,12 +119,6 @@ def esc(text: object) -> str:
     return html.escape(str(text), quote=True)
 
 
-@cache
-def css() -> str:
-    """The stylesheet shared by static pictures and the widgets."""
-    return (STATIC / "tricklab.css").read_text(encoding="utf-8")
-
-
 def card_label(card: Card) -> str:
     """The ARIA label, the card's name in words: ``"Queen of Hearts"``, ``"Rock 13"``."""
     return card.name
@@ -132,36 +129,76 @@ def _rank_text(card: Card) -> str:
     return text[:-1] if isinstance(card, FrenchCard) else text[1:]
 
 
+#: a card's picture is 60 by 84 (its viewBox); the stylesheet sizes it to the card's box
+_CARD_BOX = 'viewBox="0 0 60 84" width="60" height="84"'
+
+
+def _face() -> str:
+    """The card's face: a rounded rectangle with its own fill and outline."""
+    return (
+        f'<rect x="1" y="1" width="58" height="82" rx="6" class="tl-face" fill="{palette("face")}" '
+        f'stroke="{palette("face-line")}"/>'
+    )
+
+
 def card_svg(card: Card | None, *, four_colour: bool = False) -> str:
-    """One card as an SVG picture (``None`` draws a card back)."""
+    """One card as an SVG picture (``None`` draws a card back).
+
+    Every picture carries its size (``width``, ``height``), colours (``fill``, ``stroke``) and
+    its large symbols' font sizes as presentation attributes, the stylesheet's own values (:func:`palette`):
+    the stylesheet overrides them where it is on the page (the theme, the card's box), and
+    where a viewer strips it the card still reads as a card of a card's size."""
     if card is None:
         return (
-            '<svg class="tl-card-svg tl-back" viewBox="0 0 60 84" aria-hidden="true">'
-            '<rect x="1" y="1" width="58" height="82" rx="6" class="tl-back-face"/>'
-            '<rect x="6" y="6" width="48" height="72" rx="4" class="tl-back-pattern"/></svg>'
+            f'<svg class="tl-card-svg tl-back" {_CARD_BOX} aria-hidden="true">'
+            f'<rect x="1" y="1" width="58" height="82" rx="6" class="tl-back-face" fill="{palette("back")}" '
+            f'stroke="{palette("face-line")}"/>'
+            '<rect x="6" y="6" width="48" height="72" rx="4" class="tl-back-pattern" fill="none" stroke="#ffffff" '
+            'stroke-width="2" stroke-dasharray="4 3"/></svg>'
         )
     rank = esc(_rank_text(card))
+    face = _face()
     if isinstance(card, FrenchCard):
         symbol = SUIT_SYMBOL[card.suit]
         colour = f"tl-suit-{card.suit}" + (" tl-four" if four_colour else "")
+        ink = palette(_SUIT_INK[card.suit][1 if four_colour else 0])
         return (
-            f'<svg class="tl-card-svg {colour}" viewBox="0 0 60 84" aria-hidden="true">'
-            '<rect x="1" y="1" width="58" height="82" rx="6" class="tl-face"/>'
+            f'<svg class="tl-card-svg {colour}" {_CARD_BOX} fill="{ink}" aria-hidden="true">{face}'
             f'<text x="6" y="19" class="tl-rank">{rank}</text>'
             f'<text x="6" y="33" class="tl-pip">{symbol}</text>'
-            f'<text x="30" y="60" class="tl-big" text-anchor="middle">{symbol}</text>'
+            f'<text x="30" y="60" class="tl-big" text-anchor="middle" font-size="34">{symbol}</text>'
             f'<text x="54" y="78" class="tl-rank" text-anchor="end">{rank}</text></svg>'
         )
     shape = _BAND_SHAPES.get(card.suit, _BAND_SHAPES["M"])
+    ink = palette(_BAND_INK.get(card.suit, "metal"))
     return (
-        f'<svg class="tl-card-svg tl-band-{esc(card.suit)}" viewBox="0 0 60 84" aria-hidden="true">'
-        '<rect x="1" y="1" width="58" height="82" rx="6" class="tl-face"/>'
+        f'<svg class="tl-card-svg tl-band-{esc(card.suit)}" {_CARD_BOX} fill="{ink}" aria-hidden="true">{face}'
         '<rect x="1" y="1" width="58" height="14" rx="6" class="tl-band-stripe"/>'
-        f'<text x="30" y="12" class="tl-band-name" text-anchor="middle">{esc(card.suit_name)}</text>'
+        f'<text x="30" y="12" class="tl-band-name" text-anchor="middle" fill="#ffffff" font-size="9">'
+        f"{esc(card.suit_name)}</text>"
         f'<g transform="translate(14 22) scale(1.35)"><path d="{shape}" class="tl-band-shape" '
         'fill-rule="evenodd"/></g>'
-        f'<text x="30" y="76" class="tl-band-number" text-anchor="middle">{rank}</text></svg>'
+        f'<text x="30" y="76" class="tl-band-number" text-anchor="middle" font-size="20">{rank}</text></svg>'
     )
+
+
+#: the stylesheet's colour of a suit's ink: (two-colour deck, four-colour deck)
+_SUIT_INK = {"S": ("black", "black"), "C": ("black", "green"), "H": ("red", "red"), "D": ("red", "blue")}
+_BAND_INK = {"R": "rock", "S": "soul", "P": "pops", "M": "metal"}
+
+
+@cache
+def _palette() -> dict[str, str]:
+    block = css()[css().index(".tricklab {") :]
+    block = block[: block.index("}")]
+    # a colour, or a theme variable's fallback colour (``var(--jp-brand-color1, #1976d2)``)
+    return dict(re.findall(r"--tl-([a-z0-9-]+):\s*(?:var\([^,()]+,\s*)?(#[0-9a-fA-F]{3,8})\)?\s*;", block))
+
+
+def palette(name: str) -> str:
+    """A colour of the stylesheet's light theme, by its variable's name without ``--tl-``
+    (``palette("red")`` is ``--tl-red``): one source for the colours the pictures carry."""
+    return _palette()[name]
 
 
 def card_html(
@@ -435,10 +472,18 @@ def _place_notes(rules: Rules[Any], count: int) -> list[str] | None:
     return [rules.describe_allowance(i) for i in range(count)]
 
 
-def wrap(body: str, *, game: str = "", large: bool = False, label: str = "tricklab") -> str:
-    """Standalone HTML: the stylesheet inline, then the body in a themed container."""
+def wrap(
+    body: str, *, game: str = "", large: bool = False, label: str = "tricklab", standalone: bool | None = None
+) -> str:
+    """A picture: the body in a themed container, after the stylesheet when it goes with it.
+
+    ``standalone=True`` always puts the sheet first (a page of its own, e.g. written to a file);
+    ``None``, what a notebook's rich display uses, puts it first in the first picture a kernel
+    shows and leaves it out of the others, which the same page styles (see
+    :mod:`tricklab.display.stylesheet`); ``False`` leaves it out."""
     classes = "tricklab" + (f" tl-game-{esc(game)}" if game else "") + (" tl-large" if large else "")
-    return f'<style>{css()}</style><div class="{classes}" role="group" aria-label="{esc(label)}">{body}</div>'
+    sheet = style_tag() if standalone else sheet_for_picture() if standalone is None else ""
+    return f'{sheet}<div class="{classes}" role="group" aria-label="{esc(label)}">{body}</div>'
 
 
 def view_html(

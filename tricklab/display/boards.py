@@ -27,7 +27,7 @@ from ..cards import COLOURS
 from ..explain import Reason, plural
 from ..games.base import Event, Rules, SeatView
 from ..games.capabilities import BoardKind
-from . import esc, rule_id_html, seat_badge, seat_colour, unreadable
+from . import esc, palette, rule_id_html, seat_badge, seat_colour, unreadable
 
 
 class Board(Protocol):
@@ -122,9 +122,10 @@ def _stones_svg(count: int) -> str:
         row, col = divmod(k, cols)
         short = cols - min(cols, shown - row * cols)  # a row that is not full is centred
         dots.append(f'<circle cx="{6 + col * 10 + short * 5}" cy="{6 + row * 10}" r="4"/>')
+    width, height = cols * 10 + 2, rows * 10 + 2  # its own size and colour, for a page without the stylesheet
     return (
-        f'<svg class="tl-stones" viewBox="0 0 {cols * 10 + 2} {rows * 10 + 2}" aria-hidden="true" '
-        f'focusable="false">{"".join(dots)}</svg>'
+        f'<svg class="tl-stones" viewBox="0 0 {width} {height}" width="{width}" height="{height}" '
+        f'fill="{palette("face-line")}" aria-hidden="true" focusable="false">{"".join(dots)}</svg>'
     )
 
 

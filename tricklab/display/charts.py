@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from . import esc
+from . import esc, palette
 
 
 @dataclass(frozen=True)
@@ -36,7 +36,9 @@ def bar_chart(
     def y(value: float) -> float:
         return pad_top + (top - value) / span * inner_h
 
-    parts = [f'<line x1="{pad_left}" x2="{width}" y1="{y(0):.1f}" y2="{y(0):.1f}" class="tl-axis"/>']
+    # each shape carries its own colour (the stylesheet overrides it), for a page without the stylesheet
+    ink, accent, best = palette("fg2"), palette("accent"), palette("win")
+    parts = [f'<line x1="{pad_left}" x2="{width}" y1="{y(0):.1f}" y2="{y(0):.1f}" class="tl-axis" stroke="{ink}"/>']
     for i, bar in enumerate(bars):
         x = pad_left + i * step + (step - bar_w) / 2
         y0, y1 = sorted((y(0), y(bar.value)))
@@ -47,7 +49,8 @@ def bar_chart(
             label += " (" + ", ".join(bar.marks) + ")"
         parts.append(
             f'<rect x="{x:.1f}" y="{y0:.1f}" width="{bar_w:.1f}" height="{max(y1 - y0, 0.5):.1f}" '
-            f'class="tl-bar {classes}" data-label="{esc(bar.label)}" data-value="{bar.value:.6f}">'
+            f'fill="{best if "best" in bar.marks else accent}" class="tl-bar {classes}" '
+            f'data-label="{esc(bar.label)}" data-value="{bar.value:.6f}">'
             f"<title>{esc(label)}</title></rect>"
         )
         if not percent or bar.value >= 0.03:
@@ -61,7 +64,7 @@ def bar_chart(
             cx = x + bar_w / 2
             parts.append(
                 f'<line x1="{cx:.1f}" x2="{cx:.1f}" y1="{y(bar.value + bar.error):.1f}" '
-                f'y2="{y(bar.value - bar.error):.1f}" class="tl-error"/>'
+                f'y2="{y(bar.value - bar.error):.1f}" class="tl-error" stroke="{ink}"/>'
             )
         parts.append(
             f'<text x="{x + bar_w / 2:.1f}" y="{height - pad_bottom + 14}" text-anchor="middle" '
@@ -75,6 +78,6 @@ def bar_chart(
     described = "; ".join(f"{b.label} {b.value:.0%}" if percent else f"{b.label} {b.value:.2f}" for b in bars[:12])
     return (
         f'<figure class="tl-chart"><figcaption>{esc(title)}</figcaption>'
-        f'<svg viewBox="0 0 {width} {height}" width="{width}" height="{height}" role="img" '
+        f'<svg viewBox="0 0 {width} {height}" width="{width}" height="{height}" fill="{ink}" role="img" '
         f'aria-label="{esc(title)}: {esc(described)}">{"".join(parts)}</svg></figure>'
     )
