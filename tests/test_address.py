@@ -57,10 +57,11 @@ def test_explainer_address_holds_the_trick_and_the_trump() -> None:
     explainer.type_trick("7H AH 8S")
     seen = address(app)
     assert seen["cards"] == "7H AH 8S" and seen["trump"] == "H"
-    explainer.trump_picker.value = "none"
+    explainer.trump_picker.value = None  # "no trump" picked
+    assert explainer.trump is None and address(app)["trump"] == "none"
     again = apps.explain_trick_app(explainer.board.scene["address"])
     assert [str(c) for c in widget(again).cards] == ["7H", "AH", "8S"]
-    assert widget(again).trump_picker.value == "none" and messages(again) == []
+    assert widget(again).trump is None and widget(again).trump_picker.value is None and messages(again) == []
 
 
 def test_quiz_address_names_the_question_and_the_link_asks_it() -> None:
@@ -159,7 +160,7 @@ def test_large_and_four_colour_are_link_parameters(make: Any) -> None:
 
 def test_explainer_takes_large_and_four_colour() -> None:
     app = apps.explain_trick_app("large=1&four_colour=1")
-    assert widget(app).look.large.value and widget(app).board.scene["large"]
+    assert widget(app).large and widget(app).four_colour and widget(app).board.scene["large"]
 
 
 @pytest.mark.parametrize("value", ["2", "<script>", "maybe", ""])

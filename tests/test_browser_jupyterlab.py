@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import sys
 import tempfile
 from typing import Any
@@ -62,4 +63,47 @@ def test_getting_started_runs_in_jupyterlab_and_widgets_render(lab_url: str, bro
     ARTIFACTS.mkdir(parents=True, exist_ok=True)
     page.screenshot(path=str(ARTIFACTS / "jupyterlab-getting-started.png"))
     page.close()
+    assert not [e for e in log.errors if "tricklab" in e or "anywidget" in e]
+
+
+def test_a_click_in_the_trick_explainer_reaches_python_in_jupyterlab(lab_url: str, browser: Any) -> None:
+    """The explainer's own picker and a deck card change what Python holds: a cell run after them prints it."""
+    ARTIFACTS.mkdir(parents=True, exist_ok=True)
+    name = f"lab-explainer-{free_port()}.ipynb"  # a notebook of this run's own (tests/artifacts is not kept)
+    cells = [
+        "from tricklab.widgets import TrickExplainer\n"
+        'explainer = TrickExplainer("tricks-and-stones", 4, trump="S", cards="7H 8S")\n'
+        "explainer",
+        'print("Python holds:", explainer.trump, " ".join(explainer.cards))',
+    ]
+    notebook = {
+        "cells": [
+            {"cell_type": "code", "metadata": {}, "source": s, "outputs": [], "execution_count": None} for s in cells
+        ],
+        "metadata": {"kernelspec": {"name": "python3", "display_name": "Python 3 (ipykernel)", "language": "python"}},
+        "nbformat": 4,
+        "nbformat_minor": 5,
+    }
+    path = ARTIFACTS / name
+    path.write_text(json.dumps(notebook))
+    try:
+        page, log = open_page(browser, f"{lab_url}/tree/tests/artifacts/{name}?reset", viewport=(1400, 1000))
+        page.locator(".jp-Notebook").wait_for(timeout=90_000)
+        page.get_by_text("Python 3 (ipykernel) | Idle").wait_for(timeout=90_000)
+        page.get_by_role("menuitem", name="Run").click()
+        page.get_by_role("menuitem", name="Run All Cells", exact=True).click()
+        board = page.locator(".tricklab-board")
+        expect(board.locator(".tl-trick .tl-card")).to_have_count(2, timeout=120_000)
+        printed = page.locator(".jp-OutputArea-output").filter(has_text="Python holds:")
+        expect(printed).to_contain_text("Python holds: S 7H 8S")
+        page.get_by_label("Trump").select_option(label="♥ Hearts")
+        board.locator(".tl-deck button[data-value='AH']").click()
+        expect(board.locator(".tl-trick .tl-card")).to_have_count(3)
+        page.locator(".jp-CodeCell").nth(1).locator(".cm-content").click()
+        page.keyboard.press("Shift+Enter")
+        expect(printed).to_contain_text("Python holds: H 7H 8S AH", timeout=30_000)
+        page.screenshot(path=str(ARTIFACTS / "jupyterlab-explainer.png"))
+        page.close()
+    finally:
+        path.unlink(missing_ok=True)
     assert not [e for e in log.errors if "tricklab" in e or "anywidget" in e]

@@ -44,6 +44,7 @@ from tricklab.bots import heuristic_bot
 from tricklab.errors import TricklabError, describe
 from tricklab.games.base import Rules
 from tricklab.match import Match
+from tricklab.widgets.controls import Controls
 
 MAX_MESSAGE = 500
 
@@ -578,6 +579,16 @@ EXAMPLES: dict[str, dict[str, Example]] = {
     "tricklab.widgets.Board.intent": {"intent": lambda g: "key", "value": lambda g: "ArrowRight"},
     "tricklab.widgets.Board.on_intent": {"handler": lambda g: lambda intent, value: None},
     "tricklab.widgets.Board.show_address": {"address": lambda g: lambda: "game=kalah"},
+    "tricklab.widgets.Board.control": {"name": lambda g: "trump", "value": lambda g: "1"},
+    "tricklab.widgets.Board.set_state": {"sync_data": lambda g: {}},
+    "tricklab.widgets.Board.use_controls": {"controls": lambda g: Controls([])},
+    # the trick explainer is a Board: its page-facing methods, with the explainer's own controls
+    "tricklab.widgets.TrickExplainer.intent": {"intent": lambda g: "add", "value": lambda g: str(g.rules.deck()[5])},
+    "tricklab.widgets.TrickExplainer.on_intent": {"handler": lambda g: lambda intent, value: None},
+    "tricklab.widgets.TrickExplainer.show_address": {"address": lambda g: lambda: "game=kalah"},
+    "tricklab.widgets.TrickExplainer.control": {"name": lambda g: "trump", "value": lambda g: "1"},
+    "tricklab.widgets.TrickExplainer.set_state": {"sync_data": lambda g: {"trump": "H"}},
+    "tricklab.widgets.TrickExplainer.use_controls": {"controls": lambda g: Controls([])},
     "tricklab.widgets.BidTrainer": {"seat": lambda g: 1},
     "tricklab.widgets.BidTrainer.choose": {"bid": lambda g: g.trainer_bid},
     "tricklab.widgets.BidTrainer.wait": {"timeout": lambda g: 5.0},

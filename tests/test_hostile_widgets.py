@@ -127,6 +127,32 @@ def boards(widget: Any) -> list[Board]:
     return [x for x in walk(widget) if isinstance(x, Board)]
 
 
+class SceneControl:
+    """A control a board draws from its scene, as the page reaches it: by its name, with the
+    value as text (``set_state({"value": ...})`` sends it as the page would)."""
+
+    def __init__(self, board: Board, name: str) -> None:
+        self.board, self.name = board, name
+
+    def set_state(self, state: dict[str, Any]) -> None:
+        self.board.control(self.name, state.get("value"))
+
+    def click(self) -> None:
+        self.board.control(self.name, None)
+
+
+def scene_controls(widget: Any, kind: str | None = None) -> list[tuple[SceneControl, Any]]:
+    """The controls drawn from the scenes of ``widget``'s boards (of one ``kind``), with each
+    control's Python object."""
+    return [
+        (SceneControl(board, c.name), c)
+        for board in boards(widget)
+        if board.controls is not None
+        for c in board.controls
+        if kind is None or c.kind == kind
+    ]
+
+
 def page_sets(control: Any, state: dict[str, Any]) -> bool:
     """Set control state as a message from the page does; ``False`` if its traitlets refuse it."""
     try:
@@ -137,13 +163,18 @@ def page_sets(control: Any, state: dict[str, Any]) -> bool:
 
 
 def control_states(widget: Any) -> list[tuple[Any, dict[str, Any]]]:
-    """Every state of every selection and toggle control the page could set, one at a time."""
+    """Every state of every selection and toggle control the page could set, one at a time (a
+    picker drawn from a scene also one index past its options, and no index at all)."""
     states: list[tuple[Any, dict[str, Any]]] = []
     for control in walk(widget):
         if isinstance(control, w.Dropdown):
             states += [(control, {"index": i}) for i in [*range(len(control.options)), None]]
         elif isinstance(control, w.ToggleButton | w.Checkbox):
             states += [(control, {"value": not control.value}), (control, {"value": control.value})]
+    for page, control in scene_controls(widget, "picker"):
+        states += [(page, {"value": str(i)}) for i in range(len(control.options) + 1)] + [(page, {"value": None})]
+    for page, _ in scene_controls(widget, "toggle"):
+        states += [(page, {"value": "true"}), (page, {"value": "false"})]
     return states
 
 
@@ -198,8 +229,12 @@ def markups_sent(widget: Any) -> list[str]:
 
 
 def texts_sent(widget: Any) -> list[str]:
-    """Every piece of markup or text the widget sends to the page."""
+    """Every piece of markup or text the widget sends to the page (but the text a learner typed
+    in a text box, which the box shows back)."""
     out = markups_sent(widget)
+    for _, control in scene_controls(widget):
+        out += [control.label, control.tooltip, getattr(control, "placeholder", "")]
+        out += [label for label, _ in getattr(control, "options", [])]
     for x in walk(widget):
         if isinstance(x, Board):
             out.append(str(x.scene.get("label", "")))
@@ -212,8 +247,14 @@ def texts_sent(widget: Any) -> list[str]:
     return out
 
 
+def messages_sent(widget: Any) -> list[str]:
+    """The boards' messages: plain text, which the front end shows as text (never as markup)."""
+    return [board.message for board in boards(widget) if board.message]
+
+
 def assert_safe(widget: Any, sent: str | None = None) -> None:
-    """No markup the widget sends runs script, and a payload comes back escaped or not at all."""
+    """No markup the widget sends runs script, and a payload comes back escaped or not at all
+    (in a plain-text message, not quoted whole when it is huge)."""
     for markup in markups_sent(widget):
         assert unsafe_tags(markup) == []
     for markup in texts_sent(widget):
@@ -221,6 +262,9 @@ def assert_safe(widget: Any, sent: str | None = None) -> None:
             assert sent not in markup, f"unescaped payload {sent!r}"
         if sent is not None and len(sent) > 100:
             assert sent[:100] not in markup, "a huge value is quoted whole"
+    for message in messages_sent(widget):
+        if sent is not None and len(sent) > 100:
+            assert sent[:100] not in message, "a huge value is quoted whole"
 
 
 def hidden_cards(rules: Any, state: Any, seat: int) -> set[Card]:
@@ -272,7 +316,8 @@ def assert_seat_only(markup: str, rules: Any, state: Any, seat: int) -> None:
 
 
 def alert_shown(widget: Any) -> bool:
-    return any('role="alert"' in markup for markup in texts_sent(widget))
+    """A message is shown: in markup as an alert, or as a board's message (its live region)."""
+    return any('role="alert"' in markup for markup in texts_sent(widget)) or bool(messages_sent(widget))
 
 
 # --- the games -------------------------------------------------------------------------------------
@@ -355,6 +400,7 @@ def page_message(widget: Any, data: st.DataObject, extras: Mapping[str, Extra] |
             page_sets(*data.draw(st.sampled_from(states)))
     else:
         buttons = [x for x in walk(widget) if isinstance(x, w.Button)]
+        buttons += [page for page, _ in scene_controls(widget, "button")]
         if buttons:
             data.draw(st.sampled_from(buttons)).click()
     return None
@@ -761,15 +807,44 @@ def test_an_explainer_refuses_junk_clicks_and_typing_and_keeps_its_trick() -> No
         assert [str(c) for c in explainer.cards] == ["7H", "AH"] and alert_shown(explainer), junk[:40]
         assert_safe(explainer, junk)
     for junk in TYPED_JUNK:
-        assert page_sets(explainer.entry, {"value": junk})
+        explainer.control("entry", junk)
         assert [str(c) for c in explainer.cards] == ["7H", "AH"] and alert_shown(explainer), junk[:40]
         assert_safe(explainer, junk)
 
 
+def test_an_explainer_refuses_junk_from_its_controls_and_its_traits() -> None:
+    """Whatever the page sends for a control or a synced trait, the trick stays and the page is told why."""
+    explainer = TrickExplainer("tricks-and-stones", 4, cards="7H AH")
+    state = (explainer.game, explainer.players, explainer.trump, list(explainer.cards))
+    for junk in (*JUNK, None):
+        for name in ("game", "players", "trump", "large", "nowhere", junk):
+            explainer.message = ""
+            explainer.control(name, junk)  # type: ignore[arg-type]
+            assert (explainer.game, explainer.players, explainer.trump, list(explainer.cards)) == state
+            assert explainer.message, (name, junk)
+            assert_safe(explainer, junk)
+        for trait in ("game", "players", "trump", "cards"):
+            if (trait, junk) == ("trump", None):
+                continue  # None is no trump: a value the trump may take
+            explainer.set_state({trait: [junk] if trait == "cards" else junk})
+            assert (explainer.game, explainer.players, explainer.trump, list(explainer.cards)) == state
+            assert_safe(explainer, junk)
+    explainer.set_state({"scene": {"html": MARKUP[0]}, "message": MARKUP[1]})  # not the page's to set
+    assert MARKUP[0] not in explainer.scene["html"] and explainer.message != MARKUP[1]
+
+
 def _typed(explainer: TrickExplainer, data: st.DataObject) -> str:
     sent: str = data.draw(st.one_of(st.sampled_from(TYPED_JUNK), st.text(max_size=40)))
-    page_sets(explainer.entry, {"value": sent})
+    explainer.control("entry", sent)
     return sent
+
+
+def _scene_control(explainer: TrickExplainer, data: st.DataObject) -> str | None:
+    """Any control name (one of the widget's, or not) with any value."""
+    name = data.draw(st.one_of(st.sampled_from([c.name for c in explainer.controls or ()]), st.text(max_size=12)))
+    value: str | None = data.draw(VALUES)
+    explainer.control(name, value)
+    return value
 
 
 @given(data=st.data())
@@ -777,7 +852,7 @@ def _typed(explainer: TrickExplainer, data: st.DataObject) -> str:
 def test_an_explainer_under_any_sequence_of_page_messages(data: st.DataObject) -> None:
     explainer = TrickExplainer("band-of-tricks", 4, cards="P3 S5")
     for _ in range(data.draw(st.integers(1, 10))):
-        sent = page_message(explainer, data, {"typed": _typed})
+        sent = page_message(explainer, data, {"typed": _typed, "scene-control": _scene_control})
         assert_safe(explainer, sent)
         assert explainer.game_picker.value == explainer.rules.name
         assert explainer.players_picker.value == explainer.rules.players

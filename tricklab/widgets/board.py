@@ -3,18 +3,20 @@
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from pathlib import Path
-from typing import Any
+from typing import Any, ClassVar
 
 import anywidget
 import ipywidgets as w
 import traitlets
 
 from ..display import STATIC as DISPLAY_STATIC
-from ..errors import InvalidOption, describe
+from ..errors import InvalidOption, TricklabError, describe
 from ..games.base import quote_names
 from ..platform import on_app_page
+from .controls import Controls
 from .inputs import check_flag
 
 STATIC = Path(__file__).resolve().parent / "static"
@@ -34,6 +36,9 @@ Intent = Callable[[str, str | None], None]
 ADDRESS = "address"
 #: the front end's "are you there?": answered by the Board itself, never passed to handlers
 PING = "ping"
+#: a change to one of the scene's controls, ``{"intent": "control", "name": ..., "value": ...}``:
+#: handled by the Board's :class:`~tricklab.widgets.controls.Controls`, never passed to handlers
+CONTROL = "control"
 #: what a ping may carry: the page's count of pings, echoed back in the pong
 _PING_VALUE = re.compile(r"[0-9]{1,12}")
 
@@ -73,6 +78,30 @@ class Board(anywidget.AnyWidget):
     of its own: each watching board says hello when it is shown, and a page where no pong has
     ever come never shows the message, so a static export of the widgets' state (nbviewer, a
     Jupyter Book page, ``nbconvert --to html``: no kernel at all) is never told that it lost one.
+
+    **A whole widget in one Board.** A public widget is one anywidget, so that it works in every
+    host (JupyterLab, Notebook 7, VS Code, Colab, marimo, Voilà): no ipywidgets around it. Such a
+    widget subclasses Board (:class:`~tricklab.widgets.explainer.TrickExplainer` is the first):
+
+    - its controls are :class:`~tricklab.widgets.controls.Controls` given to :meth:`use_controls`:
+      every scene then carries ``controls`` (rows of pickers, buttons, a text box, toggles), drawn
+      by the front end above the board as real ``<select>``, ``<button>`` and ``<input>`` elements
+      with labels; a change comes back as a ``"control"`` message that the Controls check and
+      apply (their ``on_change``/``on_click``/``on_submit`` handlers then run). Tests and code
+      use the same objects: ``widget.controls["show"].click()``, ``widget.control(name, value)``
+      (exactly what the page sends);
+    - ``message`` (plain text) is shown above the board in a live region (``role="alert"``),
+      as text, never as markup; a refused control change is shown there (``_refused``);
+    - the state a notebook cares about is synced traits of the widget (``.tag(sync=True)``), so
+      ``observe``, :func:`traitlets.link` and ``jslink`` work. The page may set only the traits
+      named in ``_page_traits``; each such value goes through the trait's validators like a value
+      from Python, and one they refuse (a typed :class:`~tricklab.errors.TricklabError`) is shown
+      as the message and the page is sent the value kept. Any other trait the page sends is ignored;
+    - the widget's ``board`` is itself, so code written for the board inside a widget still works.
+
+    Convert the next widgets the same way: move each ipywidgets control into ``Controls``, each
+    ``w.HTML`` message into ``message``, the state into synced traits observed to redraw the
+    scene, and replace the widget's VBox with this class.
     """
 
     _esm = STATIC / "board.js"
@@ -81,6 +110,10 @@ class Board(anywidget.AnyWidget):
     #: whether the page itself tells that Python stopped answering (see above); set from where
     #: the kernel runs when the Board is made, never by a keyword
     watch_connection = traitlets.Bool().tag(sync=True)
+    #: words for the learner shown above the board (plain text: an error, a refusal), "" for none
+    message = traitlets.Unicode("").tag(sync=True)
+    #: the synced traits the page may set (through their validators); a subclass names its own
+    _page_traits: ClassVar[frozenset[str]] = frozenset()
 
     def __init__(self, **kwargs: Any) -> None:
         unknown = [name for name in kwargs if name not in ("scene", "layout")]
@@ -91,11 +124,88 @@ class Board(anywidget.AnyWidget):
         super().__init__(**kwargs)
         self._handlers: list[Intent] = []
         self._address: Callable[[], str] | None = None
+        self._controls: Controls | None = None
         self.on_msg(self._on_message)
 
     @traitlets.default("watch_connection")
     def _watch_connection_default(self) -> bool:
         return on_app_page()
+
+    @property
+    def board(self) -> Board:
+        """The board that shows this widget: itself (widgets made of several parts have a ``board``)."""
+        return self
+
+    @property
+    def controls(self) -> Controls | None:
+        """The controls drawn above the board (:meth:`use_controls`), or ``None``."""
+        return self._controls
+
+    def use_controls(self, controls: Controls) -> None:
+        """Have every scene carry ``controls`` (drawn above the board); each change to them is
+        sent to the page at once."""
+        if not isinstance(controls, Controls):
+            raise InvalidOption(f"controls must be a Controls, not {describe(controls)}")
+        self._controls = controls
+        controls.on_change(self._redraw)
+        self._redraw()
+
+    def _redraw(self) -> None:
+        """Send the scene again, as it was set, with what the board adds to it now (once, at the
+        end, inside :meth:`hold_redraw`)."""
+        if getattr(self, "_held", 0):
+            self._dirty = True
+            return
+        self.scene = dict(getattr(self, "_set_scene", self.scene))
+
+    @contextmanager
+    def hold_redraw(self) -> Iterator[None]:
+        """Changes to the controls inside are sent with one scene: the one set inside, or the
+        scene on the board again at the end."""
+        self._held = getattr(self, "_held", 0) + 1
+        try:
+            yield
+        finally:
+            self._held -= 1
+            if not self._held and getattr(self, "_dirty", False):
+                self._redraw()
+
+    def control(self, name: str | None, value: str | None) -> None:
+        """Handle a change of a control as the page sends it (its name and its value as text):
+        checked by the controls; a refusal is shown as the message and changes nothing."""
+        if self._controls is None:
+            return
+        try:
+            self._controls.receive(name, value)
+        except TricklabError as exc:
+            self._refused(exc)
+
+    def _refused(self, exc: TricklabError) -> None:
+        """Show why something the page sent was refused (a subclass may say it elsewhere)."""
+        self.message = str(exc)
+
+    def set_state(self, sync_data: dict[str, Any]) -> None:
+        """State from the page: only the traits in ``_page_traits``, each through its validators
+        (a refused value is shown as the message and the page is sent the value kept); any other
+        trait the page sends is ignored and sent back as it is."""
+        if not isinstance(sync_data, dict):
+            return  # not a state at all
+        for name, value in sync_data.items():
+            if name not in self.keys:
+                continue
+            if name not in self._page_traits:
+                if self.get_state(name).get(name) != value:
+                    self.send_state(name)
+                continue
+            try:
+                from_json = self.trait_metadata(name, "from_json", self._trait_from_json)
+                with self._lock_property(**{name: value}):
+                    setattr(self, name, from_json(value, self))
+            except TricklabError as exc:
+                self._refused(exc)
+                self.send_state(name)
+            except traitlets.TraitError:
+                self.send_state(name)  # not even the trait's type: the page gets the value kept
 
     def show_address(self, address: Callable[[], str]) -> None:
         """Have every scene carry ``address()`` (a query string, ``key=value&...``) and a
@@ -103,15 +213,20 @@ class Board(anywidget.AnyWidget):
         if not callable(address):
             raise InvalidOption(f"address must be a function that gives the query string, not {describe(address)}")
         self._address = address
-        self.scene = dict(self.scene)
+        self._redraw()
 
     @traitlets.validate("scene")
     def _with_address(self, proposal: Any) -> dict[str, Any]:
+        self._set_scene = dict(proposal["value"])  # as set: what the board adds is added anew each time
+        self._dirty = False
         scene = dict(proposal["value"])
         address = getattr(self, "_address", None)  # None while the widget is being made
         if address is not None:
             scene["address"] = address()
             scene["html"] = str(scene.get("html", "")) + COPY_LINK
+        controls = getattr(self, "_controls", None)
+        if controls is not None:
+            scene["controls"] = controls.describe()
         return scene
 
     def on_intent(self, handler: Intent) -> None:
@@ -126,6 +241,10 @@ class Board(anywidget.AnyWidget):
         intent = content.get("intent")
         value = content.get("value")
         if not isinstance(intent, str) or not (value is None or isinstance(value, str)):
+            return
+        if intent == CONTROL:
+            name = content.get("name")
+            self.control(name if isinstance(name, str) else None, value)
             return
         self.intent(intent, value)
 

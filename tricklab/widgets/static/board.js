@@ -321,6 +321,167 @@ function paintFrame(root, frame) {
   note.textContent = typeof frame.text === "string" && frame.text ? frame.text + inHand : "";
 }
 
+// --- Controls and the message -------------------------------------------------------------
+// A widget that is one board draws its controls from the scene (``scene.controls``: rows of
+// pickers, buttons, a text box, toggles, described by tricklab.widgets.controls) above the board,
+// as real elements with labels. They are made once and then updated in place, so a control keeps
+// the focus while Python answers; a change is sent as {intent: "control", name, value} and Python
+// decides what it does. Every text is set as text (textContent, attributes), never as markup. The
+// model's ``message`` (plain text) is shown in one live region (role="alert") between the controls
+// and the board, made the first time there is a message or a control.
+
+let viewCount = 0; // makes the ids of each view's controls unique in the page
+
+/** The row of controls of one board view: ``update(rows)`` draws them, ``node`` holds them. */
+function makeControls(send) {
+  const view = ++viewCount;
+  const node = document.createElement("div");
+  node.className = "tricklab-controls";
+  node.setAttribute("data-lm-suppress-shortcuts", "true");
+  let shape = ""; // the kinds and names of the controls drawn, row by row
+  const drawn = new Map(); // name -> { spec, input, wrap }
+
+  const text = (value) => (typeof value === "string" ? value : "");
+
+  const make = (spec) => {
+    const wrap = document.createElement("span");
+    wrap.className = "tl-control tl-control-" + spec.kind;
+    const id = `tl-control-${view}-${spec.name}`;
+    let input;
+    if (spec.kind === "picker" || spec.kind === "text") {
+      const label = document.createElement("label");
+      label.htmlFor = id;
+      input = document.createElement(spec.kind === "picker" ? "select" : "input");
+      if (spec.kind === "text") {
+        input.type = "text";
+        input.autocomplete = "off";
+        input.spellcheck = false;
+      }
+      input.id = id;
+      wrap.append(label, input);
+    } else {
+      input = document.createElement("button");
+      input.type = "button";
+      wrap.append(input);
+    }
+    input.dataset.control = spec.name;
+    return { spec, input, wrap, synced: undefined, sent: undefined };
+  };
+
+  const refresh = (item, spec) => {
+    const { input, wrap } = item;
+    item.spec = spec;
+    wrap.hidden = Boolean(spec.hidden);
+    input.disabled = Boolean(spec.disabled);
+    if (spec.tooltip) input.title = text(spec.tooltip);
+    else input.removeAttribute("title");
+    const label = wrap.querySelector("label");
+    if (label) label.textContent = text(spec.label);
+    else input.textContent = text(spec.label);
+    if (spec.kind === "picker") {
+      const labels = Array.isArray(spec.options) ? spec.options.map(text) : [];
+      const now = [...input.options].map((o) => o.textContent);
+      if (now.length !== labels.length || now.some((l, i) => l !== labels[i])) {
+        input.replaceChildren(...labels.map((l, i) => {
+          const option = document.createElement("option");
+          option.value = String(i);
+          option.textContent = l;
+          return option;
+        }));
+      }
+      if (Number.isInteger(spec.index)) input.selectedIndex = spec.index;
+    } else if (spec.kind === "text") {
+      input.placeholder = text(spec.placeholder);
+      if (Number.isInteger(spec.max) && spec.max > 0) input.maxLength = spec.max;
+      // Python's text replaces the box's only when Python changed it: what the learner is
+      // typing meanwhile is kept
+      if (spec.value !== item.synced) {
+        item.synced = spec.value;
+        item.sent = undefined;
+        input.value = text(spec.value);
+      }
+    } else if (spec.kind === "toggle") {
+      input.setAttribute("aria-pressed", spec.value ? "true" : "false");
+    } else if (spec.kind === "button") {
+      input.classList.toggle("tl-primary", Boolean(spec.primary));
+    }
+  };
+
+  const update = (rows) => {
+    const specs = Array.isArray(rows) ? rows.map((row) => (Array.isArray(row) ? row : [])) : [];
+    const now = JSON.stringify(specs.map((row) => row.map((c) => [c?.kind, c?.name])));
+    if (now !== shape) { // other controls: drawn anew, the focused one focused again
+      const focused = node.contains(document.activeElement) ? document.activeElement.dataset.control : undefined;
+      shape = now;
+      drawn.clear();
+      node.replaceChildren(...specs.map((row) => {
+        const line = document.createElement("div");
+        line.className = "tl-control-row";
+        for (const spec of row) {
+          if (!spec || typeof spec.name !== "string" || drawn.has(spec.name)) continue;
+          const item = make(spec);
+          drawn.set(spec.name, item);
+          line.append(item.wrap);
+        }
+        return line;
+      }));
+      if (focused) drawn.get(focused)?.input.focus();
+    }
+    for (const row of specs) for (const spec of row) if (drawn.get(spec?.name)?.spec.kind === spec?.kind) refresh(drawn.get(spec.name), spec);
+    node.hidden = drawn.size === 0;
+  };
+
+  const submit = (item) => {
+    if (item.input.value === item.sent) return; // Enter, then the box loses the focus: sent once
+    item.sent = item.input.value;
+    send({ intent: "control", name: item.spec.name, value: item.input.value });
+  };
+
+  const itemOf = (event) => {
+    const input = event.target instanceof Element ? event.target.closest("[data-control]") : null;
+    return input && node.contains(input) ? drawn.get(input.dataset.control) : undefined;
+  };
+  const onChange = (event) => {
+    const item = itemOf(event);
+    if (!item) return;
+    if (item.spec.kind === "picker") send({ intent: "control", name: item.spec.name, value: item.input.value });
+    else if (item.spec.kind === "text") submit(item);
+  };
+  const onClick = (event) => {
+    const item = itemOf(event);
+    if (!item || item.input.disabled) return;
+    if (item.spec.kind === "button") send({ intent: "control", name: item.spec.name, value: null });
+    else if (item.spec.kind === "toggle") {
+      send({ intent: "control", name: item.spec.name, value: item.spec.value ? "false" : "true" });
+    }
+  };
+  const onKey = (event) => {
+    const item = itemOf(event);
+    if (item?.spec.kind === "text" && event.key === "Enter") {
+      event.preventDefault();
+      submit(item);
+    }
+  };
+  node.addEventListener("change", onChange);
+  node.addEventListener("click", onClick);
+  node.addEventListener("keydown", onKey);
+  const stop = () => {
+    node.removeEventListener("change", onChange);
+    node.removeEventListener("click", onClick);
+    node.removeEventListener("keydown", onKey);
+    node.remove();
+  };
+  return { node, update, stop };
+}
+
+/** The message region: plain text in a live region, shown as text. */
+function makeMessage() {
+  const region = document.createElement("p");
+  region.className = "tricklab-message tricklab-said";
+  region.setAttribute("role", "alert");
+  return region;
+}
+
 // --- The board -----------------------------------------------------------------------------
 
 /** @param {{ model: any, el: HTMLElement }} ctx */
@@ -332,6 +493,30 @@ function render({ model, el }) {
   root.setAttribute("data-lm-suppress-shortcuts", "true");
   el.appendChild(root);
   const announcer = makeAnnouncer(el);
+  let controls = null; // made with the first scene that has controls
+  let message = null; // made with the first message, or with the controls
+
+  /** The controls and the message, above the board (made when first needed). */
+  const drawAround = (scene) => {
+    if (!controls && Array.isArray(scene.controls) && scene.controls.length) {
+      controls = makeControls(connection.send);
+      el.insertBefore(controls.node, root);
+    }
+    if (controls) {
+      controls.update(scene.controls);
+      controls.node.classList.toggle("tl-large", Boolean(scene.large));
+    }
+    const said = model.get("message");
+    if (!message && (controls || (typeof said === "string" && said))) {
+      message = makeMessage();
+      el.insertBefore(message, root);
+    }
+    if (message) {
+      const words = typeof said === "string" ? said : "";
+      if (message.textContent !== words) message.textContent = words;
+      message.classList.toggle("tl-large", Boolean(scene.large));
+    }
+  };
 
   let addressSent = false;
   let motionSent = false;
@@ -460,11 +645,15 @@ function render({ model, el }) {
   };
 
   const onScene = () => {
-    takeSowing(model.get("scene") || {});
+    const scene = model.get("scene") || {};
+    takeSowing(scene);
+    drawAround(scene);
     draw();
   };
+  const onMessage = () => drawAround(model.get("scene") || {});
 
   model.on("change:scene", onScene);
+  model.on("change:message", onMessage);
   root.addEventListener("click", onClick);
   root.addEventListener("keydown", onKey);
   onScene();
@@ -472,6 +661,9 @@ function render({ model, el }) {
     stopSowing();
     connection.stop();
     model.off("change:scene", onScene);
+    model.off("change:message", onMessage);
+    controls?.stop();
+    message?.remove();
     root.removeEventListener("click", onClick);
     root.removeEventListener("keydown", onKey);
     announcer.remove();

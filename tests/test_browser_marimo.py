@@ -1,0 +1,138 @@
+"""The trick explainer in marimo (a host that shows anywidgets only): it draws, its controls and
+cards reach Python, a cell reading its state reruns, and the page loads nothing from outside.
+
+marimo runs ``tests/hosts/marimo_explainer.py`` as an app (``marimo run``) on a loopback port,
+with its update check off and a home of its own; the notebook writes the explainer's state to
+a file at every change, so the test reads what Python holds.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import sys
+import tempfile
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from playwright.sync_api import expect
+
+from .servers import ARTIFACTS, ROOT, free_port, open_page, open_phone_page, running
+
+pytestmark = pytest.mark.browser
+
+pytest.importorskip("marimo", reason="marimo is in the test extra: pip install -e '.[test]'")
+
+NOTEBOOK = ROOT / "tests" / "hosts" / "marimo_explainer.py"
+BOARD = ".tricklab-board"
+
+
+@pytest.fixture(scope="module")
+def marimo_app() -> Iterator[tuple[str, Path]]:
+    """``marimo run`` of the notebook: its address, and the file the notebook writes its state to."""
+    port = free_port()
+    with tempfile.TemporaryDirectory() as home, pytest.MonkeyPatch.context() as env:
+        state = Path(home) / "state.json"
+        env.setenv("HOME", home)  # no user's marimo config
+        env.setenv("MARIMO_SKIP_UPDATE_CHECK", "1")  # offline: marimo asks no package index
+        env.setenv("TRICKLAB_OUT", str(state))
+        env.setenv("PYTHONPATH", os.pathsep.join([str(ROOT), os.environ.get("PYTHONPATH", "")]))
+        command = [sys.executable, "-m", "marimo", "-y", "run", str(NOTEBOOK), "--headless", "--no-token"]
+        command += ["--no-sandbox", "--host", "127.0.0.1", "--port", str(port)]
+        with running(command, f"http://127.0.0.1:{port}/", timeout=90) as url:
+            yield url, state
+
+
+def settled(page: Any) -> Any:
+    """The board, once marimo has connected to its session: marimo may draw a widget's output
+    first and again when the session answers (the widget's module loaded anew); this waits for
+    the network to be quiet, then for the board."""
+    page.locator(BOARD).locator(".tl-card").first.wait_for(timeout=90_000)
+    page.wait_for_load_state("networkidle", timeout=60_000)
+    board = page.locator(BOARD)
+    board.locator(".tl-card").first.wait_for(timeout=30_000)
+    return board
+
+
+def python_side(page: Any, state: Path, check: Any, *, timeout: float = 30) -> dict[str, Any]:
+    """The explainer's state as the notebook last wrote it, once ``check(state)`` holds (waiting
+    with the page's clock: every request of the page goes through the test's router, which a
+    sleep of the test would stall)."""
+    deadline = time.monotonic() + timeout
+    seen: dict[str, Any] = {}
+    while time.monotonic() < deadline:
+        try:
+            seen = json.loads(state.read_text())
+        except (OSError, ValueError):
+            seen = {}
+        if seen and check(seen):
+            return seen
+        page.wait_for_timeout(100)
+    raise AssertionError(f"Python's explainer never got there; it holds {seen}")
+
+
+def test_the_explainer_works_in_marimo_and_python_sees_each_change(marimo_app: tuple[str, Path], browser: Any) -> None:
+    url, state = marimo_app
+    page, log = open_page(browser, url, viewport=(1280, 900))
+    requests: list[str] = []
+    page.on("request", lambda request: requests.append(request.url))
+    try:
+        board = settled(page)
+        assert page.get_by_text("Jupyter widgets are not supported").count() == 0
+        assert python_side(page, state, lambda s: s["cards"] == ["7H", "8S"])["winner"] == "8S"
+        said = page.get_by_text("Python holds the trick")
+        expect(said).to_contain_text("7H 8S")
+        # the trump picker: Python's trump changes, the ranking with it, and the cell reading it reruns
+        page.get_by_label("Trump").select_option(label="♥ Hearts")
+        assert python_side(page, state, lambda s: s["trump"] == "H")["winner"] == "7H"
+        expect(said).to_contain_text("trump H")
+        # a deck card: added to Python's trick
+        board.locator(".tl-deck button[data-value='AH']").click()
+        assert python_side(page, state, lambda s: s["cards"] == ["7H", "8S", "AH"])["winner"] == "AH"
+        expect(said).to_contain_text("7H 8S AH")
+        # typed with keys: a refused trick is the engine's message, shown, and Python keeps its trick
+        box = page.get_by_role("textbox", name="Trick")
+        box.fill("QS QS")
+        box.press("Enter")
+        assert "twice" in python_side(page, state, lambda s: bool(s["message"]))["message"]
+        expect(page.get_by_role("alert")).to_contain_text("twice")
+        box.fill("qs 7d")
+        box.press("Enter")
+        assert python_side(page, state, lambda s: s["cards"] == ["QS", "7D"])["message"] == ""
+        ARTIFACTS.mkdir(parents=True, exist_ok=True)
+        page.screenshot(path=str(ARTIFACTS / "marimo-explainer.png"))
+        # projector size, from the widget's own toggle
+        page.set_viewport_size({"width": 1366, "height": 768})
+        page.get_by_role("button", name="Large").click()
+        expect(board).to_have_class(re.compile(r"\btl-large\b"))
+        page.screenshot(path=str(ARTIFACTS / "marimo-explainer-large.png"))
+    finally:
+        page.close()
+    # marimo's front end and the widget's module came from this machine: nothing was blocked
+    assert log.blocked == [], log.blocked[:5]
+    assert requests and all(r.startswith(("http://127.0.0.1", "ws://127.0.0.1", "data:", "blob:")) for r in requests)
+    assert any(re.search(r"\.js(\?|$)", r) for r in requests), "marimo's scripts were loaded from the server"
+    assert log.javascript_errors() == []
+
+
+def test_the_explainer_in_marimo_on_a_phone(marimo_app: tuple[str, Path], browser: Any) -> None:
+    url, state = marimo_app
+    page, log = open_phone_page(browser, url)
+    try:
+        board = settled(page)
+        board.locator(".tl-deck button[data-value='KD']").tap()
+        python_side(page, state, lambda s: s["cards"][-1:] == ["KD"])
+        overflow = page.evaluate(
+            "() => [...document.querySelectorAll('.tricklab-controls :is(select, input, button)')]"
+            ".filter(e => e.offsetParent && e.getBoundingClientRect().right > innerWidth).length"
+        )
+        assert overflow == 0
+        ARTIFACTS.mkdir(parents=True, exist_ok=True)
+        page.screenshot(path=str(ARTIFACTS / "marimo-explainer-phone.png"))
+    finally:
+        page.context.close()
+    assert log.blocked == [] and log.javascript_errors() == []
