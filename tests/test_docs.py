@@ -32,6 +32,8 @@ from .servers import ARTIFACTS, ROOT, open_page, open_phone_page
 NOTEBOOKS = ROOT / "notebooks"
 TUTORIALS = sorted(NOTEBOOKS.glob("*.ipynb"))
 WIDGET_VIEW = "application/vnd.jupyter.widget-view+json"
+#: the README's command, but its folder
+COMMAND = ["-m", "sphinx", "-b", "html", "notebooks"]
 
 
 @dataclass
@@ -51,7 +53,7 @@ def docs(tmp_path_factory: pytest.TempPathFactory) -> Built:
     warnings = out.parent / "warnings.txt"
     start = time.monotonic()
     done = subprocess.run(
-        [sys.executable, "-m", "sphinx", "-b", "html", "-q", "-w", str(warnings), "notebooks", str(out)],
+        [sys.executable, *COMMAND, str(out), "-q", "-w", str(warnings)],
         cwd=ROOT,
         capture_output=True,
         text=True,
@@ -117,6 +119,12 @@ def title(notebook: Path) -> str:
 def widget_outputs(executed: Path) -> int:
     cells = json.loads(executed.read_text())["cells"]
     return sum(WIDGET_VIEW in output.get("data", {}) for cell in cells for output in cell.get("outputs", []))
+
+
+def test_the_readme_gives_the_command_built_with_here() -> None:
+    readme = (ROOT / "README.md").read_text()
+    assert f"`python {' '.join(COMMAND)} build/docs`" in readme
+    assert "build/" in (ROOT / ".gitignore").read_text().splitlines()
 
 
 # --- what the build writes -------------------------------------------------------------------------------
