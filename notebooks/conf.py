@@ -22,6 +22,7 @@ from typing import Any
 from docutils import nodes
 from sphinx.application import Sphinx
 from sphinx.transforms.post_transforms import SphinxPostTransform
+from sphinx.util.inspect import signature, stringify_signature
 
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parent
@@ -115,6 +116,17 @@ class RulebookLinks(SphinxPostTransform):
                 raw.replace_self(nodes.raw(linked, linked, format=raw.get("format", "html")))
 
 
+def widget_signature(
+    app: Sphinx, what: str, name: str, obj: Any, options: Any, shown: str | None, returns: str | None
+) -> tuple[str, str | None] | None:
+    """A widget is made as its ``__init__`` says (``TrickExplainer(game, players, ...)``), not as
+    the ``(*args, **kwargs)`` of the widgets' base class that autodoc finds first."""
+    if what != "class" or not shown or "*args" not in shown or "__init__" not in vars(obj):
+        return None
+    made = signature(obj.__init__, bound_method=True)
+    return stringify_signature(made, show_return_annotation=False, unqualified_typehints=True), returns
+
+
 def drop_widget_state(app: Sphinx, pagename: str, templatename: str, context: dict[str, Any], doctree: Any) -> None:
     """Leave out the widgets' saved state (no script on the page reads it, and it is large)."""
     for script in list(context.get("script_files", [])):
@@ -126,4 +138,5 @@ def setup(app: Sphinx) -> dict[str, Any]:
     app.add_post_transform(WidgetNote)
     app.add_post_transform(RulebookLinks)
     app.connect("html-page-context", drop_widget_state, priority=900)
+    app.connect("autodoc-process-signature", widget_signature)
     return {"parallel_read_safe": True}

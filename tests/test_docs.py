@@ -167,6 +167,9 @@ def test_the_api_pages_document_every_public_name_with_its_docstring(docs: Built
         assert docstring_text(documented) in rules, documented
     matches = article_text(pages["matches.html"])
     assert docstring_text(tricklab.Match.undo) in matches
+    # a widget is shown as it is made, with its own parameters
+    shown = article_text(pages["widgets.html"])
+    assert "*args" not in shown and "TrickExplainer(game: str" in shown
 
 
 def test_a_widget_is_a_note_and_nothing_is_loaded_from_elsewhere(docs: Built) -> None:
