@@ -80,12 +80,12 @@ def browser() -> Iterator[Any]:
 # --- kinds of test, and how the suite runs in parallel -------------------------------------------
 #
 # Every test is marked with its kind, so a part of the suite can be run alone (``-m engine``,
-# ``-m "not browser"``): ``browser`` drives Chromium, ``site`` builds and opens the static site,
-# ``server`` starts a real ``tricklab serve`` or JupyterHub, ``notebook`` runs a notebook under
-# nbval, ``install`` builds the wheel and installs it into fresh environments, and ``engine`` is
-# everything else (the rules, analysis, display and widget tests, in process). pyproject.toml runs
-# the suite with pytest-xdist, one worker per core, each test file on one worker (``--dist
-# loadfile``), so a file's module-scoped server or built site is made once.
+# ``-m "not browser"``): ``browser`` drives Chromium, ``site`` builds and opens the static site or
+# the documentation site, ``server`` starts a real ``tricklab serve`` or JupyterHub, ``notebook``
+# runs a notebook under nbval, ``install`` builds the wheel and installs it into fresh
+# environments, and ``engine`` is everything else (the rules, analysis, display and widget tests,
+# in process). pyproject.toml runs the suite with pytest-xdist, one worker per core, each test file
+# on one worker (``--dist loadfile``), so a file's module-scoped server or built site is made once.
 
 KINDS = ("engine", "server", "browser", "site", "notebook", "install")
 
@@ -94,7 +94,7 @@ def _kind(item: pytest.Item) -> str:
     name = item.path.name
     if item.path.suffix == ".ipynb" or item.get_closest_marker("notebook") is not None:
         return "notebook"
-    if name == "test_site.py":
+    if name in ("test_site.py", "test_docs.py"):
         return "site"
     if name == "test_install.py":
         return "install"
