@@ -144,11 +144,23 @@ def test_every_tutorial_has_its_page_with_what_it_showed_when_it_ran(docs: Built
 
 
 def test_the_build_warns_of_nothing_in_the_tutorials_or_the_api_pages(docs: Built) -> None:
-    sources = [*(path.name for path in TUTORIALS), "rulebooks.md", "index.md", "api/"]
+    sources = [*(path.name for path in TUTORIALS), "rulebooks.md", "index.md", "api/", "guide/"]
     about_ours = [line for line in docs.warnings if any(source in line for source in sources)]
     assert about_ours == [], "\n".join(about_ours)
     # a public name that is gone would leave its API page without it, with only a warning
     assert not [line for line in docs.warnings if "failed to import" in line]
+
+
+def test_every_guide_has_its_page_linked_from_the_index_and_the_readme(docs: Built) -> None:
+    index = docs.page("index.html")
+    readme = (ROOT / "README.md").read_text()
+    guides = sorted((NOTEBOOKS / "guide").glob("*.md"))
+    assert len(guides) >= 8
+    for guide in guides:
+        first = guide.read_text().splitlines()[0].removeprefix("# ")
+        assert first in article_text(docs.page(f"guide/{guide.stem}.html")), guide.name
+        assert f'href="guide/{guide.stem}.html"' in index, guide.name
+        assert f"(notebooks/guide/{guide.name})" in readme, guide.name
 
 
 def test_the_api_pages_document_every_public_name_with_its_docstring(docs: Built) -> None:

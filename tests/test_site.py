@@ -277,12 +277,14 @@ def test_voici_s_own_folder_opens_the_gallery_too(site_url: str, browser: Any) -
     page.close()
 
 
-def test_the_readme_shows_the_github_pages_workflow_as_it_is_and_the_site_commands() -> None:
-    readme = (ROOT / "README.md").read_text()
+def test_the_guide_shows_the_github_pages_workflow_as_it_is_and_the_site_commands() -> None:
+    guide = (ROOT / "notebooks" / "guide" / "static-site.md").read_text()
     workflow = (ROOT / ".ci" / "github-pages.yml").read_text()
-    assert f"```yaml\n{workflow}```" in readme
+    assert f"```yaml\n{workflow}```" in guide
     assert "tricklab site build _site" in workflow and "actions/deploy-pages" in workflow
-    assert ".venv/bin/tricklab site build site" in readme and ".venv/bin/tricklab site serve site" in readme
+    assert ".venv/bin/tricklab site build site" in guide and ".venv/bin/tricklab site serve site" in guide
+    readme = (ROOT / "README.md").read_text()
+    assert "`tricklab site build site`" in readme and "notebooks/guide/static-site.md" in readme
 
 
 def test_a_build_uses_the_tools_of_its_own_environment_when_they_are_there(built: Path) -> None:
