@@ -290,7 +290,14 @@ class Quiz(Board):
 
     def set_level(self, level: int) -> None:
         """Start a new quiz at ``level``, with the same game, players, seed and length."""
-        self.level = level
+        self.level = self._level_of(level)
+
+    def _level_of(self, level: object) -> int:
+        """``level`` if it is one of this game's quiz levels, else :class:`InvalidOption`."""
+        found = steps(self.rules.name)
+        if isinstance(level, bool) or not isinstance(level, int) or not 1 <= level <= len(found):
+            raise InvalidOption(f"{self.rules.title} has quiz levels 1 to {len(found)}, not {describe(level)}")
+        return level
 
     # --- the state, checked -------------------------------------------------------------------------
 
@@ -299,10 +306,7 @@ class Quiz(Board):
         level = proposal["value"]
         if not hasattr(self, "rules"):  # being made: the engine checked it
             return int(level)
-        found = steps(self.rules.name)
-        if isinstance(level, bool) or not isinstance(level, int) or not 1 <= level <= len(found):
-            raise InvalidOption(f"{self.rules.title} has quiz levels 1 to {len(found)}, not {describe(level)}")
-        return level
+        return self._level_of(level)
 
     @traitlets.validate("question_number")
     def _check_number(self, proposal: Any) -> int:
