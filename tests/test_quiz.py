@@ -754,10 +754,13 @@ def test_widget_state_is_synced_traits_one_can_observe_and_link() -> None:
     widget = Quiz("band-of-tricks", 4, seed=2, level=1, count=3)
     seen: list[tuple[str, object]] = []
     widget.observe(lambda change: seen.append((change["name"], change["new"])), ["score", "correct", "picked"])
+    verdicts: list[object] = []
+    widget.observe(lambda _: verdicts.append(widget.correct), "score")  # the verdict set with the score
     answer = widget.question.answer[0]
     widget.board.intent("answer", str(answer))
     assert widget.score == (1, 1) and widget.correct is True and widget.picked == [str(answer)]
     assert ("score", (1, 1)) in seen and ("correct", True) in seen and ("picked", [str(answer)]) in seen
+    assert verdicts == [True]
     state = widget.get_state()
     assert list(state["score"]) == [1, 1] and state["correct"] is True and state["question_number"] == 1
     assert state["level"] == 1 and state["seed"] == 2

@@ -416,9 +416,10 @@ class Quiz(Board):
         """The read-only traits follow the answers: the score, the current pick, the verdict."""
         verdict = self.verdict
         picked = [str(c) for c in self.picks] if isinstance(verdict, Verdict) or verdict is None else [verdict.given]
-        self.set_trait("score", self._score())
-        self.set_trait("picked", picked)
-        self.set_trait("correct", None if verdict is None else verdict.correct)
+        with self.hold_trait_notifications():  # an observer of one sees the others already changed
+            self.set_trait("score", self._score())
+            self.set_trait("picked", picked)
+            self.set_trait("correct", None if verdict is None else verdict.correct)
 
     def _render(self) -> None:
         self._update_state()
