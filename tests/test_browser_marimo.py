@@ -28,12 +28,23 @@ pytestmark = pytest.mark.browser
 pytest.importorskip("marimo", reason="marimo is in the test extra: pip install -e '.[test]'")
 
 NOTEBOOK = ROOT / "tests" / "hosts" / "marimo_explainer.py"
+QUIZ_NOTEBOOK = ROOT / "tests" / "hosts" / "marimo_quiz.py"
 BOARD = ".tricklab-board"
 
 
 @pytest.fixture(scope="module")
 def marimo_app() -> Iterator[tuple[str, Path]]:
     """``marimo run`` of the notebook: its address, and the file the notebook writes its state to."""
+    yield from _marimo_run(NOTEBOOK)
+
+
+@pytest.fixture(scope="module")
+def marimo_quiz() -> Iterator[tuple[str, Path]]:
+    """``marimo run`` of the quiz's notebook: its address, and the file it writes its state to."""
+    yield from _marimo_run(QUIZ_NOTEBOOK)
+
+
+def _marimo_run(notebook: Path) -> Iterator[tuple[str, Path]]:
     port = free_port()
     with tempfile.TemporaryDirectory() as home, pytest.MonkeyPatch.context() as env:
         state = Path(home) / "state.json"
@@ -41,7 +52,7 @@ def marimo_app() -> Iterator[tuple[str, Path]]:
         env.setenv("MARIMO_SKIP_UPDATE_CHECK", "1")  # offline: marimo asks no package index
         env.setenv("TRICKLAB_OUT", str(state))
         env.setenv("PYTHONPATH", os.pathsep.join([str(ROOT), os.environ.get("PYTHONPATH", "")]))
-        command = [sys.executable, "-m", "marimo", "-y", "run", str(NOTEBOOK), "--headless", "--no-token"]
+        command = [sys.executable, "-m", "marimo", "-y", "run", str(notebook), "--headless", "--no-token"]
         command += ["--no-sandbox", "--host", "127.0.0.1", "--port", str(port)]
         with running(command, f"http://127.0.0.1:{port}/", timeout=90) as url:
             yield url, state
@@ -136,3 +147,33 @@ def test_the_explainer_in_marimo_on_a_phone(marimo_app: tuple[str, Path], browse
     finally:
         page.context.close()
     assert log.blocked == [] and log.javascript_errors() == []
+
+
+def test_the_quiz_works_in_marimo_and_python_sees_the_answer(marimo_quiz: tuple[str, Path], browser: Any) -> None:
+    url, state = marimo_quiz
+    page, log = open_page(browser, url, viewport=(1280, 900))
+    try:
+        board = settled(page)
+        assert page.get_by_text("Jupyter widgets are not supported").count() == 0
+        start = python_side(page, state, lambda s: s["question"] == 1)
+        assert start["score"] == [0, 0] and start["correct"] is None
+        said = page.get_by_text("Python holds the score")
+        expect(said).to_contain_text("0 of 0")
+        expect(page.get_by_role("button", name="Next ▶")).to_be_disabled()
+        # one click on the right card: Python marks it, its score and verdict change, the cell reruns
+        answer = start["answer"]
+        board.locator(f".tl-trick button[data-intent='answer'][data-value='{answer}']").click()
+        seen = python_side(page, state, lambda s: s["score"] == [1, 1])
+        assert seen["correct"] is True and seen["picked"] == [answer] and seen["message"] == ""
+        expect(board.locator(".tl-quiz-feedback .tl-feedback")).to_contain_text("✓")
+        expect(said).to_contain_text("1 of 1")
+        # the drawn Next button: Python's question moves on
+        page.get_by_role("button", name="Next ▶").click()
+        moved = python_side(page, state, lambda s: s["question"] == 2)
+        assert moved["correct"] is None and moved["picked"] == [] and moved["score"] == [1, 1]
+        ARTIFACTS.mkdir(parents=True, exist_ok=True)
+        page.screenshot(path=str(ARTIFACTS / "marimo-quiz.png"))
+    finally:
+        page.close()
+    assert log.blocked == [], log.blocked[:5]
+    assert log.javascript_errors() == []

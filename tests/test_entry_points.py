@@ -589,6 +589,13 @@ EXAMPLES: dict[str, dict[str, Example]] = {
     "tricklab.widgets.TrickExplainer.control": {"name": lambda g: "trump", "value": lambda g: "1"},
     "tricklab.widgets.TrickExplainer.set_state": {"sync_data": lambda g: {"trump": "H"}},
     "tricklab.widgets.TrickExplainer.use_controls": {"controls": lambda g: Controls([])},
+    # the quiz is a Board: its page-facing methods, with the quiz's own controls
+    "tricklab.widgets.Quiz.intent": {"intent": lambda g: "key", "value": lambda g: "ArrowRight"},
+    "tricklab.widgets.Quiz.on_intent": {"handler": lambda g: lambda intent, value: None},
+    "tricklab.widgets.Quiz.show_address": {"address": lambda g: lambda: "game=kalah"},
+    "tricklab.widgets.Quiz.control": {"name": lambda g: "level", "value": lambda g: "1"},
+    "tricklab.widgets.Quiz.set_state": {"sync_data": lambda g: {"level": 2}},
+    "tricklab.widgets.Quiz.use_controls": {"controls": lambda g: Controls([])},
     "tricklab.widgets.BidTrainer": {"seat": lambda g: 1},
     "tricklab.widgets.BidTrainer.choose": {"bid": lambda g: g.trainer_bid},
     "tricklab.widgets.BidTrainer.wait": {"timeout": lambda g: 5.0},

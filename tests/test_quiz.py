@@ -11,6 +11,7 @@ from html import escape as html_escape
 from typing import Any
 
 import pytest
+import traitlets
 
 import tricklab
 from tricklab import quiz
@@ -340,7 +341,7 @@ def test_widget_wrong_answer_shows_the_right_one_and_counts() -> None:
     widget = Quiz("band-of-tricks", 3, seed=8, level=3)
     first, second = widget.questions[:2]
     widget.pick(first.answer[0])
-    widget.next_button.click()
+    widget.control("next", None)  # the page's press of "Next"
     assert widget.question == second and widget.verdict is None and widget.board.scene["step"] == 2
     picked = wrong_card(second)
     verdict = widget.pick(picked)
@@ -369,9 +370,9 @@ def test_widget_answers_once_and_moves_on_only_when_answered() -> None:
     before = widget.board.scene
     widget.pick(widget.question.answer[0])
     assert widget.score == (0, 1) and widget.board.scene == before
-    assert "answered already" in widget.message.value and 'role="alert"' in widget.message.value
+    assert "answered already" in widget.message  # plain text, shown in the widget's live region
     widget.board.intent("key", "ArrowRight")
-    assert widget.index == 1 and widget.message.value == ""
+    assert widget.index == 1 and widget.message == ""
 
 
 def test_widget_shows_engine_errors_for_cards_not_in_the_trick() -> None:
@@ -380,7 +381,7 @@ def test_widget_shows_engine_errors_for_cards_not_in_the_trick() -> None:
     absent = next(c for c in widget.rules.deck() if c not in widget.question.cards)
     for bad, words in ((str(absent), "is not in this trick"), ("hello", "not a card")):
         widget.board.intent("answer", bad)
-        assert words in widget.message.value and 'role="alert"' in widget.message.value
+        assert words in widget.message
         assert widget.board.scene == scene and widget.score == (0, 0)
 
 
@@ -419,8 +420,8 @@ def test_widget_podium_clicks_first_to_last_with_take_back() -> None:
 def test_widget_level_picker_restart_and_the_last_question() -> None:
     widget = Quiz("band-of-tricks", 4, seed=2, level=1, count=3)
     widget.pick(widget.question.answer[0])
-    widget.level_picker.value = 2
-    assert widget.level == 2 and widget.score == (0, 0) and widget.index == 0
+    widget.control("level", "1")  # the page picks the second level
+    assert widget.level == 2 and widget.level_picker.value == 2 and widget.score == (0, 0) and widget.index == 0
     assert widget.questions == quiz.questions("band-of-tricks", 4, seed=2, level=2, count=3)
     assert "Level 2: Two suits." in widget.board.scene["html"]
     for _ in range(3):
@@ -428,7 +429,7 @@ def test_widget_level_picker_restart_and_the_last_question() -> None:
         widget.next()
     assert widget.index == 2 and widget.next_button.disabled
     assert "That was the last question: 3 of 3 right." in widget.board.scene["html"]
-    widget.again_button.click()
+    widget.control("again", None)  # the page's press of "Start again"
     assert widget.index == 0 and widget.score == (0, 0) and widget.verdict is None
     widget.set_level(3)
     assert widget.level == 3
@@ -444,8 +445,8 @@ def test_widget_bad_settings_raise_and_options() -> None:
     widget = Quiz("tricks-and-stones", podium=True, large=True)
     assert widget.question.kind == "podium" and widget.board.scene["large"] is True
     assert repr(widget).startswith("Quiz(game='tricks-and-stones', players=4, seed=0, level=1, podium=True,")
-    widget.look.four_colour.value = True
-    assert "tl-four" in widget.board.scene["html"]
+    widget.control("four_colour", "true")
+    assert widget.four_colour is True and "tl-four" in widget.board.scene["html"]
 
 
 # --- the app --------------------------------------------------------------------------------------
@@ -740,10 +741,72 @@ def test_widget_end_reviews_a_podium_miss_with_its_places() -> None:
 def test_widget_level_button_values_it_does_not_show_are_refused(value: str | None) -> None:
     widget = Quiz("band-of-tricks", 4, seed=2, level=2, count=2)
     widget.board.intent("level", "1")  # not finished: no button yet
-    assert widget.level == 2 and 'role="alert"' in widget.message.value
+    assert widget.level == 2 and widget.message
     finish(widget, right=0)  # 0 of 2: the button offers level 1 only
     before = (widget.level, widget.index, tuple(widget.verdicts), widget.board.scene)
     widget.board.intent("level", value)
     assert (widget.level, widget.index, tuple(widget.verdicts), widget.board.scene) == before
-    assert 'role="alert"' in widget.message.value and "<b>" not in widget.message.value
-    assert len(widget.message.value) < 300, "a long value is quoted short"
+    assert widget.message, "plain text: the page shows it as text, never as markup"
+    assert len(widget.message) < 300, "a long value is quoted short"
+
+
+def test_widget_state_is_synced_traits_one_can_observe_and_link() -> None:
+    widget = Quiz("band-of-tricks", 4, seed=2, level=1, count=3)
+    seen: list[tuple[str, object]] = []
+    widget.observe(lambda change: seen.append((change["name"], change["new"])), ["score", "correct", "picked"])
+    verdicts: list[object] = []
+    widget.observe(lambda _: verdicts.append(widget.correct), "score")  # the verdict set with the score
+    answer = widget.question.answer[0]
+    widget.board.intent("answer", str(answer))
+    assert widget.score == (1, 1) and widget.correct is True and widget.picked == [str(answer)]
+    assert ("score", (1, 1)) in seen and ("correct", True) in seen and ("picked", [str(answer)]) in seen
+    assert verdicts == [True]
+    state = widget.get_state()
+    assert list(state["score"]) == [1, 1] and state["correct"] is True and state["question_number"] == 1
+    assert state["level"] == 1 and state["seed"] == 2
+
+    other = Quiz("band-of-tricks", 4, seed=2, level=1, count=3)
+    traitlets.link((widget, "question_number"), (other, "question_number"))
+    traitlets.link((widget, "level"), (other, "level"))
+    widget.next()
+    assert other.question_number == 2 and other.question == widget.question and other.picked == []
+    widget.level = 3  # a new quiz at level 3, in both
+    assert other.level == 3 and other.questions == widget.questions and widget.score == (0, 0)
+    assert widget.question_number == other.question_number == 1 and widget.correct is None
+    widget.question_number = 3  # asks the third question, as a link does
+    assert widget.question == widget.questions[2] and other.index == 2
+
+
+def test_widget_traits_refuse_bad_values_and_the_page_sets_only_its_own() -> None:
+    widget = Quiz("jewel-vault", 4, seed=4, level=1, count=2)
+    for name, bad in (("level", 3), ("level", 0), ("question_number", 3), ("question_number", 0)):
+        with pytest.raises(tricklab.InvalidOption):
+            setattr(widget, name, bad)
+        assert widget.level == 1 and widget.question_number == 1
+    with pytest.raises(traitlets.TraitError):
+        widget.score = (5, 5)  # read only: the answers make the score
+    scene = widget.board.scene
+    widget.set_state({"level": 9})  # the page asks for a level the game has not
+    assert widget.level == 1 and "levels 1 to 2" in widget.message and widget.board.scene == scene
+    widget.set_state({"score": [9, 9], "correct": True, "question_number": 2, "seed": 7})  # not the page's to set
+    assert widget.score == (0, 0) and widget.correct is None and widget.question_number == 1 and widget.seed == 4
+    widget.set_state({"level": 2, "four_colour": True})
+    assert widget.level == 2 and widget.controls is not None and widget.controls["level"].value == 2
+    assert widget.four_colour and "tl-four" in widget.board.scene["html"]
+
+
+def test_widget_controls_are_drawn_from_the_scene() -> None:
+    widget = Quiz("kalah", seed=1, level=1, count=2)
+    drawn = {c["name"]: c for row in widget.scene["controls"] for c in row}
+    assert drawn["level"]["options"][0] == "1: Where does the last stone land?" and drawn["level"]["index"] == 0
+    assert drawn["four_colour"]["hidden"], "a game drawn on a board has no suits to colour"
+    assert drawn["next"]["disabled"] and drawn["next"]["primary"] and not drawn["again"]["disabled"]
+    widget.board.intent("answer", widget.question.answer[0])
+    drawn = {c["name"]: c for row in widget.scene["controls"] for c in row}
+    assert not drawn["next"]["disabled"], "Next is usable once the question is answered"
+    widget.control("next", "x")  # the page's press
+    assert widget.question_number == 2 and widget.scene["controls"][1][0]["disabled"]
+    widget.control("next", None)  # disabled now: refused, nothing changes
+    assert widget.question_number == 2 and "cannot be used now" in widget.message
+    widget.control("new_deal", None)
+    assert widget.seed == 2 and widget.question_number == 1 and widget.score == (0, 0)

@@ -7,7 +7,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from typing import Any
 
-import ipywidgets as w
+import traitlets
 
 from .. import puzzles
 from ..cards import Card
@@ -28,14 +28,15 @@ from ..quiz import (
     steps,
     summary,
 )
-from .board import Board, LookToggles, controls_row
+from .board import Board
+from .controls import Button, Controls, Picker, Toggle
 from .inputs import PageValue, check_flag, clicked_card, number, quote, short, too_long
 
 AnyQuestion = Question | PositionQuestion
 AnyVerdict = Verdict | PositionVerdict
 
 
-class Quiz(w.VBox):  # type: ignore[misc]
+class Quiz(Board):
     """A quiz of ``count`` tricks: click the card that wins (or, for a podium question,
     every card from first place to last) and see at once whether it was right, the
     right answer and the engine's reason that decides the pick (every reason folded
@@ -52,7 +53,29 @@ class Quiz(w.VBox):  # type: ignore[misc]
     drawn as the game's board, with the choices as buttons (the board's own pits for "which
     move?", a row of places or Yes/No under it otherwise); a click sends the choice, and the
     engine's :func:`tricklab.puzzles.check` marks it. ``podium`` does not apply there.
+
+    One anywidget (a :class:`Board`): its level picker, toggles and buttons are drawn by the
+    front end from the scene (``quiz.controls["level"]``, ``quiz.controls["next"].click()``),
+    and what a notebook cares about is synced traits, observable and linkable: ``level`` (setting
+    it starts a new quiz at that level), ``question_number`` (1 to the number of questions;
+    setting it asks that question), ``large``, ``four_colour``, and, read only, ``seed``,
+    ``score`` (``(right, answered)``), ``picked`` (the current pick: card codes in order, or the
+    chosen value of a position question), ``correct`` (the verdict: ``None`` while the question
+    is open) and ``message`` (what went wrong, in words; ``""`` when nothing did). The page may
+    set ``level``, ``large`` and ``four_colour``, checked like a value from Python: a refused
+    value raises (or, from the page, shows) its :class:`~tricklab.errors.TricklabError` and
+    changes nothing.
     """
+
+    level = traitlets.Int(1).tag(sync=True)
+    question_number = traitlets.Int(1).tag(sync=True)
+    large = traitlets.Bool(False).tag(sync=True)
+    four_colour = traitlets.Bool(False).tag(sync=True)
+    seed = traitlets.Int(0, read_only=True).tag(sync=True)
+    score = traitlets.Tuple(traitlets.Int(), traitlets.Int(), default_value=(0, 0), read_only=True).tag(sync=True)
+    picked = traitlets.List(traitlets.Unicode(), read_only=True).tag(sync=True)
+    correct = traitlets.Bool(None, allow_none=True, read_only=True).tag(sync=True)
+    _page_traits = frozenset({"level", "large", "four_colour"})
 
     def __init__(
         self,
@@ -71,50 +94,69 @@ class Quiz(w.VBox):  # type: ignore[misc]
             raise InvalidOption(f"question is the number of the question to ask first, not {describe(question)}")
         check_flag("four_colour", four_colour)
         check_flag("large", large)
+        self._ready = False  # the observers wait until the whole widget is made
         self.positions = asks_positions(game)
         self.podium = podium
-        self.questions: tuple[AnyQuestion, ...] = self._make(game, players, seed, level, count)
+        made = self._make(game, players, seed, level, count)
+        super().__init__()
+        self.questions: tuple[AnyQuestion, ...] = made
         first = self.questions[0]
         self.rules = first.rules
-        self.seed = seed
-        self.index = min(max(question, 1), len(self.questions)) - 1  # a link's question; the earlier ones unanswered
         self.picks: tuple[Card, ...] = ()
         self.verdicts: list[AnyVerdict | None] = [None] * len(self.questions)
+        self.set_trait("seed", seed)
+        self.level = first.level
+        self.question_number = min(max(question, 1), len(self.questions))  # a link's; the earlier ones unanswered
+        self.large = large
+        self.four_colour = four_colour
 
-        self.level_picker = w.Dropdown(
-            options=[(f"{step.number}: {step.title}", step.number) for step in steps(self.rules.name)],
-            value=first.level,
-            description="Level",
+        self.level_picker = Picker(
+            "level",
+            "Level",
+            [(f"{step.number}: {step.title}", step.number) for step in steps(self.rules.name)],
+            first.level,
         )
-        if self.positions:  # a position level's title is a whole question: the menu shows it uncut
-            self.level_picker.layout = w.Layout(width="max-content", max_width="100%")
-        self.next_button = w.Button(
-            description="Next ▶", button_style="primary", tooltip="the next question (→)", disabled=True
+        self.large_toggle = Toggle("large", "Large", value=large, tooltip="projector size")
+        self.colour_toggle = Toggle(
+            "four_colour",
+            "4 colours",
+            value=four_colour,
+            tooltip="four-colour deck: ♦ blue, ♣ green",
+            hidden=self.rules.capabilities.board is not None,  # a game drawn on a board has no suits
         )
-        self.again_button = w.Button(description="Start again", tooltip="the same questions from the first one")
-        self.new_deal_button = w.Button(description="New deal", tooltip="new questions at this level (the next seed)")
-        self.message = w.HTML()
-        self.board = Board()
-        self.look = LookToggles(
-            large=large,
-            four_colour=four_colour,
-            on_change=self._render,
-            suits=self.rules.capabilities.board is None,
-        )
+        self.next_button = Button("next", "Next ▶", primary=True, tooltip="the next question (→)", disabled=True)
+        self.again_button = Button("again", "Start again", tooltip="the same questions from the first one")
+        self.new_deal_button = Button("new_deal", "New deal", tooltip="new questions at this level (the next seed)")
 
-        self.level_picker.observe(self._level_changed, "value")
-        self.next_button.on_click(lambda _: self.next())
-        self.again_button.on_click(lambda _: self.restart())
-        self.new_deal_button.on_click(lambda _: self.new_deal())
-        self.board.on_intent(self._intent)
-
-        settings = controls_row([self.level_picker, self.look])
-        controls = controls_row([self.next_button, self.again_button, self.new_deal_button])
-        super().__init__([settings, self.message, self.board, controls])
+        self.level_picker.on_change(lambda value: self._from_control("level", value))
+        self.large_toggle.on_change(lambda value: self._from_control("large", value))
+        self.colour_toggle.on_change(lambda value: self._from_control("four_colour", value))
+        self.next_button.on_click(self.next)
+        self.again_button.on_click(self.restart)
+        self.new_deal_button.on_click(self.new_deal)
+        self.on_intent(self._intent)
+        self.use_controls(
+            Controls(
+                [
+                    [self.level_picker, self.large_toggle, self.colour_toggle],
+                    [self.next_button, self.again_button, self.new_deal_button],
+                ]
+            )
+        )
         self.add_class("tricklab-quiz")
+        self._ready = True
         self._render()
 
     # --- what the learner sees -----------------------------------------------------------------------
+
+    @property
+    def index(self) -> int:
+        """The place of the current question in ``questions`` (``question_number - 1``)."""
+        return self.question_number - 1
+
+    @index.setter
+    def index(self, value: int) -> None:
+        self.question_number = value + 1
 
     @property
     def question(self) -> AnyQuestion:
@@ -125,19 +167,14 @@ class Quiz(w.VBox):  # type: ignore[misc]
         """How the current question was answered, or ``None`` while it is open."""
         return self.verdicts[self.index]
 
-    @property
-    def level(self) -> int:
-        return self.question.level
-
-    @property
-    def score(self) -> tuple[int, int]:
+    def _score(self) -> tuple[int, int]:
         """``(right, answered)`` so far."""
         done = [v for v in self.verdicts if v is not None]
         return sum(v.correct for v in done), len(done)
 
     @property
     def score_text(self) -> str:
-        right, answered = self.score
+        right, answered = self._score()
         return f"{right} of {answered} right"
 
     @property
@@ -193,7 +230,7 @@ class Quiz(w.VBox):  # type: ignore[misc]
         left = [c for c in question.cards if c not in self.picks]
         if len(left) == 1:  # the last place goes to the card nobody picked
             return self.answer((*self.picks, left[0]))
-        self.message.value = ""
+        self.message = ""
         self._render()
         return None
 
@@ -215,8 +252,7 @@ class Quiz(w.VBox):  # type: ignore[misc]
             return None
         self.verdicts[self.index] = verdict
         self.picks = verdict.given if isinstance(verdict, Verdict) else ()
-        self.message.value = ""
-        self.next_button.disabled = self.index == len(self.questions) - 1
+        self.message = ""
         self._render()
         return verdict
 
@@ -224,41 +260,81 @@ class Quiz(w.VBox):  # type: ignore[misc]
         """Go to the next question, once this one is answered."""
         if self.verdict is None or self.index == len(self.questions) - 1:
             return False
-        self.index += 1
-        self.picks = ()
-        self.message.value = ""
-        self.next_button.disabled = True
-        self._render()
+        self.question_number += 1
         return True
 
     def restart(self) -> None:
         """The same questions again, from the first one, with the score back to nothing."""
-        self.index = 0
-        self.picks = ()
         self.verdicts = [None] * len(self.questions)
-        self.message.value = ""
-        self.next_button.disabled = True
+        self.picks = ()
+        self.message = ""
+        ready, self._ready = self._ready, False  # one redraw, below
+        try:
+            self.question_number = 1
+        finally:
+            self._ready = ready
         self._render()
 
     def new_deal(self) -> None:
         """New questions at the same level, from the next seed, with the score back to nothing."""
-        self.seed = next_seed(self.seed)
-        self.questions = self._make(self.rules.name, self.rules.players, self.seed, self.level, len(self.questions))
+        seed = next_seed(self.seed)
+        self.questions = self._make(self.rules.name, self.rules.players, seed, self.level, len(self.questions))
+        self.set_trait("seed", seed)
         self.restart()
 
     def link_state(self) -> dict[str, str]:
         """What a link needs to ask this question again: seed, level, question, look toggles."""
-        state = {"seed": str(self.seed), "level": str(self.level), "question": str(self.index + 1)}
-        return {**state, **self.look.link_state()}
+        state = {"seed": str(self.seed), "level": str(self.level), "question": str(self.question_number)}
+        look = {"large": self.large, "four_colour": self.four_colour}
+        return {**state, **{name: "1" for name, on in look.items() if on}}
 
     def set_level(self, level: int) -> None:
         """Start a new quiz at ``level``, with the same game, players, seed and length."""
+        self.level = self._level_of(level)
+
+    def _level_of(self, level: object) -> int:
+        """``level`` if it is one of this game's quiz levels, else :class:`InvalidOption`."""
         found = steps(self.rules.name)
         if isinstance(level, bool) or not isinstance(level, int) or not 1 <= level <= len(found):
             raise InvalidOption(f"{self.rules.title} has quiz levels 1 to {len(found)}, not {describe(level)}")
-        self.level_picker.value = level
+        return level
 
-    # --- internals -----------------------------------------------------------------------------------
+    # --- the state, checked -------------------------------------------------------------------------
+
+    @traitlets.validate("level")
+    def _check_level(self, proposal: Any) -> int:
+        level = proposal["value"]
+        if not hasattr(self, "rules"):  # being made: the engine checked it
+            return int(level)
+        return self._level_of(level)
+
+    @traitlets.validate("question_number")
+    def _check_number(self, proposal: Any) -> int:
+        asked = proposal["value"]
+        total = len(self.questions) if hasattr(self, "questions") else 1
+        if isinstance(asked, bool) or not isinstance(asked, int) or not 1 <= asked <= total:
+            raise InvalidOption(f"this quiz has questions 1 to {total}, not {describe(asked)}")
+        return asked
+
+    @traitlets.observe("level")
+    def _level_changed(self, change: dict[str, Any]) -> None:
+        if not self._ready or change["new"] == self.question.level:
+            return
+        self.questions = self._make(self.rules.name, self.rules.players, self.seed, change["new"], len(self.questions))
+        self.restart()
+
+    @traitlets.observe("question_number")
+    def _number_changed(self, _change: dict[str, Any]) -> None:
+        if not self._ready:
+            return
+        self.picks = ()
+        self.message = ""
+        self._render()
+
+    @traitlets.observe("large", "four_colour")
+    def _look_changed(self, _change: dict[str, Any]) -> None:
+        if self._ready:
+            self._render()
 
     def _make(self, game: str, players: int | None, seed: int, level: int, count: int) -> tuple[AnyQuestion, ...]:
         """The quiz's questions: about positions where the game declares them, else about tricks."""
@@ -267,15 +343,6 @@ class Quiz(w.VBox):  # type: ignore[misc]
                 raise InvalidOption("podium is for a quiz about tricks; a position quiz asks one choice")
             return puzzles.questions(game, players, seed, level, count)
         return questions(game, players, seed, level, count, self.podium)
-
-    def _level_changed(self, change: dict[str, Any]) -> None:
-        if change["new"] is None:  # a blank choice from the page: the level being asked stays
-            self.level_picker.value = self.level
-            return
-        if change["new"] == self.level:
-            return
-        self.questions = self._make(self.rules.name, self.rules.players, self.seed, change["new"], len(self.questions))
-        self.restart()
 
     def _intent(self, intent: str, value: str | None) -> None:
         if intent == "answer":
@@ -319,19 +386,46 @@ class Quiz(w.VBox):  # type: ignore[misc]
     def _error(self, exc: TricklabError) -> None:
         self._say(str(exc))
 
+    def _refused(self, exc: TricklabError) -> None:
+        self._error(exc)
+
     def _say(self, message: str) -> None:
-        self.message.value = f'<div class="tricklab-message" role="alert">{esc(message)}</div>'
+        self.message = message
 
     def _answered_already(self) -> None:
         where = "press Next for the next one" if self.index < len(self.questions) - 1 else "that was the last one"
-        self.message.value = (
-            f'<div class="tricklab-message" role="alert">This question is answered already: {where}.</div>'
-        )
+        self._say(f"This question is answered already: {where}.")
+
+    def _from_control(self, name: str, value: Any) -> None:
+        """A control's new value, given to the trait it shows; refused, the control shows the trait again."""
+        try:
+            setattr(self, name, value)
+        except TricklabError:
+            self._sync_controls()
+            raise
+
+    def _sync_controls(self) -> None:
+        """The controls show the state: the level, Next usable once the question is answered
+        (but the last), the look toggles."""
+        self.level_picker.value = self.level
+        self.next_button.disabled = self.verdict is None or self.index == len(self.questions) - 1
+        self.large_toggle.value = self.large
+        self.colour_toggle.value = self.four_colour
+
+    def _update_state(self) -> None:
+        """The read-only traits follow the answers: the score, the current pick, the verdict."""
+        verdict = self.verdict
+        picked = [str(c) for c in self.picks] if isinstance(verdict, Verdict) or verdict is None else [verdict.given]
+        with self.hold_trait_notifications():  # an observer of one sees the others already changed
+            self.set_trait("score", self._score())
+            self.set_trait("picked", picked)
+            self.set_trait("correct", None if verdict is None else verdict.correct)
 
     def _render(self) -> None:
+        self._update_state()
         question = self.question
         verdict = self.verdict
-        four = self.look.four_colour.value
+        four = self.four_colour
         step = steps(self.rules.name)[question.level - 1]
         total = len(self.questions)
         body = (
@@ -358,13 +452,11 @@ class Quiz(w.VBox):  # type: ignore[misc]
         scene = {
             "html": body,
             "label": f"{self.rules.title} quiz: question {question.number} of {total}",
-            "large": self.look.large.value,
+            "large": self.large,
             "step": question.number,
             "question": question.number,
             "kind": question.kind,
-            "picks": [str(c) for c in self.picks]
-            if isinstance(verdict, Verdict) or verdict is None
-            else [verdict.given],
+            "picks": list(self.picked),
             "correct": None if verdict is None else verdict.correct,
             "score": self.score_text,
             # said by the board's one live region: the question, or the verdict and the score
@@ -376,7 +468,9 @@ class Quiz(w.VBox):  # type: ignore[misc]
             # the verdict is drawn below the board and the choices: on a small screen it would
             # be out of sight after the click, so the board brings it into view
             scene["focus"] = ".tl-quiz-feedback"
-        self.board.scene = scene
+        with self.hold_redraw():
+            self._sync_controls()
+            self.scene = scene
 
     def _open_trick(self, question: Question, four: bool) -> str:
         """The trick with every card a button to click."""
@@ -549,7 +643,7 @@ class Quiz(w.VBox):  # type: ignore[misc]
         )
 
     def __repr__(self) -> str:
-        right, answered = self.score
+        right, answered = self._score()
         podium = "" if self.podium is None else f", podium={self.podium}"
         return (
             f"Quiz(game={self.rules.name!r}, players={self.rules.players}, seed={self.seed}, level={self.level}"
