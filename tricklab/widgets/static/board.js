@@ -514,6 +514,8 @@ function render({ model, el }) {
     if (message) {
       const words = typeof said === "string" ? said : "";
       if (message.textContent !== words) message.textContent = words;
+      // An empty region stays in the page (so the next words are announced) but is not shown.
+      message.hidden = !words;
       message.classList.toggle("tl-large", Boolean(scene.large));
     }
   };
