@@ -201,3 +201,34 @@ def test_the_explainers_controls_follow_its_traits() -> None:
     assert drawn["large"]["value"] is True and explainer.scene["large"] is True
     explainer.controls["clear"].click()  # type: ignore[index]
     assert explainer.cards == [] and explainer.controls["entry"].value == ""  # type: ignore[index]
+
+
+def test_a_progress_bar_and_a_note_only_show() -> None:
+    from tricklab.widgets.controls import Note, Progress
+
+    bar = Progress("work", "Play-outs", value=3, maximum=10)
+    note = Note("whose", "North's view")
+    controls = Controls([[bar, note]])
+    assert controls.describe()[0] == [
+        {
+            "kind": "progress",
+            "name": "work",
+            "label": "Play-outs",
+            "tooltip": "",
+            "disabled": False,
+            "hidden": False,
+            "value": 3,
+            "max": 10,
+        },
+        {"kind": "note", "name": "whose", "label": "North's view", "tooltip": "", "disabled": False, "hidden": False},
+    ]
+    bar.set(10)
+    assert (bar.value, bar.maximum) == (10, 10)
+    for bad in [(11, None), (-1, None), (2, 0), (True, None)]:
+        with pytest.raises(tricklab.TricklabError, match="progress bar"):
+            bar.set(*bad)
+    assert (bar.value, bar.maximum) == (10, 10)
+    for name in ("work", "whose"):
+        with pytest.raises(PageValue, match="only"):
+            controls.receive(name, "5")
+    assert (bar.value, note.label) == (10, "North's view")

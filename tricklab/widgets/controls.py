@@ -236,6 +236,46 @@ class Toggle(Control):
         self.value = value == "true"
 
 
+class Progress(Control):
+    """A progress bar: ``value`` out of ``maximum`` (whole numbers, ``0 <= value <= maximum``),
+    drawn as a ``<progress>`` with its ``<label>``. It only shows: the page sends nothing back."""
+
+    kind = "progress"
+    value = traitlets.Int(0)
+    maximum = traitlets.Int(100)
+
+    def __init__(self, name: str, label: str, *, value: int = 0, maximum: int = 100, **kwargs: Any) -> None:
+        super().__init__(name, label, **kwargs)
+        self.set(value, maximum)
+
+    def set(self, value: int, maximum: int | None = None) -> None:
+        """Show ``value`` out of ``maximum`` (the old maximum when ``None``)."""
+        top = self.maximum if maximum is None else maximum
+        if not isinstance(top, int) or isinstance(top, bool) or top < 1:
+            raise InvalidOption(f"a progress bar's maximum is a whole number of at least 1, not {describe(top)}")
+        if not isinstance(value, int) or isinstance(value, bool) or not 0 <= value <= top:
+            raise InvalidOption(f"a progress bar's value is a whole number from 0 to {top}, not {describe(value)}")
+        with self.hold_trait_notifications():
+            self.maximum = top
+            self.value = value
+
+    def describe(self) -> dict[str, Any]:
+        return {**super().describe(), "value": self.value, "max": self.maximum}
+
+    def receive(self, value: str | None) -> None:
+        raise PageValue(f"“{self.label}” only shows progress; nothing was changed.")
+
+
+class Note(Control):
+    """A line of plain text among the controls (whose view it is, what a button will do):
+    ``label`` is the text. It only shows: the page sends nothing back."""
+
+    kind = "note"
+
+    def receive(self, value: str | None) -> None:
+        raise PageValue(f"“{self.label}” is only text; nothing was changed.")
+
+
 class Controls:
     """A widget's controls, in rows (a row wraps onto more lines on a narrow screen).
 

@@ -359,6 +359,15 @@ function makeControls(send) {
       }
       input.id = id;
       wrap.append(label, input);
+    } else if (spec.kind === "progress") {
+      const label = document.createElement("label");
+      label.htmlFor = id;
+      input = document.createElement("progress");
+      input.id = id;
+      wrap.append(label, input);
+    } else if (spec.kind === "note") {
+      input = document.createElement("span");
+      wrap.append(input);
     } else {
       input = document.createElement("button");
       input.type = "button";
@@ -404,6 +413,10 @@ function makeControls(send) {
       input.setAttribute("aria-pressed", spec.value ? "true" : "false");
     } else if (spec.kind === "button") {
       input.classList.toggle("tl-primary", Boolean(spec.primary));
+    } else if (spec.kind === "progress") {
+      const max = Number.isInteger(spec.max) && spec.max > 0 ? spec.max : 1;
+      input.max = max;
+      input.value = Number.isInteger(spec.value) ? Math.min(Math.max(spec.value, 0), max) : 0;
     }
   };
 
