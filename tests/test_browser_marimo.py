@@ -177,3 +177,33 @@ def test_the_quiz_works_in_marimo_and_python_sees_the_answer(marimo_quiz: tuple[
         page.close()
     assert log.blocked == [], log.blocked[:5]
     assert log.javascript_errors() == []
+
+
+@pytest.fixture(scope="module")
+def marimo_two_boards() -> Iterator[tuple[str, Path]]:
+    """``marimo run`` of a notebook whose one shown board is not the one carrying the module."""
+    yield from _marimo_run(ROOT / "tests" / "hosts" / "marimo_two_boards.py")
+
+
+def test_a_board_without_the_module_asks_its_kernel_and_is_styled(
+    marimo_two_boards: tuple[str, Path], browser: Any
+) -> None:
+    url, state = marimo_two_boards
+    page, log = open_page(browser, url)
+    board = settled(page)
+    assert json.loads(state.read_text()) == {"unseen_carries": True, "shown_carries": False}
+    expect(board.locator(".tl-card")).not_to_have_count(0)
+    # the stylesheet came with the module: the controls' row is laid out by it, once per root
+    row = page.locator(".tricklab-controls .tl-control-row").first
+    expect(row).to_have_css("display", "flex")
+    sheets = page.evaluate(
+        """() => {
+          const roots = [document, ...[...document.querySelectorAll('*')].map(e => e.shadowRoot).filter(Boolean)];
+          return roots.map(r => r.querySelectorAll('style[data-tricklab-css]').length).filter(n => n > 0);
+        }"""
+    )
+    assert sheets and all(n == 1 for n in sheets), sheets
+    # and it answers: a card clicked reaches Python
+    board.get_by_role("button", name="Ace of Spades").click()
+    expect(board.locator(".tl-trick .tl-card")).to_have_count(3)
+    assert log.javascript_errors() == []

@@ -12,10 +12,10 @@ import anywidget
 import ipywidgets as w
 import traitlets
 
-from ..display import STATIC as DISPLAY_STATIC
 from ..errors import InvalidOption, TricklabError, describe
 from ..games.base import quote_names
 from ..platform import on_app_page
+from . import frontend
 from .controls import Controls
 from .inputs import check_flag
 
@@ -104,8 +104,13 @@ class Board(anywidget.AnyWidget):
     scene, and replace the widget's VBox with this class.
     """
 
-    _esm = STATIC / "board.js"
-    _css = DISPLAY_STATIC / "tricklab.css"
+    @property
+    def _esm(self) -> str:
+        """The module a board starts with (anywidget reads it once, as the board is made, and
+        keeps it as a synced trait): the full one for one board of the kernel, a small one that
+        waits for it for the others (:mod:`tricklab.widgets.frontend`)."""
+        return frontend.module_for_new_board()
+
     scene = traitlets.Dict().tag(sync=True)
     #: whether the page itself tells that Python stopped answering (see above); set from where
     #: the kernel runs when the Board is made, never by a keyword
@@ -122,6 +127,7 @@ class Board(anywidget.AnyWidget):
         if not isinstance(kwargs.get("scene", {}), dict):
             raise InvalidOption(f"a Board's scene is a dict, not {describe(kwargs['scene'])}")
         super().__init__(**kwargs)
+        frontend.made(self)
         self._handlers: list[Intent] = []
         self._address: Callable[[], str] | None = None
         self._controls: Controls | None = None
@@ -258,6 +264,9 @@ class Board(anywidget.AnyWidget):
         if intent == PING:
             self._pong(value)
             return
+        if intent == frontend.ASK:
+            self.send({frontend.ASK: frontend.full_module()})
+            return
         for handler in self._handlers:
             handler(intent, value)
 
@@ -265,6 +274,10 @@ class Board(anywidget.AnyWidget):
         """Answer a ping, echoing its number; anything else in a ping is not echoed back."""
         if value is not None and _PING_VALUE.fullmatch(value):
             self.send({"pong": value})
+
+    def close(self) -> None:
+        frontend.closing(self)
+        super().close()
 
     def __repr__(self) -> str:
         return f"Board(label={self.scene.get('label', '')!r})"

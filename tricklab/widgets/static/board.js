@@ -495,10 +495,31 @@ function makeMessage() {
   return region;
 }
 
+// --- The stylesheet, once per page ------------------------------------------------------------
+// The board's stylesheet does not travel with every board (anywidget's _css is a copy per board):
+// tricklab.widgets.board adds it to this module, which goes with one board of a kernel only (the
+// other boards carry a small module that waits for this one), and each view puts it into its
+// page once: into the page's head, or into the shadow root a host draws the view in (marimo).
+// The mark and digest are those of the static pictures' sheet, so the two are not both added.
+
+let SHEET = null; // { css, digest }: set by the lines tricklab.widgets.board adds below
+
+function adoptSheet(el) {
+  if (!SHEET) return;
+  const root = el.getRootNode();
+  const target = typeof ShadowRoot !== "undefined" && root instanceof ShadowRoot ? root : document.head;
+  if (!target || target.querySelector(`style[data-tricklab-css="${SHEET.digest}"]`)) return;
+  const style = document.createElement("style");
+  style.setAttribute("data-tricklab-css", SHEET.digest);
+  style.textContent = SHEET.css;
+  target.append(style);
+}
+
 // --- The board -----------------------------------------------------------------------------
 
 /** @param {{ model: any, el: HTMLElement }} ctx */
 function render({ model, el }) {
+  adoptSheet(el);
   const connection = watchConnection(model, el);
   const root = document.createElement("div");
   root.tabIndex = 0;
@@ -685,4 +706,5 @@ function render({ model, el }) {
   };
 }
 
+// (tricklab.widgets.board adds the stylesheet and this module's registration after this line)
 export default { render };

@@ -1,0 +1,78 @@
+"""The boards' module and stylesheet go with one board of a kernel (tricklab.widgets.frontend)."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import pytest
+
+from tricklab.display import stylesheet
+from tricklab.widgets import Board, TrickExplainer, frontend
+from tricklab.widgets.frontend import full_module, waiting_module
+
+pytestmark = pytest.mark.engine
+
+
+@pytest.fixture(autouse=True)
+def no_carrier(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Each test starts as a fresh kernel does: no board made yet."""
+    monkeypatch.setattr(frontend, "_carrier", None)
+    monkeypatch.setattr(frontend, "_live", frontend.weakref.WeakSet())
+
+
+def sent(board: Board) -> list[Any]:
+    messages: list[Any] = []
+    board.send = messages.append  # type: ignore[method-assign]
+    return messages
+
+
+def test_the_first_board_carries_the_module_and_the_others_wait_for_it() -> None:
+    first, second, third = Board(), TrickExplainer(), Board()
+    assert first._esm == full_module()
+    assert second._esm == third._esm == waiting_module()
+    assert len(waiting_module()) < 2_000 < 40_000 < len(full_module())
+    # no board carries anywidget's per-board stylesheet: the sheet is in the module, once
+    assert not any(board.has_trait("_css") for board in (first, second, third))
+    assert json.dumps(stylesheet.minified(), ensure_ascii=False) in full_module()
+    assert f'"digest": "{stylesheet.digest()}"' in full_module()
+    # both modules meet under the same key, made from the module's digest
+    assert frontend.key() in waiting_module() and frontend.key() in full_module()
+
+
+def test_a_waiting_board_that_asks_is_sent_the_module_and_no_handler_sees_the_ask() -> None:
+    Board()
+    waiting = Board()
+    seen: list[tuple[str, str | None]] = []
+    waiting.on_intent(lambda intent, value: seen.append((intent, value)))
+    messages = sent(waiting)
+    waiting.intent(frontend.ASK)
+    assert messages == [{frontend.ASK: full_module()}]
+    assert seen == []
+
+
+def test_a_closed_carrier_hands_the_module_to_an_open_board() -> None:
+    carrier, waiting = Board(), Board()
+    carrier.close()
+    assert waiting._esm == full_module()
+    # and the next board made waits for the new carrier
+    assert Board()._esm == waiting_module()
+    # a closed waiting board changes nothing
+    later = Board()
+    later.close()
+    assert waiting._esm == full_module()
+
+
+def test_with_every_board_closed_the_next_one_carries_the_module() -> None:
+    for board in (Board(), Board()):
+        board.close()
+    assert Board()._esm == full_module()
+
+
+def test_in_colab_every_board_carries_the_module(monkeypatch: pytest.MonkeyPatch) -> None:
+    import sys
+    import types
+
+    Board()
+    monkeypatch.setitem(sys.modules, "google.colab", types.ModuleType("google.colab"))
+    assert Board()._esm == full_module()

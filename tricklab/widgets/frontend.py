@@ -1,0 +1,137 @@
+"""The boards' front end and stylesheet, sent once per page rather than with every board.
+
+anywidget keeps a widget's script (``_esm``) and stylesheet (``_css``) as traits of each widget,
+so every board used to carry its own copy of ``board.js`` and of the stylesheet: about 90 KB of
+each board's state, saved again for every board in an executed notebook. Here one board of a
+kernel, the *carrier*, holds the full module (``board.js`` with the minified stylesheet added);
+every other board holds a small *waiting* module that renders with the carrier's module once the
+page has loaded it. The pieces meet on ``globalThis`` under a key made from the module's digest,
+so two versions of tricklab in one page never mix.
+
+What keeps every board drawn:
+
+* **The carrier is made first.** The first board a kernel makes carries the module. A host
+  creates every widget model of a page (shown or not) when it loads the page, and anywidget
+  loads a model's module as the model is created, so the carrier's module is there for the
+  others (JupyterLab, Notebook 7, Voilà, a saved notebook's widget state).
+* **A waiting board asks.** Where the carrier's model never reaches the page (a host that sends
+  only the widgets shown, as marimo does, when the carrier is not one of them; a carrier whose
+  output was cleared by hand), a waiting board asks its kernel for the module after a moment
+  (:data:`ASK_AFTER_MS`) and imports the text it is sent.
+* **A closed carrier hands over.** When the carrier is closed, another open board becomes the
+  carrier (its ``_esm`` becomes the full module), so a notebook saved afterwards still holds the
+  module once.
+* **Colab** draws each output in a frame of its own: there every board carries the module.
+* **The stylesheet once per page.** The module puts the sheet into the page's head (or the
+  shadow root a host draws the view in) unless it is there, marked as the static pictures' sheet
+  is (:data:`tricklab.display.stylesheet.MARK`), so pictures and boards share one copy.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import sys
+import weakref
+from functools import cache
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from ..display import stylesheet
+
+if TYPE_CHECKING:
+    from .board import Board
+
+SCRIPT = Path(__file__).resolve().parent / "static" / "board.js"
+#: how long a waiting board waits for the carrier's module before it asks its kernel for it
+ASK_AFTER_MS = 1500
+#: what a waiting board sends to ask for the module, and the key of the answer
+ASK = "module"
+
+
+@cache
+def key() -> str:
+    """The name the boards of one page share on ``globalThis``: the module's own digest."""
+    digest = hashlib.sha256(SCRIPT.read_bytes() + stylesheet.digest().encode()).hexdigest()[:16]
+    return f"tricklab.board.{digest}"
+
+
+def _slot() -> str:
+    """A line of script that finds (or makes) the shared slot: a promise of the module."""
+    return (
+        f"const slot = (globalThis[{json.dumps(key())}] ??= (() => {{ let resolve; "
+        "const ready = new Promise((r) => { resolve = r; }); return { ready, resolve }; })());\n"
+    )
+
+
+@cache
+def full_module() -> str:
+    """``board.js`` with the stylesheet, registering itself in the shared slot."""
+    sheet = json.dumps({"css": stylesheet.minified(), "digest": stylesheet.digest()}, ensure_ascii=False)
+    return f"{SCRIPT.read_text(encoding='utf-8')}\nSHEET = {sheet};\n{_slot()}slot.resolve({{ render }});\n"
+
+
+@cache
+def waiting_module() -> str:
+    """The module of every other board: it renders with the carrier's module once there is one,
+    and asks the kernel for it when none has come after :data:`ASK_AFTER_MS`."""
+    return (
+        "// tricklab board: this board renders with the module another board of the page brought\n"
+        + _slot()
+        + "async function render(ctx) {\n"
+        + "  let module = await Promise.race([slot.ready, new Promise((r) => setTimeout(r, "
+        + f"{ASK_AFTER_MS}))]);\n"
+        + "  if (!module) {\n"
+        + "    const onMessage = (content) => {\n"
+        + f"      const text = content && typeof content === 'object' ? content[{json.dumps(ASK)}] : null;\n"
+        + "      if (typeof text !== 'string') return;\n"
+        + "      ctx.model.off('msg:custom', onMessage);\n"
+        + "      const url = URL.createObjectURL(new Blob([text], { type: 'text/javascript' }));\n"
+        + "      import(url).finally(() => URL.revokeObjectURL(url));\n"
+        + "    };\n"
+        + "    ctx.model.on('msg:custom', onMessage);\n"
+        + f"    try {{ ctx.model.send({{ intent: {json.dumps(ASK)} }}); }} catch {{ /* no kernel */ }}\n"
+        + "    module = await slot.ready;\n"
+        + "  }\n"
+        + "  return module.render(ctx);\n"
+        + "}\n"
+        + "export default { render };\n"
+    )
+
+
+_live: weakref.WeakSet[Board] = weakref.WeakSet()
+_carrier: weakref.ref[Board] | None = None
+
+
+def _open(board: Board | None) -> bool:
+    return board is not None and board.comm is not None
+
+
+def module_for_new_board() -> str:
+    """The module a board made now starts with: the full one when no open board carries it, and
+    always in Google Colab, which draws each output in a page (a frame) of its own."""
+    if "google.colab" in sys.modules:
+        return full_module()
+    return waiting_module() if _open(_carrier() if _carrier else None) else full_module()
+
+
+def made(board: Board) -> None:
+    """Note a new board (after its module was chosen): the carrier when it holds the full module."""
+    global _carrier
+    _live.add(board)
+    if board._esm == full_module():
+        _carrier = weakref.ref(board)
+
+
+def closing(board: Board) -> None:
+    """``board`` is being closed: if it carried the module, the next open board carries it."""
+    global _carrier
+    _live.discard(board)
+    if _carrier is None or _carrier() is not board:
+        return
+    _carrier = None
+    for other in list(_live):
+        if _open(other):
+            other.set_trait("_esm", full_module())
+            _carrier = weakref.ref(other)
+            return
