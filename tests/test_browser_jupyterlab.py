@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import json
+import re
 import sys
 import tempfile
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -66,16 +68,9 @@ def test_getting_started_runs_in_jupyterlab_and_widgets_render(lab_url: str, bro
     assert not [e for e in log.errors if "tricklab" in e or "anywidget" in e]
 
 
-def test_a_click_in_the_trick_explainer_reaches_python_in_jupyterlab(lab_url: str, browser: Any) -> None:
-    """The explainer's own picker and a deck card change what Python holds: a cell run after them prints it."""
+def _notebook(name: str, cells: list[str]) -> Path:
+    """A notebook of this run's own in tests/artifacts (which is not kept), its code cells ``cells``."""
     ARTIFACTS.mkdir(parents=True, exist_ok=True)
-    name = f"lab-explainer-{free_port()}.ipynb"  # a notebook of this run's own (tests/artifacts is not kept)
-    cells = [
-        "from tricklab.widgets import TrickExplainer\n"
-        'explainer = TrickExplainer("tricks-and-stones", 4, trump="S", cards="7H 8S")\n'
-        "explainer",
-        'print("Python holds:", explainer.trump, " ".join(explainer.cards))',
-    ]
     notebook = {
         "cells": [
             {"cell_type": "code", "metadata": {}, "source": s, "outputs": [], "execution_count": None} for s in cells
@@ -86,12 +81,34 @@ def test_a_click_in_the_trick_explainer_reaches_python_in_jupyterlab(lab_url: st
     }
     path = ARTIFACTS / name
     path.write_text(json.dumps(notebook))
+    return path
+
+
+def _run_all(browser: Any, lab_url: str, path: Path) -> tuple[Any, Any]:
+    page, log = open_page(browser, f"{lab_url}/tree/tests/artifacts/{path.name}?reset", viewport=(1400, 1000))
+    page.locator(".jp-Notebook").wait_for(timeout=90_000)
+    page.get_by_text("Python 3 (ipykernel) | Idle").wait_for(timeout=90_000)
+    page.get_by_role("menuitem", name="Run").click()
+    page.get_by_role("menuitem", name="Run All Cells", exact=True).click()
+    return page, log
+
+
+def _rerun(page: Any, cell: int) -> None:
+    page.locator(".jp-CodeCell").nth(cell).locator(".cm-content").click()
+    page.keyboard.press("Shift+Enter")
+
+
+def test_a_click_in_the_trick_explainer_reaches_python_in_jupyterlab(lab_url: str, browser: Any) -> None:
+    """The explainer's own picker and a deck card change what Python holds: a cell run after them prints it."""
+    cells = [
+        "from tricklab.widgets import TrickExplainer\n"
+        'explainer = TrickExplainer("tricks-and-stones", 4, trump="S", cards="7H 8S")\n'
+        "explainer",
+        'print("Python holds:", explainer.trump, " ".join(explainer.cards))',
+    ]
+    path = _notebook(f"lab-explainer-{free_port()}.ipynb", cells)
     try:
-        page, log = open_page(browser, f"{lab_url}/tree/tests/artifacts/{name}?reset", viewport=(1400, 1000))
-        page.locator(".jp-Notebook").wait_for(timeout=90_000)
-        page.get_by_text("Python 3 (ipykernel) | Idle").wait_for(timeout=90_000)
-        page.get_by_role("menuitem", name="Run").click()
-        page.get_by_role("menuitem", name="Run All Cells", exact=True).click()
+        page, log = _run_all(browser, lab_url, path)
         board = page.locator(".tricklab-board")
         expect(board.locator(".tl-trick .tl-card")).to_have_count(2, timeout=120_000)
         printed = page.locator(".jp-OutputArea-output").filter(has_text="Python holds:")
@@ -99,10 +116,49 @@ def test_a_click_in_the_trick_explainer_reaches_python_in_jupyterlab(lab_url: st
         page.get_by_label("Trump").select_option(label="♥ Hearts")
         board.locator(".tl-deck button[data-value='AH']").click()
         expect(board.locator(".tl-trick .tl-card")).to_have_count(3)
-        page.locator(".jp-CodeCell").nth(1).locator(".cm-content").click()
-        page.keyboard.press("Shift+Enter")
+        _rerun(page, 1)
         expect(printed).to_contain_text("Python holds: H 7H 8S AH", timeout=30_000)
         page.screenshot(path=str(ARTIFACTS / "jupyterlab-explainer.png"))
+        page.close()
+    finally:
+        path.unlink(missing_ok=True)
+    assert not [e for e in log.errors if "tricklab" in e or "anywidget" in e]
+
+
+def test_the_quiz_answers_in_jupyterlab_and_jslink_joins_two_widgets(lab_url: str, browser: Any) -> None:
+    """A quiz answered by a click: Python holds the score; its Large toggle, linked in the page to an
+    explainer's ``large`` with ``jslink``, changes the explainer's board and what Python holds."""
+    cells = [
+        "import ipywidgets\n"
+        "from tricklab.widgets import Quiz, TrickExplainer\n"
+        'quiz = Quiz("band-of-tricks", 4, seed=5, level=1, count=3)\n'
+        'explainer = TrickExplainer("tricks-and-stones", 4, cards="7H 8S")\n'
+        'link = ipywidgets.jslink((quiz, "large"), (explainer, "large"))\n'
+        "quiz",
+        "explainer",
+        'print("Python holds:", quiz.score, quiz.picked, quiz.correct, explainer.large)',
+    ]
+    path = _notebook(f"lab-quiz-{free_port()}.ipynb", cells)
+    try:
+        page, log = _run_all(browser, lab_url, path)
+        boards = page.locator(".tricklab-board")
+        expect(boards).to_have_count(2, timeout=120_000)
+        printed = page.locator(".jp-OutputArea-output").filter(has_text="Python holds:")
+        expect(printed).to_contain_text("Python holds: (0, 0) [] None False", timeout=60_000)
+        quiz = boards.nth(0)
+        answer = quiz.locator(".tl-trick button[data-intent='answer']").first
+        code = answer.get_attribute("data-value")
+        answer.click()
+        expect(quiz.locator(".tl-quiz-feedback .tl-feedback")).to_be_visible()
+        page.locator(".jp-CodeCell").nth(0).get_by_role("button", name="Large").click()
+        expect(boards.nth(1)).to_have_class(re.compile(r"\btl-large\b"))
+        _rerun(page, 2)
+        expect(printed).to_contain_text(f"['{code}']", timeout=30_000)
+        expect(printed).to_contain_text("True", timeout=30_000)
+        text = printed.inner_text()
+        assert text.rstrip().endswith("True"), text  # the explainer's large, set through the link
+        ARTIFACTS.mkdir(parents=True, exist_ok=True)
+        page.screenshot(path=str(ARTIFACTS / "jupyterlab-quiz.png"))
         page.close()
     finally:
         path.unlink(missing_ok=True)
