@@ -39,6 +39,19 @@ _STEP = re.compile(r"[0-9]{1,9}")
 _FOCUS_IN = {".tl-movelist": CURRENT}
 
 
+class _View(traitlets.TraitType[int | None, int | None]):
+    """A seat or ``None`` (every hand). Unlike ``Int(allow_none=True)``, ``None`` too goes through
+    the widget's validator: a seat's stepper must refuse "every hand" like any other view."""
+
+    default_value = None
+    info_text = "a seat's number or None"
+
+    def validate(self, obj: Any, value: Any) -> int | None:
+        if value is None or (isinstance(value, int) and not isinstance(value, bool)):
+            return value
+        self.error(obj, value)
+
+
 class TrickStepper(Board):
     """Walk through every step of a match: the deal, each decision, each card, each
     automatic step of the rules and each score, with a one-line caption and its reasons.
@@ -75,7 +88,7 @@ class TrickStepper(Board):
 
     step = traitlets.Int(0).tag(sync=True)
     playing = traitlets.Bool(False).tag(sync=True)
-    view = traitlets.Int(None, allow_none=True).tag(sync=True)
+    view = _View().tag(sync=True)
     large = traitlets.Bool(False).tag(sync=True)
     four_colour = traitlets.Bool(False).tag(sync=True)
     _page_traits = frozenset({"step", "playing", "view", "large", "four_colour"})
