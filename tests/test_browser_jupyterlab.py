@@ -107,3 +107,48 @@ def test_a_click_in_the_trick_explainer_reaches_python_in_jupyterlab(lab_url: st
     finally:
         path.unlink(missing_ok=True)
     assert not [e for e in log.errors if "tricklab" in e or "anywidget" in e]
+
+
+def test_the_steppers_buttons_and_moves_reach_python_in_jupyterlab(lab_url: str, browser: Any) -> None:
+    """The stepper's drawn ▶ button and a move of its list change the step Python holds: a cell run
+    after them prints it."""
+    ARTIFACTS.mkdir(parents=True, exist_ok=True)
+    name = f"lab-stepper-{free_port()}.ipynb"
+    cells = [
+        "from tricklab.widgets import TrickStepper\n"
+        'stepper = TrickStepper(game="jewel-vault", players=4, seed=7, seat=1)\n'
+        "stepper",
+        'print("Python holds step", stepper.step, "of seat", stepper.view)',
+    ]
+    notebook = {
+        "cells": [
+            {"cell_type": "code", "metadata": {}, "source": s, "outputs": [], "execution_count": None} for s in cells
+        ],
+        "metadata": {"kernelspec": {"name": "python3", "display_name": "Python 3 (ipykernel)", "language": "python"}},
+        "nbformat": 4,
+        "nbformat_minor": 5,
+    }
+    path = ARTIFACTS / name
+    path.write_text(json.dumps(notebook))
+    try:
+        page, log = open_page(browser, f"{lab_url}/tree/tests/artifacts/{name}?reset", viewport=(1400, 1000))
+        page.locator(".jp-Notebook").wait_for(timeout=90_000)
+        page.get_by_text("Python 3 (ipykernel) | Idle").wait_for(timeout=90_000)
+        page.get_by_role("menuitem", name="Run").click()
+        page.get_by_role("menuitem", name="Run All Cells", exact=True).click()
+        board = page.locator(".tricklab-board")
+        expect(board).to_have_attribute("data-step", "0", timeout=120_000)
+        printed = page.locator(".jp-OutputArea-output").filter(has_text="Python holds step")
+        expect(printed).to_contain_text("Python holds step 0 of seat 1")
+        page.get_by_role("button", name="▶", exact=True).click()
+        expect(board).to_have_attribute("data-step", "1")
+        board.locator(".tricklab-list .tl-ml-entry[data-value='5']").click()
+        expect(board).to_have_attribute("data-step", "5")
+        page.locator(".jp-CodeCell").nth(1).locator(".cm-content").click()
+        page.keyboard.press("Shift+Enter")
+        expect(printed).to_contain_text("Python holds step 5 of seat 1", timeout=30_000)
+        page.screenshot(path=str(ARTIFACTS / "jupyterlab-stepper.png"))
+        page.close()
+    finally:
+        path.unlink(missing_ok=True)
+    assert not [e for e in log.errors if "tricklab" in e or "anywidget" in e]

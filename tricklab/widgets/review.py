@@ -5,9 +5,10 @@ and the markup :mod:`tricklab.display.review`'s; this module only asks and shows
 :class:`ReviewView` is the review's state and markup, with no widget of its own: the play
 table draws it inside its own board, right under the button that asked for it, and the
 replay's :class:`ReviewPanel` (its pickers and buttons as controls) inside the stepper's board.
-In a kernel the review runs in a thread, so the page stays live: the progress bar moves and Cancel is heard (the review checks it
-between play-outs and stops, changing nothing). In the browser, where there are no threads,
-the same review takes a step per turn of the page's event loop (:mod:`tricklab.platform`).
+In a kernel the review runs in a thread, so the page stays live: the progress bar moves and
+Cancel is heard (the review checks it between play-outs and stops, changing nothing). In the
+browser, where there are no threads, the same review takes a step per turn of the page's event
+loop (:mod:`tricklab.platform`).
 One review runs at a time: a new one first stops the one under way.
 """
 

@@ -330,7 +330,7 @@ class TrickStepper(Board):
 
     @traitlets.validate("view")
     def _check_view(self, proposal: Any) -> int | None:
-        value = proposal["value"]
+        value: int | None = proposal["value"]
         if not hasattr(self, "_seat"):
             return value  # the value the trait starts with, before the stepper is made
         if self._seat is not None:
