@@ -171,7 +171,7 @@ class TrickStepper(Board):
         self.view_label: Note | None = None  # a seat's stepper only
         shown: list[Control] = []
         if seat is None and self.rules.capabilities.hidden:  # a game that hides nothing has one view
-            views: list[tuple[str, int | None]] = [("Every hand (the teacher's view)", None)]
+            views: list[tuple[str, int | None]] = [("Every hand", None)]
             views += [(f"{self.rules.seat_name(s)}'s view", s) for s in range(self.rules.players)]
             self.view_picker = Picker("view", "View", views, None)
             self.view_picker.on_change(lambda value: self._from_control("view", value))
