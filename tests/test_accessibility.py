@@ -130,4 +130,4 @@ def test_the_steppers_scene_announces_each_step() -> None:
     scene = stepper.board.scene
     assert scene["announce"] == f"Step 3 of {len(stepper.steps) - 1}: {stepper.caption}"
     assert "aria-live" not in scene["html"]
-    assert stepper.player.description == "Play" and stepper.slider.description == "Step"
+    assert stepper.player.label == "Play" and stepper.slider.label == "Step"

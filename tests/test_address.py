@@ -148,7 +148,7 @@ def test_the_seed_after_the_largest_is_0() -> None:
     assert table.match.seed == 0 and "seed 0" in table.board.scene["html"]
 
 
-@pytest.mark.parametrize("make", [apps.play_app, apps.bid_trainer_app, apps.replay_app])
+@pytest.mark.parametrize("make", [apps.play_app, apps.bid_trainer_app])
 def test_large_and_four_colour_are_link_parameters(make: Any) -> None:
     app = make("large=1&four_colour=yes&pace=0")
     look = widget(app).look
@@ -156,6 +156,15 @@ def test_large_and_four_colour_are_link_parameters(make: Any) -> None:
     assert address(app)["large"] == "1" and address(app)["four_colour"] == "1"
     look.large.value = False
     assert "large" not in address(app)
+
+
+def test_replay_large_and_four_colour_are_link_parameters() -> None:
+    app = apps.replay_app("large=1&four_colour=yes")
+    stepper = widget(app)
+    assert stepper.large and stepper.four_colour and stepper.controls["large"].value and messages(app) == []
+    assert address(app)["large"] == "1" and address(app)["four_colour"] == "1"
+    stepper.control("large", "false")  # the page's press of "Large"
+    assert stepper.large is False and "large" not in address(app) and not stepper.board.scene["large"]
 
 
 def test_quiz_large_and_four_colour_are_link_parameters() -> None:
@@ -176,7 +185,7 @@ def test_explainer_takes_large_and_four_colour() -> None:
 def test_a_bad_look_value_is_a_message(value: str) -> None:
     app = apps.replay_app(f"large={value}&four_colour={value}")
     assert len([m for m in messages(app) if "must be 1 or 0" in m]) == 2
-    assert not widget(app).look.large.value
+    assert not widget(app).large
     assert "<script>" not in app.children[0].value
 
 

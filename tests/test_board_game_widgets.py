@@ -104,8 +104,9 @@ def test_no_four_colour_toggle_and_no_trick_controls(game: str) -> None:
     assert list(table.look.children) == [table.look.large]
     assert "After a trick: wait for me" not in table.board.scene["html"]
     stepper = TrickStepper(game=game, players=2, seed=1)
-    assert list(stepper.look.children) == [stepper.look.large]
-    assert stepper.review_button not in stepper._rows[1].children
+    assert stepper.controls is not None
+    assert "large" in stepper.controls and "four_colour" not in stepper.controls
+    assert "review" not in stepper.controls
     with pytest.raises(tricklab.TricklabError, match="no review"):
         stepper.open_review()
 
@@ -114,7 +115,8 @@ def test_card_games_keep_their_toggles_and_review() -> None:
     table = PlayTable("jewel-vault", 4, seed=1)
     assert list(table.look.children) == [table.look.large, table.look.four_colour]
     stepper = TrickStepper(game="jewel-vault", players=4, seed=1)
-    assert stepper.review_button in stepper._rows[1].children
+    assert stepper.controls is not None
+    assert stepper.review_button in stepper.controls.rows[1] and "four_colour" in stepper.controls
 
 
 def test_an_illegal_sow_from_the_page_is_refused_and_changes_nothing() -> None:

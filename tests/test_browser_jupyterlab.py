@@ -163,3 +163,32 @@ def test_the_quiz_answers_in_jupyterlab_and_jslink_joins_two_widgets(lab_url: st
     finally:
         path.unlink(missing_ok=True)
     assert not [e for e in log.errors if "tricklab" in e or "anywidget" in e]
+
+
+def test_the_steppers_buttons_and_moves_reach_python_in_jupyterlab(lab_url: str, browser: Any) -> None:
+    """The stepper's drawn ▶ button and a move of its list change the step Python holds: a cell run
+    after them prints it."""
+    cells = [
+        "from tricklab.widgets import TrickStepper\n"
+        'stepper = TrickStepper(game="jewel-vault", players=4, seed=7, seat=1)\n'
+        "stepper",
+        'print("Python holds step", stepper.step, "of seat", stepper.view)',
+    ]
+    path = _notebook(f"lab-stepper-{free_port()}.ipynb", cells)
+    try:
+        page, log = _run_all(browser, lab_url, path)
+        board = page.locator(".tricklab-board")
+        expect(board).to_have_attribute("data-step", "0", timeout=120_000)
+        printed = page.locator(".jp-OutputArea-output").filter(has_text="Python holds step")
+        expect(printed).to_contain_text("Python holds step 0 of seat 1")
+        page.get_by_role("button", name="▶", exact=True).click()
+        expect(board).to_have_attribute("data-step", "1")
+        board.locator(".tricklab-list .tl-ml-entry[data-value='5']").click()
+        expect(board).to_have_attribute("data-step", "5")
+        _rerun(page, 1)
+        expect(printed).to_contain_text("Python holds step 5 of seat 1", timeout=30_000)
+        page.screenshot(path=str(ARTIFACTS / "jupyterlab-stepper.png"))
+        page.close()
+    finally:
+        path.unlink(missing_ok=True)
+    assert not [e for e in log.errors if "tricklab" in e or "anywidget" in e]

@@ -29,6 +29,7 @@ pytest.importorskip("marimo", reason="marimo is in the test extra: pip install -
 
 NOTEBOOK = ROOT / "tests" / "hosts" / "marimo_explainer.py"
 QUIZ_NOTEBOOK = ROOT / "tests" / "hosts" / "marimo_quiz.py"
+STEPPER_NOTEBOOK = ROOT / "tests" / "hosts" / "marimo_stepper.py"
 BOARD = ".tricklab-board"
 
 
@@ -42,6 +43,12 @@ def marimo_app() -> Iterator[tuple[str, Path]]:
 def marimo_quiz() -> Iterator[tuple[str, Path]]:
     """``marimo run`` of the quiz's notebook: its address, and the file it writes its state to."""
     yield from _marimo_run(QUIZ_NOTEBOOK)
+
+
+@pytest.fixture(scope="module")
+def marimo_stepper() -> Iterator[tuple[str, Path]]:
+    """``marimo run`` of the stepper's notebook: its address, and the file it writes its state to."""
+    yield from _marimo_run(STEPPER_NOTEBOOK)
 
 
 def _marimo_run(notebook: Path) -> Iterator[tuple[str, Path]]:
@@ -206,4 +213,50 @@ def test_a_board_without_the_module_asks_its_kernel_and_is_styled(
     # and it answers: a card clicked reaches Python
     board.get_by_role("button", name="Ace of Spades").click()
     expect(board.locator(".tl-trick .tl-card")).to_have_count(3)
+    assert log.javascript_errors() == []
+
+
+def test_the_stepper_works_in_marimo_and_python_follows_its_steps(
+    marimo_stepper: tuple[str, Path], browser: Any
+) -> None:
+    url, state = marimo_stepper
+    page, log = open_page(browser, url, viewport=(1280, 900))
+    try:
+        board = settled(page)
+        assert page.get_by_text("Jupyter widgets are not supported").count() == 0
+        start = python_side(page, state, lambda s: s["step"] == 0)
+        assert start["view"] == 1 and start["playing"] is False
+        said = page.get_by_text("Python shows step")
+        expect(said).to_contain_text("step 0")
+        expect(board.locator(".tricklab-list [aria-current='step']")).to_have_attribute("data-value", "0")
+        # the drawn ▶ button: Python steps on, the cell reading the step reruns
+        page.get_by_role("button", name="▶", exact=True).click()
+        python_side(page, state, lambda s: s["step"] == 1)
+        expect(said).to_contain_text("step 1")
+        # a move of the list, then a key on the board: Python goes there
+        board.locator(".tricklab-list .tl-ml-entry[data-value='5']").click()
+        moved = python_side(page, state, lambda s: s["step"] == 5)
+        board.locator(".tricklab-list [aria-current='step']").press("Shift+ArrowRight")
+        python_side(page, state, lambda s: s["step"] == moved["next_part"])
+        expect(board).to_have_attribute("data-step", str(moved["next_part"]))
+        # a step typed in the step box; a word there is refused and changes nothing
+        box = page.get_by_role("textbox", name="Step")
+        box.fill("12")
+        box.press("Enter")
+        python_side(page, state, lambda s: s["step"] == 12)
+        box.fill("twelve")
+        box.press("Enter")
+        refused = python_side(page, state, lambda s: "not a step number" in s["message"])
+        assert refused["step"] == 12 and refused["view"] == 1
+        expect(page.get_by_role("alert").filter(has_text="not a step number")).to_be_visible()
+        # the seat's view stays the seat's: no view picker, only its label
+        assert page.get_by_role("combobox", name="View").count() == 0
+        expect(page.get_by_text("Player 2's view")).to_be_visible()
+        page.get_by_role("button", name="Large", exact=True).click()
+        python_side(page, state, lambda s: s["large"] is True)
+        ARTIFACTS.mkdir(parents=True, exist_ok=True)
+        page.screenshot(path=str(ARTIFACTS / "marimo-stepper.png"))
+    finally:
+        page.close()
+    assert log.blocked == [], log.blocked[:5]
     assert log.javascript_errors() == []

@@ -19,6 +19,8 @@ pytestmark = pytest.mark.browser
 
 BOARD = ".tricklab-board"
 LIST = ".tricklab-list"
+#: the stepper's table, beside or above its move list inside the one board
+TABLE = f"{BOARD} .tl-stepper-main"
 
 
 def render(voila_url: str, query: str) -> str:
@@ -84,7 +86,7 @@ def test_the_move_list_the_buttons_and_the_keys_jump_to_the_right_step(voila_url
     ready(page)
     wait_at(page, match, moves, 0)
     # the list is beside the board, and holds the first round's tricks and moves, in words
-    board, listed = page.locator(BOARD).bounding_box(), page.locator(LIST).bounding_box()
+    board, listed = page.locator(TABLE).bounding_box(), page.locator(LIST).bounding_box()
     assert board and listed and listed["x"] >= board["x"] + board["width"] - 1, "the list is beside the board"
     first = moves.rounds[0]
     titles = page.locator(f"{LIST} .tl-ml-title").all_inner_texts()
@@ -164,7 +166,7 @@ def test_on_a_phone_the_list_is_under_the_board_and_a_tap_jumps_to_a_turn(voila_
     page, log = open_phone_page(browser, render(voila_url, "game=kalah&players=2&seed=3&step=30"))
     ready(page)
     wait_at(page, match, moves, 30)
-    board, listed = page.locator(BOARD).bounding_box(), page.locator(LIST).bounding_box()
+    board, listed = page.locator(TABLE).bounding_box(), page.locator(LIST).bounding_box()
     assert board and listed and listed["y"] >= board["y"] + board["height"] - 1, "the list is under the board"
     assert listed["x"] >= 0 and listed["x"] + listed["width"] <= 390
     expect(page.locator(".tricklab-app-header .tl-keys")).to_be_hidden()  # no keys on a touch screen
@@ -194,7 +196,7 @@ def test_at_projector_size_the_list_lies_under_the_board(voila_url: str, browser
     )
     ready(page)
     wait_at(page, match, moves, 9)
-    board, listed = page.locator(BOARD).bounding_box(), page.locator(LIST).bounding_box()
+    board, listed = page.locator(TABLE).bounding_box(), page.locator(LIST).bounding_box()
     assert board and listed and listed["y"] >= board["y"] + board["height"] - 1
     assert listed["width"] >= board["width"] - 2, "as wide as the board"
     page.get_by_role("button", name="Deal ▶", exact=True).click()

@@ -627,6 +627,13 @@ EXAMPLES: dict[str, dict[str, Example]] = {
         "interval": lambda g: 500,
     },
     "tricklab.widgets.TrickStepper.go": {"step": lambda g: 2},
+    "tricklab.widgets.TrickStepper.fold": {"folded": lambda g: True},
+    "tricklab.widgets.TrickStepper.intent": {"intent": lambda g: "key", "value": lambda g: "ArrowRight"},
+    "tricklab.widgets.TrickStepper.on_intent": {"handler": lambda g: lambda intent, value: None},
+    "tricklab.widgets.TrickStepper.show_address": {"address": lambda g: lambda: "game=kalah"},
+    "tricklab.widgets.TrickStepper.control": {"name": lambda g: "step", "value": lambda g: "4"},
+    "tricklab.widgets.TrickStepper.set_state": {"sync_data": lambda g: {"step": 2}},
+    "tricklab.widgets.TrickStepper.use_controls": {"controls": lambda g: Controls([])},
     "tricklab.widgets.TrickStepper.jump": {"way": lambda g: "next", "to": lambda g: "part"},
     "tricklab.widgets.apps.parse_params": {"extras": lambda g: ("seat",), "long": lambda g: ("moves",)},
 }

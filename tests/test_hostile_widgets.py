@@ -364,7 +364,7 @@ def test_a_seat_stepper_shows_only_that_seat_at_every_step_under_every_control_s
     stepper = stepper_for(game, players, seed, seat)
     states = control_states(stepper)
     for step in range(len(stepper.steps)):
-        assert page_sets(stepper.slider, {"value": step})
+        assert page_sets(stepper, {"step": step})
         assert stepper.step == step
         check_stepper(stepper, seat)
         for control, state in states:
@@ -406,21 +406,22 @@ def page_message(widget: Any, data: st.DataObject, extras: Mapping[str, Extra] |
     return None
 
 
-def _slider(stepper: TrickStepper, data: st.DataObject) -> None:
-    page_sets(stepper.slider, {"value": data.draw(st.integers(-10, 10**7))})
+def _step(stepper: TrickStepper, data: st.DataObject) -> None:
+    page_sets(stepper, {"step": data.draw(st.integers(-10, 10**7) | st.text(max_size=12) | st.none())})
 
 
-def _bounds(stepper: TrickStepper, data: st.DataObject) -> None:
-    bound = data.draw(st.sampled_from(["min", "max"]))
-    control = data.draw(st.sampled_from([stepper.slider, stepper.player]))
-    page_sets(control, {bound: data.draw(st.integers(-5, 10**6))})
+def _typed(stepper: TrickStepper, data: st.DataObject) -> str | None:
+    text = data.draw(st.integers(-5, 10**6).map(str) | VALUES)
+    stepper.control("step", text)  # the step box, as the page sends it
+    return text
 
 
-def _play(stepper: TrickStepper, data: st.DataObject) -> None:
-    page_sets(stepper.player, {"value": data.draw(st.booleans() | st.integers(-10, 10**7))})
+def _traits(stepper: TrickStepper, data: st.DataObject) -> None:
+    name = data.draw(st.sampled_from(["playing", "view", "large", "four_colour", "seat", "scene"]))
+    page_sets(stepper, {name: data.draw(st.booleans() | st.integers(-10, 10**7) | st.none() | st.text(max_size=5))})
 
 
-STEPPER_MESSAGES: dict[str, Extra] = {"slider": _slider, "range": _bounds, "play": _play}
+STEPPER_MESSAGES: dict[str, Extra] = {"step": _step, "typed": _typed, "traits": _traits}
 
 
 @pytest.mark.parametrize(("game", "players", "seed", "seat"), STEPPERS)
@@ -441,13 +442,18 @@ def test_the_teachers_view_is_the_builders_choice() -> None:
     assert teacher.seat is None and "face-down card" not in teacher.board.scene["html"]
     assert teacher.view_picker is not None
     for index in range(len(teacher.view_picker.options)):
-        assert page_sets(teacher.view_picker, {"index": index})
-    assert page_sets(teacher.view_picker, {"index": None})  # a blank choice keeps the last view
+        teacher.control("view", str(index))
+        assert teacher.view == teacher.view_picker.options[index][1] and not teacher.message
+    teacher.control("view", None)  # a blank choice keeps the last view
     assert teacher.board.scene["html"] and teacher.seat == teacher.view_picker.options[-1][1]
+    page_sets(teacher, {"view": 9})  # not a seat: refused, the view kept
+    assert teacher.seat == teacher.view_picker.options[-1][1] and teacher.message
     seat = TrickStepper(match, seat=2)
     assert seat.seat == 2 and "face-down card" in seat.board.scene["html"]
-    offered = [x for x in walk(seat) if isinstance(x, w.Dropdown)]
-    assert offered == [], "a seat's stepper offers no other view"
+    assert seat.controls is not None and "view" not in seat.controls, "a seat's stepper offers no other view"
+    for other in [None, 0, 1, 3]:
+        page_sets(seat, {"view": other})  # the page asks for another view: refused, the seat's kept
+        assert seat.seat == 2 and seat.view == 2 and "face-down card" in seat.board.scene["html"]
 
 
 @pytest.mark.parametrize(
@@ -460,7 +466,7 @@ def test_the_replay_apps_seat_link_is_a_seat(query: str, seat: int) -> None:
     states = control_states(app)
     for step in range(0, len(stepper.steps), 7):
         stepper.board.intent("key", "End" if step == 0 else "ArrowLeft")
-        page_sets(stepper.slider, {"value": step})
+        page_sets(stepper, {"step": step})
         for control, state in states:
             if page_sets(control, state):
                 check_stepper(stepper, seat)
@@ -692,12 +698,12 @@ def test_a_bid_trainer_refuses_junk_and_its_play_out_is_that_seats_view(
     assert isinstance(stepper, TrickStepper) and stepper.seat == seat
     states = control_states(stepper)
     for step in range(len(stepper.steps)):
-        page_sets(stepper.slider, {"value": step})
+        page_sets(stepper, {"step": step})
         check_stepper(stepper, seat)
         for control, state in states:
             if page_sets(control, state):
                 check_stepper(stepper, seat)
-    assert [x for x in walk(stepper) if isinstance(x, w.Dropdown)] == []
+    assert stepper.controls is not None and "view" not in stepper.controls
     for button in (x for x in walk(trainer) if isinstance(x, w.Button)):
         button.click()
         trainer.wait(60)

@@ -239,14 +239,17 @@ def test_the_replay_s_review_panel_restarts_for_a_new_pick_and_stops_the_review_
     first = panel.view
     panel.round_picker.value = 1
     panel.seat_picker.value = 2
-    panel.run_button.click()  # as a page may send it, even while the button is disabled
+    assert panel.run_button.disabled  # a press from the page is refused while it runs; Python may start another
+    panel.run()
     assert first is not None and not first.running and panel.running
     panel.wait(120)
     assert panel.review is not None and (panel.review.round, panel.review.seat) == (1, 2)
     assert not panel.run_button.disabled and panel.cancel_button.disabled
     first_row = panel.review.decisions[0]
-    panel.output.intent("review-moment", str(first_row.index))  # the replay's review opens a moment too
-    assert '<section class="tl-moment"' in panel.html and panel.output.scene["reveal"] == ".tl-moment"
+    reveals: list[str] = []
+    panel.on_change = reveals.append
+    assert panel.intent("review-moment", str(first_row.index))  # the replay's review opens a moment too
+    assert '<section class="tl-moment"' in panel.html and reveals == [".tl-moment"]
 
 
 def test_the_learner_sets_the_bots_pace_pauses_them_and_steps_them_one_move_at_a_time() -> None:

@@ -251,7 +251,7 @@ def test_the_review_runs_on_the_event_loop_and_honours_cancel(browser: None) -> 
         turns = await until(lambda: not panel.running)
         assert turns > 10 and panel.review is not None and panel.review.seat == 1
         assert "tl-review" in panel.html and "Why" in panel.html
-        assert panel.progress.layout.visibility == "hidden"
+        assert panel.progress.hidden
 
     run(main)
 

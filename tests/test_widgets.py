@@ -112,7 +112,7 @@ def test_stepper_from_record_and_seat_view() -> None:
     assert "face-down card" in stepper.board.scene["html"]
     # a seat's stepper has no view picker, only a label saying whose view it is
     assert stepper.view_picker is None and stepper.view_label is not None
-    assert "<strong>Player 2's view</strong>" in stepper.view_label.value
+    assert stepper.view_label.label.startswith("Player 2's view") and "view" not in stepper.controls
     assert stepper.board.scene["label"].endswith("Player 2's view")
     # the teacher's stepper (no seat) shows every hand and may show one seat's view
     teacher = TrickStepper(record=match.to_json(), step=3)
@@ -182,9 +182,10 @@ def test_apps_escape_whatever_the_link_says() -> None:
 def test_projector_size_and_four_colour_toggles() -> None:
     stepper = TrickStepper(game="jewel-vault", players=4, seed=1)
     assert stepper.board.scene["large"] is False and "tl-four" not in stepper.board.scene["html"]
-    stepper.look.large.value = True
-    stepper.look.four_colour.value = True
+    stepper.large = True
+    stepper.control("four_colour", "true")  # the page's toggle, as the page sends it
     assert stepper.board.scene["large"] is True and "tl-four" in stepper.board.scene["html"]
+    assert stepper.four_colour and stepper.controls["large"].value is True
     explainer = TrickExplainer("tricks-and-stones", 4, cards="7D 7C", large=True)
     assert explainer.board.scene["large"] is True and explainer.controls["large"].value is True
     explainer.control("four_colour", "true")
@@ -300,7 +301,7 @@ def test_the_steppers_buttons_and_keys_jump_by_trick_and_round() -> None:
     match = tricklab.get_rules("tricks-and-stones", players=4).play(seed=7)
     moves = outline(match)
     stepper = TrickStepper(match, step=20)
-    assert _current(stepper.moves.board.scene["html"]) == [str(moves.entry_at(20).step)]
+    assert _current(stepper.scene["html"]) == [str(moves.entry_at(20).step)]
     for press, find in [
         (stepper.next_part_button.click, moves.next_part),
         (stepper.next_round_button.click, moves.next_round),
@@ -308,14 +309,14 @@ def test_the_steppers_buttons_and_keys_jump_by_trick_and_round() -> None:
         (stepper.previous_round_button.click, moves.previous_round),
         (lambda: stepper.board.intent("key", "Shift+ArrowRight"), moves.next_part),
         (lambda: stepper.board.intent("key", "PageDown"), moves.next_round),
-        (lambda: stepper.moves.board.intent("key", "Shift+ArrowLeft"), moves.previous_part),
-        (lambda: stepper.moves.board.intent("key", "PageUp"), moves.previous_round),
+        (lambda: stepper.intent("key", "Shift+ArrowLeft"), moves.previous_part),
+        (lambda: stepper.intent("key", "PageUp"), moves.previous_round),
     ]:
         before = stepper.step
         press()
         assert stepper.step == find(before) and stepper.step != before
         assert stepper.link_state()["step"] == str(stepper.step)
-        assert _current(stepper.moves.board.scene["html"]) == [str(moves.entry_at(stepper.step).step)]
+        assert _current(stepper.scene["html"]) == [str(moves.entry_at(stepper.step).step)]
     stepper.go(0)
     assert stepper.previous_part_button.disabled and stepper.previous_round_button.disabled
     assert not stepper.next_part_button.disabled
@@ -327,38 +328,39 @@ def test_the_steppers_buttons_and_keys_jump_by_trick_and_round() -> None:
 
 def test_a_click_on_a_move_of_the_list_shows_its_step_and_junk_is_ignored() -> None:
     stepper = TrickStepper(game="jewel-vault", players=3, seed=4)
-    entry = stepper.moves.outline.rounds[0].parts[2].entries[1]
-    stepper.moves.board.intent("jump", str(entry.step))
-    assert stepper.step == entry.step and stepper.slider.value == entry.step
-    for junk in ["-1", "", "٣", "1e3", " 5", str(stepper.moves.outline.size), "9" * 40, None]:
-        stepper.moves.board.intent("jump", junk)
+    entry = stepper.outline.rounds[0].parts[2].entries[1]
+    stepper.intent("jump", str(entry.step))
+    assert stepper.step == entry.step and stepper.slider.value == str(entry.step)
+    for junk in ["-1", "", "٣", "1e3", " 5", str(stepper.outline.size), "9" * 40, None]:
+        stepper.intent("jump", junk)
         assert stepper.step == entry.step, junk
     # the other rounds are one line each, a button to their first step
-    markup = stepper.moves.board.scene["html"]
-    second = stepper.moves.outline.rounds[1]
+    markup = stepper.scene["html"]
+    second = stepper.outline.rounds[1]
     assert f'data-value="{second.first}" aria-label="Round 2: go to its first step"' in markup
     assert f'data-value="{second.parts[1].first}"' not in markup, "a round not shown lists no moves"
-    stepper.moves.board.intent("jump", str(second.first))
-    assert stepper.step == second.first and f'data-value="{second.parts[1].first}"' in stepper.moves.board.scene["html"]
+    stepper.intent("jump", str(second.first))
+    assert stepper.step == second.first and f'data-value="{second.parts[1].first}"' in stepper.scene["html"]
 
 
 def test_the_move_list_folds_and_unfolds() -> None:
     stepper = TrickStepper(game="kalah", seed=2, step=9)
-    stepper.moves.board.intent("fold", "fold")
-    folded = stepper.moves.board.scene["html"]
+    stepper.intent("fold", "fold")
+    folded = stepper.scene["html"]
     assert 'aria-expanded="false"' in folded and "tl-ml-entry" not in folded and "Show the moves" in folded
     stepper.go(30)  # the list stays folded while the steps go on
-    assert "tl-ml-entry" not in stepper.moves.board.scene["html"]
-    stepper.moves.board.intent("fold", "fold")
-    assert _current(stepper.moves.board.scene["html"]) == [str(stepper.moves.outline.entry_at(30).step)]
+    assert "tl-ml-entry" not in stepper.scene["html"]
+    stepper.intent("fold", "fold")
+    assert _current(stepper.scene["html"]) == [str(stepper.outline.entry_at(30).step)]
 
 
 def test_a_game_of_one_round_has_turns_and_no_round_buttons() -> None:
     stepper = TrickStepper(game="mandala", seed=3)
-    controls = stepper.children[0].children
-    assert stepper.next_part_button.description == "Turn ▶" and stepper.next_part_button in controls
+    assert stepper.controls is not None
+    controls = stepper.controls.rows[0]
+    assert stepper.next_part_button.label == "Turn ▶" and stepper.next_part_button in controls
     assert stepper.next_round_button not in controls and stepper.previous_round_button not in controls
-    assert "tl-ml-round-title" not in stepper.moves.board.scene["html"]
+    assert "tl-ml-round-title" not in stepper.scene["html"]
 
 
 def test_the_list_follows_the_view_picked_and_the_projector_size() -> None:
@@ -366,11 +368,11 @@ def test_the_list_follows_the_view_picked_and_the_projector_size() -> None:
     stepper = TrickStepper(match, step=3)
     assert stepper.view_picker is not None
     stepper.view_picker.value = 2
-    assert stepper.moves.outline.size == len(match.timeline(2))
-    assert stepper.moves.outline.entries[3].label == match.timeline(2)[3].text.rstrip(".")
-    assert "tl-stacked" not in stepper.body._dom_classes
-    stepper.look.large.value = True
-    assert "tl-stacked" in stepper.body._dom_classes and "tl-ml-large" in stepper.moves.board.scene["html"]
+    assert stepper.outline.size == len(match.timeline(2))
+    assert stepper.outline.entries[3].label == match.timeline(2)[3].text.rstrip(".")
+    assert "tl-stacked" not in stepper.scene["html"]
+    stepper.large = True
+    assert "tl-stacked" in stepper.scene["html"] and "tl-ml-large" in stepper.scene["html"]
 
 
 def test_a_move_list_refuses_what_is_not_an_outline_or_a_step() -> None:

@@ -358,7 +358,7 @@ def replay_app(query: str | None = None) -> w.VBox:
         bots_match = rules.play(params.seed) if dealer is None else rules.play(params.seed, first_dealer=dealer)
         stepper = TrickStepper(bots_match, seat=seat, step=step, **_look(params))
         title = f"Replay: {GAMES[params.game].title}, {params.players} players, seed {params.seed}"
-    moves = stepper.moves.outline
+    moves = stepper.outline
     part = moves.part
     rounds = f", Page Up and Page Down a {moves.round_word}" if len(moves.rounds) > 1 else ""
     header = _header(

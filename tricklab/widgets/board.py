@@ -50,7 +50,9 @@ class Board(anywidget.AnyWidget):
     (projector mode), ``step``, ``data`` (scalar facts set as ``data-*`` attributes),
     ``announce`` (the latest event in words, put in one live region kept outside the
     redrawn markup, so screen readers say it once) and ``focus`` (a CSS selector: where focus
-    goes after the redraw, when the board had it, e.g. the next card to play), ``keys`` (the
+    goes after the redraw, when the board had it, e.g. the next card to play), ``focus_in``
+    (``{region: selector}``: focus that was inside an element matching ``region`` goes to
+    ``selector``'s element instead, e.g. a move list's move shown), ``keys`` (the
     keys the board sends, a shifted one written ``"Shift+ArrowRight"``; by default ←/→/Home/End)
     and ``reveal`` (a CSS selector: the element brought into sight inside its own scrolling box,
     one marked ``data-keep-scroll``, which keeps its scroll position from scene to scene) and

@@ -25,8 +25,9 @@ class MoveList(w.VBox):  # type: ignore[misc]
     It decides nothing: a click on a move calls the handlers given to :meth:`on_jump` with the
     move's first step, and the keys pressed in the list go to the handlers of :meth:`on_key`
     (the widget that shows the steps moves on, then calls :meth:`show`). Its fold button hides
-    the moves, or shows them again. Any widget that steps through a match can show one (the
-    replay's stepper does; a review can).
+    the moves, or shows them again. Any widget that steps through a match can show one beside
+    its board; the replay's stepper, one anywidget, draws the same list
+    (:func:`tricklab.display.movelist.movelist_html`) inside its own board instead.
     """
 
     def __init__(

@@ -4,10 +4,11 @@ The figures are :func:`tricklab.review.review_round`'s (the one judge, :mod:`tri
 and the markup :mod:`tricklab.display.review`'s; this module only asks and shows.
 :class:`ReviewView` is the review's state and markup, with no widget of its own: the play
 table draws it inside its own board, right under the button that asked for it, and the
-replay's :class:`ReviewPanel` in a board of its own. In a kernel the review runs in a thread,
-so the page stays live: the progress bar moves and Cancel is heard (the review checks it
-between play-outs and stops, changing nothing). In the browser, where there are no threads,
-the same review takes a step per turn of the page's event loop (:mod:`tricklab.platform`).
+replay's :class:`ReviewPanel` (its pickers and buttons as controls) inside the stepper's board.
+In a kernel the review runs in a thread, so the page stays live: the progress bar moves and
+Cancel is heard (the review checks it between play-outs and stops, changing nothing). In the
+browser, where there are no threads, the same review takes a step per turn of the page's event
+loop (:mod:`tricklab.platform`).
 One review runs at a time: a new one first stops the one under way.
 """
 
@@ -15,8 +16,6 @@ from __future__ import annotations
 
 import threading
 from collections.abc import Callable
-
-import ipywidgets as w
 
 from ..actions import Action
 from ..display import esc
@@ -26,7 +25,7 @@ from ..judge import JUDGE_SAMPLES
 from ..match import Match
 from ..platform import Background, Steps, finish, in_background, reporting
 from ..review import ReviewCancelled, RoundReview, review_steps
-from .board import Board, controls_row
+from .controls import Button, Control, Picker, Progress
 from .inputs import quote
 
 DEFAULT_SAMPLES = JUDGE_SAMPLES
@@ -213,12 +212,18 @@ class ReviewView:
         return f'<div class="tl-review-box" tabindex="-1" data-value="tl-review-box">{"".join(parts)}</div>'
 
 
-class ReviewPanel(w.VBox):  # type: ignore[misc]
-    """Rate ``seat``'s decisions in a round of ``match`` (a copy is taken: play may go on), in a
-    board of its own under its pickers (the replay's "Review a round").
+class ReviewPanel:
+    """Rate ``seat``'s decisions in a round of ``match`` (a copy is taken: play may go on): the
+    replay's "Review a round", drawn by the widget that shows it (the stepper's board).
+
+    It is no widget of its own: its pickers, buttons and progress bar are
+    :mod:`~tricklab.widgets.controls` (``controls``, one row for the board that shows them), and
+    :attr:`html` is its result as markup, for that board's scene. ``on_change(reveal)`` is called
+    whenever either changes (from the review's thread while it runs).
 
     ``rounds`` are the rounds (from 0) the learner may pick, ``round`` the one shown first;
-    with ``seats`` (the replay's teacher) any seat may be picked, else the seat is fixed.
+    with ``seats`` (the replay's teacher) any seat may be picked, else the seat is fixed (its
+    picker is not shown and refuses any change).
     """
 
     def __init__(
@@ -231,38 +236,43 @@ class ReviewPanel(w.VBox):  # type: ignore[misc]
         seats: bool = False,
         samples: int = DEFAULT_SAMPLES,
         seed: int = 0,
+        on_change: Callable[[str], None] = lambda reveal: None,
     ) -> None:
         self.match = match.copy()
         self.rules = match.rules
         self.samples = samples
         self.seed = seed
+        self.on_change = on_change
         self.view: ReviewView | None = None
-        self._reveals = 0
-        self.round_picker = w.Dropdown(
-            options=[(f"Round {r + 1}", r) for r in rounds],
-            value=round if round in rounds else rounds[-1],
-            description="Round",
+        self._html = ""
+        word = self.rules.capabilities.round_word
+        self.round_picker = Picker(
+            "review-round",
+            word.capitalize(),
+            [(f"{word.capitalize()} {r + 1}", r) for r in rounds],
+            round if round in rounds else rounds[-1],
         )
-        self.seat_picker = w.Dropdown(
-            options=[(self.rules.seat_name(s), s) for s in range(self.rules.players)],
-            value=seat,
-            description="Player",
+        self.seat_picker = Picker(
+            "review-seat",
+            "Player",
+            [(self.rules.seat_name(s), s) for s in range(self.rules.players)],
+            seat,
             disabled=not seats,
+            hidden=not seats,
         )
-        self.run_button = w.Button(description="Review", tooltip="rate every decision of that round")
-        self.cancel_button = w.Button(description="Cancel", tooltip="stop the review", disabled=True)
-        self.progress = w.IntProgress(
-            value=0, min=0, max=100, description="Working", layout=w.Layout(width="260px", max_width="100%")
-        )
-        self.progress.layout.visibility = "hidden"
-        self.output = Board()
-        self.output.on_intent(self._intent)
-        self.run_button.on_click(lambda _: self.run())
-        self.cancel_button.on_click(lambda _: self.cancel())
-        pickers = [self.round_picker] + ([self.seat_picker] if seats else [])
-        controls = controls_row([*pickers, self.run_button, self.cancel_button, self.progress])
-        super().__init__([controls, self.output])
-        self.add_class("tricklab-review")
+        self.run_button = Button("review-run", "Review", tooltip="rate every decision of that round")
+        self.cancel_button = Button("review-cancel", "Cancel", tooltip="stop the review", disabled=True)
+        self.progress = Progress("review-progress", "Working", hidden=True)
+        self.run_button.on_click(self.run)
+        self.cancel_button.on_click(self.cancel)
+        #: the row of controls, for the board that shows this review
+        self.controls: list[Control] = [
+            self.round_picker,
+            self.seat_picker,
+            self.run_button,
+            self.cancel_button,
+            self.progress,
+        ]
 
     @property
     def review(self) -> RoundReview | None:
@@ -274,16 +284,13 @@ class ReviewPanel(w.VBox):  # type: ignore[misc]
 
     @property
     def html(self) -> str:
-        return str(self.output.scene.get("html", ""))
+        """The review's markup as it stands ("" before the first review)."""
+        return self._html
 
     def run(self, *, background: bool = True) -> None:
         """Review the picked seat's picked round; ``background=False`` waits for the result
         (scripts and tests). A review under way is stopped first: one runs at a time."""
         seat, round_ = self.seat_picker.value, self.round_picker.value
-        if not isinstance(seat, int) or not isinstance(round_, int):  # a blank choice sent by the page
-            if not self.running:
-                self._show('<p class="tl-message" role="alert">Pick a round (and a player) to review.</p>', "")
-            return
         self.stop()
         self.view = ReviewView(self.match, seat, round_, samples=self.samples, seed=self.seed, on_change=self._changed)
         self.view.run(background=background)
@@ -300,9 +307,13 @@ class ReviewPanel(w.VBox):  # type: ignore[misc]
         if self.view is not None:
             self.view.stop()
 
-    def _intent(self, intent: str, value: str | None) -> None:
+    def intent(self, intent: str, value: str | None) -> bool:
+        """An intent of the review's markup (:data:`INTENTS`); ``False`` for any other."""
+        if intent not in INTENTS:
+            return False
         if self.view is not None:
             self.view.intent(intent, value)
+        return True
 
     def _changed(self, reveal: str) -> None:
         view = self.view
@@ -311,20 +322,11 @@ class ReviewPanel(w.VBox):  # type: ignore[misc]
         running = view.running
         self.run_button.disabled = running
         self.cancel_button.disabled = not running
-        self.progress.value = view.percent if running else 0
-        self.progress.layout.visibility = "visible" if running else "hidden"
-        self._show(view.html(controls=False), reveal)
-
-    def _show(self, body: str, reveal: str) -> None:
-        if reveal:
-            self._reveals += 1
-        self.output.scene = {
-            "html": f'<div class="tl-game-{esc(self.rules.name)}" role="group" aria-label="Review">{body}</div>',
-            "label": "Review",
-            "reveal": reveal,
-            "reveal_id": self._reveals,
-            "reveal_block": "nearest" if reveal == RETRIED else "start",
-        }
+        self.progress.set(view.percent if running else 0, 100)
+        self.progress.hidden = not running
+        body = view.html(controls=False)
+        self._html = f'<div class="tl-game-{esc(self.rules.name)}" role="group" aria-label="Review">{body}</div>'
+        self.on_change(reveal)
 
     def __repr__(self) -> str:
         return f"ReviewPanel(game={self.rules.name!r}, seat={self.seat_picker.value}, round={self.round_picker.value})"

@@ -255,6 +255,19 @@ function sceneFocus(root, selector) {
   }
 }
 
+/** The selector ``focusIn`` ({region: selector}) gives for the region holding ``element``, or "". */
+function focusWithin(element, focusIn) {
+  if (!(element instanceof Element) || !focusIn || typeof focusIn !== "object") return "";
+  for (const [region, selector] of Object.entries(focusIn)) {
+    try {
+      if (element.closest(region)) return typeof selector === "string" ? selector : "";
+    } catch {
+      // not a selector: this region holds nothing
+    }
+  }
+  return "";
+}
+
 // --- A sowing, stone by stone ----------------------------------------------------------------
 // After a Kalah move Python sends its sowing as the engine told it (scene.sowing: the 14 counts
 // before the move, then after each step: the pick-up, every stone, a capture, the end). The board
@@ -612,6 +625,9 @@ function render({ model, el }) {
     const hadFocus = root.contains(document.activeElement);
     const focused = hadFocus && document.activeElement instanceof HTMLElement
       ? document.activeElement.dataset.value : undefined;
+    // scene.focus_in ({region: selector}): focus that was inside a region goes to that selector's
+    // element after the redraw (a move list: the move shown, when the learner stepped from the list)
+    const within = hadFocus ? focusWithin(document.activeElement, scene.focus_in) : "";
     // a board that shows a list beside another board (a move list) is not "the board" of its page
     const kind = scene.kind === "list" ? "tricklab-list" : "tricklab-board";
     root.className = "tricklab " + kind + (scene.large ? " tl-large" : "");
@@ -652,7 +668,7 @@ function render({ model, el }) {
       reveal.focus({ preventScroll: true });
     } else if (hadFocus) {
       const again = focused && root.querySelector(`[data-value="${CSS.escape(focused)}"]`);
-      (sceneFocus(root, scene.focus) || again || root).focus({ preventScroll: focused === "tl-review-box" });
+      (sceneFocus(root, scene.focus) || sceneFocus(root, within) || again || root).focus({ preventScroll: focused === "tl-review-box" });
     }
   };
 
