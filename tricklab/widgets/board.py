@@ -172,8 +172,10 @@ class Board(anywidget.AnyWidget):
         if other is not None and (not isinstance(other, Board) or other is self or other.hosted is not None):
             raise InvalidOption(f"a board hosts another board (not itself, nor one hosting), not {describe(other)}")
         own = list(self._controls) if self._controls is not None else []
+        if controls is not None and not isinstance(controls, list | tuple):
+            raise InvalidOption(f"controls is a list of this board's own controls, not {describe(controls)}")
         row = own if controls is None else list(controls)
-        if any(control not in own for control in row):
+        if any(not any(control is mine for mine in own) for control in row):
             raise InvalidOption("a board hosting another adds only its own controls")
         if other is not None and other.controls is not None and any(c.name in other.controls for c in row):
             raise InvalidOption("the hosting board's controls and the hosted board's have the same names")
