@@ -176,7 +176,9 @@ def test_play_it_out_takes_the_boards_place_and_back_brings_the_board() -> None:
     assert trainer.stepper is not None and trainer.replay is not None and trainer.hosted is trainer.replay
     # the play-out in the board's place, its title and "Back to the trainer" in a row under its controls
     assert trainer.scene["html"] == trainer.replay.scene["html"] != own
-    assert [c["name"] for c in trainer.scene["controls"][-1]] == ["playout", "back"]
+    row = ["playout", "back"] if trainer.hosted is trainer.stepper else ["back"]  # a title of its own, or the note
+    assert [c["name"] for c in trainer.scene["controls"][-1]] == row
+    assert "This deal played out with your prediction (2)" in trainer.scene["html"] + trainer.playout_note.label
     assert not trainer.back_button.hidden
     trainer.control("back", None)  # as the page sends the press
     assert trainer.hosted is None and trainer.scene["html"] == own and trainer.back_button.hidden

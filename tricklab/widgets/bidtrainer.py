@@ -28,7 +28,7 @@ from ..games.capabilities import Capabilities, DecisionKind
 from ..judge import evaluate_steps
 from ..match import Match
 from ..platform import Background, Steps, finish, in_background, reporting
-from .board import Board
+from .board import Board, for_hosting
 from .controls import Button, Controls, Note, Progress, Toggle
 from .inputs import bid_step, check_flag, check_whole, quote, short
 from .stepper import TrickStepper
@@ -338,9 +338,11 @@ class BidTrainer(Board):
         if self.replay is None:
             return
         with self.hold_redraw():
-            self.playout_note.hidden = False
+            # the play-out's title as a line of text, unless the play-out says it itself
+            self.playout_note.hidden = self.replay is not self.stepper
             self.back_button.hidden = False
-            self.host(self.replay, [self.playout_note, self.back_button])
+            row = [self.back_button] if self.playout_note.hidden else [self.playout_note, self.back_button]
+            self.host(self.replay, row)
 
     def wait(self, timeout: float | None = None) -> None:
         """Wait for a trial in a worker thread (in the browser the page's loop runs it)."""
@@ -364,7 +366,8 @@ class BidTrainer(Board):
             to_play = match.to_play
             assert to_play is not None
             match.apply(self._bots[to_play].choose(match.view(to_play), match.legal_actions()))
-        stepper = TrickStepper(match, seat=self.seat, step=start, four_colour=self.four_colour)
+        with for_hosting():  # shown in this board's place, never on its own
+            stepper = TrickStepper(match, seat=self.seat, step=start, four_colour=self.four_colour)
         action = self.action
         if isinstance(action, Pass):
             shown = " ".join(c.pretty for c in action.cards)
@@ -546,7 +549,8 @@ def _replay_board(trainer: BidTrainer, stepper: TrickStepper, title: str) -> Boa
         f'<section class="tl-panel tl-playout-steps" aria-label="Every step of the play-out">'
         f"<h4>Every step, from your {esc(trainer.what)} on</h4><ol>{items}</ol></section>"
     )
-    return Board(scene={"html": html, "label": title, "large": trainer.large})
+    with for_hosting():
+        return Board(scene={"html": html, "label": title, "large": trainer.large})
 
 
 def _advice(rules: Rules[Any]) -> AdvisorEntry:

@@ -9,6 +9,7 @@ from pathlib import Path
 from typing import Any, ClassVar
 
 import anywidget
+import comm
 import ipywidgets as w
 import traitlets
 
@@ -41,6 +42,21 @@ PING = "ping"
 CONTROL = "control"
 #: what a ping may carry: the page's count of pings, echoed back in the pong
 _PING_VALUE = re.compile(r"[0-9]{1,12}")
+
+
+@contextmanager
+def for_hosting() -> Iterator[None]:
+    """Widgets made inside have no front end of their own (their comm talks to nobody): make a
+    board to :meth:`Board.host` here when a click makes it. A hosted board is drawn by the board
+    hosting it, so it needs none, and some hosts cannot give one to a widget made outside a
+    cell's run (marimo fails there)."""
+    made, callback = comm.create_comm, w.Widget._widget_construction_callback
+    comm.create_comm = comm.DummyComm
+    w.Widget._widget_construction_callback = None
+    try:
+        yield
+    finally:
+        comm.create_comm, w.Widget._widget_construction_callback = made, callback
 
 
 class Board(anywidget.AnyWidget):
