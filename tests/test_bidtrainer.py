@@ -204,7 +204,10 @@ def test_play_it_out_continues_the_same_deal() -> None:
     if isinstance(stepper, Board):  # the stepper itself in the trainer's place
         assert trainer.hosted is stepper
     else:  # the play-out in words, as Player 3 saw it
-        assert trainer.hosted is trainer.replay and "Every step, from your bid on" in trainer.scene["html"]
+        assert (
+            trainer.hosted is trainer.replay
+            and "Every step, from your bid to the round's score" in trainer.scene["html"]
+        )
 
 
 def test_bid_trainer_app_checks_its_link(monkeypatch: pytest.MonkeyPatch) -> None:

@@ -538,16 +538,19 @@ class BidTrainer(Board):
 
 
 def _replay_board(trainer: BidTrainer, stepper: TrickStepper, title: str) -> Board:
-    """A board that shows a play-out in words: the title, the board at its end and every step
-    (as the trainer's seat saw them), for a stepper that is not a board itself."""
+    """A board that shows a play-out in words: the title, the board when the round is scored and
+    every step up to then (as the trainer's seat saw them), for a stepper that is not a board
+    itself."""
     steps = stepper.steps
-    end = steps[-1]
-    items = "".join(f"<li>{esc(step.event.text)}</li>" for step in steps[stepper.step :])
+    # the round's last score: the steps after it are the next round's deal
+    last = max((i for i, step in enumerate(steps) if step.event.kind == "score"), default=len(steps) - 1)
+    end = steps[last]
+    items = "".join(f"<li>{esc(step.event.text)}</li>" for step in steps[stepper.step : last + 1])
     html = (
         f'<h4 class="tl-playout-title">{esc(title)}</h4>'
         f"{view_html(trainer.rules, end.state, four_colour=trainer.four_colour)}"
         f'<section class="tl-panel tl-playout-steps" aria-label="Every step of the play-out">'
-        f"<h4>Every step, from your {esc(trainer.what)} on</h4><ol>{items}</ol></section>"
+        f"<h4>Every step, from your {esc(trainer.what)} to the round's score</h4><ol>{items}</ol></section>"
     )
     with for_hosting():
         return Board(scene={"html": html, "label": title, "large": trainer.large})
