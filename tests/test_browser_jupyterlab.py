@@ -107,3 +107,49 @@ def test_a_click_in_the_trick_explainer_reaches_python_in_jupyterlab(lab_url: st
     finally:
         path.unlink(missing_ok=True)
     assert not [e for e in log.errors if "tricklab" in e or "anywidget" in e]
+
+
+def test_a_click_in_the_bid_trainer_reaches_python_in_jupyterlab(lab_url: str, browser: Any) -> None:
+    """A prediction clicked on the trainer's board is Python's ``choice``; "Play it out" shows the
+    play-out in the trainer's place and "Back to the trainer" brings the hand back."""
+    ARTIFACTS.mkdir(parents=True, exist_ok=True)
+    name = f"lab-bidtrainer-{free_port()}.ipynb"  # a notebook of this run's own (tests/artifacts is not kept)
+    cells = [
+        "from tricklab.widgets import BidTrainer\n"
+        'trainer = BidTrainer("tricks-and-stones", 4, seed=3, samples=40)\n'
+        "trainer",
+        'print("Python holds:", trainer.choice, trainer.seed)',
+    ]
+    notebook = {
+        "cells": [
+            {"cell_type": "code", "metadata": {}, "source": s, "outputs": [], "execution_count": None} for s in cells
+        ],
+        "metadata": {"kernelspec": {"name": "python3", "display_name": "Python 3 (ipykernel)", "language": "python"}},
+        "nbformat": 4,
+        "nbformat_minor": 5,
+    }
+    path = ARTIFACTS / name
+    path.write_text(json.dumps(notebook))
+    try:
+        page, log = open_page(browser, f"{lab_url}/tree/tests/artifacts/{name}?reset", viewport=(1400, 1000))
+        page.locator(".jp-Notebook").wait_for(timeout=90_000)
+        page.get_by_text("Python 3 (ipykernel) | Idle").wait_for(timeout=90_000)
+        page.get_by_role("menuitem", name="Run").click()
+        page.get_by_role("menuitem", name="Run All Cells", exact=True).click()
+        board = page.locator(".tricklab-board")
+        board.locator("button[data-intent='predict'][data-value='3']").click(timeout=120_000)
+        printed = page.locator(".jp-OutputArea-output").filter(has_text="Python holds:")
+        expect(printed).to_contain_text("Python holds: predict 2 3")
+        page.get_by_role("button", name="Play it out").click()
+        expect(page.get_by_text("This deal played out with your prediction (3)").first).to_be_visible(timeout=30_000)
+        expect(board.locator("button[data-intent='predict']")).to_have_count(0)
+        page.get_by_role("button", name="Back to the trainer").click()
+        expect(board.locator("button[data-intent='predict']")).to_have_count(6)
+        page.locator(".jp-CodeCell").nth(1).locator(".cm-content").click()
+        page.keyboard.press("Shift+Enter")
+        expect(printed).to_contain_text("Python holds: predict 3 3", timeout=30_000)
+        page.screenshot(path=str(ARTIFACTS / "jupyterlab-bidtrainer.png"))
+        page.close()
+    finally:
+        path.unlink(missing_ok=True)
+    assert not [e for e in log.errors if "tricklab" in e or "anywidget" in e]
