@@ -131,6 +131,9 @@ def test_play_it_out_shows_the_play_out_on_screen(voila_url: str, browser: Any, 
     expect(title).to_be_visible(timeout=30_000)
     expect(title).to_contain_text("This deal played out with your prediction")
     expect(board.locator("[data-intent='predict']")).to_have_count(0)  # the trainer's picker is put away
+    back = page.get_by_role("button", name="Back to the trainer")
+    if where == "desktop":  # the pressed button is gone: the focus is not lost, it is on the first one now
+        expect(page.locator("[data-control]:focus")).to_have_count(1)
     page.wait_for_timeout(300)
     box = title.evaluate(
         "(e) => { const r = e.getBoundingClientRect(); return {top: r.top, bottom: r.bottom, height: innerHeight}; }"
@@ -138,8 +141,10 @@ def test_play_it_out_shows_the_play_out_on_screen(voila_url: str, browser: Any, 
     assert box["top"] >= 0 and box["bottom"] <= box["height"], box
     ARTIFACTS.mkdir(parents=True, exist_ok=True)
     page.screenshot(path=str(ARTIFACTS / f"bid_trainer-play-out-{where}.png"))
-    page.get_by_role("button", name="Back to the trainer").click()
+    back.click()
     expect(page.locator(".tl-advice-sentence")).to_be_visible(timeout=10_000)
+    if where == "desktop":  # "Back" is put away with the play-out: the focus goes to "Try it"
+        expect(page.get_by_role("button", name="Try it")).to_be_focused()
     expect(page.locator(".tl-playout-title:visible, [data-control='playout']:visible")).to_have_count(0)
     if where == "phone":
         page.context.close()
