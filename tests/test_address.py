@@ -148,7 +148,7 @@ def test_the_seed_after_the_largest_is_0() -> None:
     assert table.match.seed == 0 and "seed 0" in table.board.scene["html"]
 
 
-@pytest.mark.parametrize("make", [apps.play_app, apps.bid_trainer_app])
+@pytest.mark.parametrize("make", [apps.play_app])
 def test_large_and_four_colour_are_link_parameters(make: Any) -> None:
     app = make("large=1&four_colour=yes&pace=0")
     look = widget(app).look
@@ -174,6 +174,16 @@ def test_quiz_large_and_four_colour_are_link_parameters() -> None:
     assert address(app)["large"] == "1" and address(app)["four_colour"] == "1"
     quiz.control("large", "false")  # the page's press of "Large"
     assert quiz.large is False and "large" not in address(app) and not quiz.board.scene["large"]
+
+
+@pytest.mark.parametrize("game", ["tricks-and-stones", "kalah"])  # the bid trainer, the move trainer
+def test_trainer_large_and_four_colour_are_link_parameters(game: str) -> None:
+    app = apps.bid_trainer_app(f"game={game}&large=1&four_colour=yes")
+    trainer = widget(app)
+    assert trainer.large and trainer.four_colour and trainer.controls["large"].value and messages(app) == []
+    assert address(app)["large"] == "1" and address(app)["four_colour"] == "1"
+    trainer.control("large", "false")  # the page's press of "Large"
+    assert trainer.large is False and "large" not in address(app) and not trainer.board.scene["large"]
 
 
 def test_explainer_takes_large_and_four_colour() -> None:

@@ -5,12 +5,13 @@ from __future__ import annotations
 import threading
 
 import pytest
+import traitlets
 
 from tricklab.actions import Bid, Predict
 from tricklab.advisor import advise
 from tricklab.display.charts import Bar, bar_chart
-from tricklab.errors import IllegalAction, InvalidOption, InvalidScoreInput
-from tricklab.widgets import BidTrainer, bidtrainer
+from tricklab.errors import IllegalAction, InvalidOption, InvalidScoreInput, TricklabError
+from tricklab.widgets import BidTrainer, Board, bidtrainer
 from tricklab.widgets.apps import bid_trainer_app
 
 
@@ -30,7 +31,7 @@ def test_tricks_and_stones_prediction_by_clicking_and_the_advisors_numbers() -> 
     charts = 2 + (expected.best.text != "predict 4")
     assert "You make exactly 4 about" in html and html.count('<figure class="tl-chart">') == charts
     assert "Tricks you win (how often), playing for 4 (yours)" in html
-    assert trainer.progress.value == trainer.progress.max > 200  # play-outs: 200 deals, raced predictions
+    assert trainer.progress.value == trainer.progress.maximum > 200  # play-outs: 200 deals, raced predictions
 
 
 def test_same_seed_same_numbers_and_a_different_seed_differs() -> None:
@@ -90,15 +91,15 @@ def test_jewel_vault_passes_are_picked_and_tried() -> None:
     html = trainer.board.scene["html"]
     assert f"named {k}: pick {k} card" in html and html.count('data-intent="pick"') == len(hand)
     trainer._intent("pick", "ZZ")  # not a card in the hand: nothing changes, the learner is told
-    assert trainer.picked == [] and "not a card in your hand" in trainer.board.scene["html"]
+    assert trainer.picked == [] and "not a card in your hand" in trainer.message
     for card in hand[: k + 1]:
         trainer._intent("pick", str(card))
-    assert trainer.picked == list(hand[:k]) and "put it back first" in trainer.board.scene["html"]
+    assert trainer.picked == list(hand[:k]) and "put it back first" in trainer.message
     trainer._intent("pick", str(hand[0]))  # a second click puts a card back
     assert trainer.picked == list(hand[1:k])
     trainer._intent("clear", None)
     assert trainer.picked == []
-    assert trainer.try_bid() is None and "pass" in trainer.board.scene["html"]  # nothing picked: the reason is shown
+    assert trainer.try_bid() is None and "pass" in trainer.message  # nothing picked: the reason is shown
     for card in hand[:k]:
         trainer._intent("pick", str(card))
     advice = trainer.try_bid()
@@ -118,7 +119,7 @@ def test_cancel_stops_the_advisor_and_says_so() -> None:
         assert trainer.try_bid() is None
     finally:
         trainer._cancel.clear = original  # type: ignore[method-assign]
-    assert "Cancelled" in trainer.board.scene["html"] and trainer.advice is None
+    assert "Cancelled" in trainer.message and trainer.advice is None
 
 
 def test_start_runs_in_a_worker_thread() -> None:
@@ -150,7 +151,7 @@ def test_every_run_starts_its_bar_at_zero_on_the_click_and_counts_up() -> None:
             values.insert(0, 0)
         else:
             assert seen[:2] == [("value", 0, True), ("disabled", True, True)], seen[:3]
-        assert values[0] == 0 and values[-1] == trainer.progress.max > 100 and len(values) > 10
+        assert values[0] == 0 and values[-1] == trainer.progress.maximum > 100 and len(values) > 10
         assert values == sorted(values), values
 
 
@@ -158,7 +159,7 @@ def test_the_bar_follows_the_advisors_reports() -> None:
     """The bar shows ``progress(done, total)`` as the advisor reports it, from done=0 on."""
     trainer = BidTrainer("band-of-tricks", 3, seed=4, samples=60)
     reports: list[tuple[int, int]] = []
-    trainer.progress.observe(lambda c: reports.append((c["owner"].value, c["owner"].max)), "value")
+    trainer.progress.observe(lambda c: reports.append((c["owner"].value, c["owner"].maximum)), "value")
     trainer.progress.value = 60  # a full bar from an earlier run
     reports.clear()
     assert trainer.try_bid() is not None
@@ -169,22 +170,24 @@ def test_the_bar_follows_the_advisors_reports() -> None:
 
 def test_play_it_out_takes_the_boards_place_and_back_brings_the_board() -> None:
     trainer = BidTrainer("tricks-and-stones", 4, seed=1, samples=40)
-    controls, box, board = trainer.children
-    assert box is trainer.stepper_box and board is trainer.board  # the play-out comes right under the buttons
-    assert box.layout.display == "none" and trainer.back_button.layout.display == "none"
-    assert trainer.back_button in controls.children
-    trainer.play_button.click()
-    assert trainer.stepper is not None and box.children[1] is trainer.stepper
-    assert board.layout.display == "none" and box.layout.display is None
-    assert trainer.back_button.layout.display is None
-    trainer.back_button.click()
-    assert board.layout.display is None and box.layout.display == "none"
+    own = trainer.scene["html"]
+    assert trainer.hosted is None and trainer.back_button.hidden and trainer.playout_note.hidden
+    trainer.controls["play"].click()  # type: ignore[index]
+    assert trainer.stepper is not None and trainer.replay is not None and trainer.hosted is trainer.replay
+    # the play-out in the board's place, its title and "Back to the trainer" in a row under its controls
+    assert trainer.scene["html"] == trainer.replay.scene["html"] != own
+    row = ["playout", "back"] if trainer.hosted is trainer.stepper else ["back"]  # a title of its own, or the note
+    assert [c["name"] for c in trainer.scene["controls"][-1]] == row
+    assert "This deal played out with your prediction (2)" in trainer.scene["html"] + trainer.playout_note.label
+    assert not trainer.back_button.hidden
+    trainer.control("back", None)  # as the page sends the press
+    assert trainer.hosted is None and trainer.scene["html"] == own and trainer.back_button.hidden
     trainer.play_button.click()
     assert trainer.try_bid() is not None  # the numbers are on the board: it comes back
-    assert board.layout.display is None and box.layout.display == "none"
+    assert trainer.hosted is None and "You make exactly" in trainer.scene["html"]
     trainer.play_button.click()
     trainer.new_deal()
-    assert board.layout.display is None and box.children == () and trainer.stepper is None
+    assert trainer.hosted is None and trainer.stepper is None and trainer.replay is None
 
 
 def test_play_it_out_continues_the_same_deal() -> None:
@@ -196,9 +199,15 @@ def test_play_it_out_continues_the_same_deal() -> None:
     assert Bid(1, 0, 1) in stepper.match.actions
     assert any(step.event.kind == "score" for step in stepper.steps)
     assert "Player 3 bids Rock 1, Soul 0, Pops 1" in stepper.caption
-    title, shown = trainer.stepper_box.children
-    assert shown is stepper is trainer.stepper and stepper.seat == 2 and stepper.view_picker is None
-    assert "played out with your bid (1 0 1), as Player 3 sees it" in title.value
+    assert stepper is trainer.stepper and stepper.seat == 2 and stepper.view_picker is None
+    assert "played out with your bid (1 0 1), as Player 3 sees it" in trainer.playout_note.label
+    if isinstance(stepper, Board):  # the stepper itself in the trainer's place
+        assert trainer.hosted is stepper
+    else:  # the play-out in words, as Player 3 saw it
+        assert (
+            trainer.hosted is trainer.replay
+            and "Every step, from your bid to the round's score" in trainer.scene["html"]
+        )
 
 
 def test_bid_trainer_app_checks_its_link(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -218,3 +227,79 @@ def test_bar_chart_marks_and_labels() -> None:
     assert 'class="tl-bar tl-bar-yours"' in html and 'class="tl-bar tl-bar-best"' in html
     assert 'aria-label="Scores: 0 1.50; 1 -2.00"' in html
     assert bar_chart([], title="nothing") == ""
+
+
+def test_the_trainers_state_is_synced_traits_one_can_observe_and_link() -> None:
+    trainer = BidTrainer("tricks-and-stones", 4, seed=3, samples=40)
+    seen: list[tuple[str, object]] = []
+    trainer.observe(lambda c: seen.append((c["name"], c["new"])), names=["seed", "choice", "verdict", "message"])
+    assert trainer.choice == "predict 2" and trainer.verdict == ""
+    trainer.intent("predict", "4")  # a click on the board
+    assert trainer.choice == "predict 4" and ("choice", "predict 4") in seen
+    trainer.choice = "predict 1"  # from Python: the same as a click
+    assert trainer.action == Predict(1) and "predict 1" in trainer.scene["data"]["bid"]
+    assert trainer.try_bid() is not None
+    assert trainer.verdict.startswith("You make exactly 1") and ("verdict", trainer.verdict) in seen
+    # linked: a second trainer follows the first one's deal and bid
+    other = BidTrainer("tricks-and-stones", 4, seed=0, samples=40)
+    traitlets.link((trainer, "seed"), (other, "seed"))
+    traitlets.link((trainer, "choice"), (other, "choice"))
+    assert other.seed == 3 and other.action == Predict(1)
+    trainer.controls["new_deal"].click()  # type: ignore[index]
+    assert trainer.seed == other.seed == 4 and trainer.verdict == "" and trainer.advice is None
+    assert other.match.to_json() == BidTrainer("tricks-and-stones", 4, seed=4).match.to_json()
+    assert trainer.message == "A new deal: seed 4."
+    trainer.intent("predict", "3")
+    assert other.choice == "predict 3" and other.action == Predict(3)
+    trainer.four_colour = True
+    assert trainer.controls["four_colour"].value is True and trainer.link_state()["four_colour"] == "1"  # type: ignore[index]
+
+
+def test_a_band_of_tricks_bid_and_a_pass_as_the_choice() -> None:
+    bot = BidTrainer("band-of-tricks", 4, seed=3, seat=2, samples=20)
+    bot.choice = "bid 1 0 1"
+    assert bot.action == Bid(1, 0, 1) and bot.bid == {"rock": 1, "soul": 0, "pops": 1}
+    jv = BidTrainer("jewel-vault", 4, seed=12, samples=20)
+    k = jv.match.view(0).announced
+    hand = jv.match.view(0).hand
+    assert jv.choice == "pass"  # nothing picked yet: shown as it is
+    jv.intent("pick", str(hand[0]))
+    assert jv.choice == f"pass {hand[0]}"
+    jv.choice = "pass " + " ".join(str(c) for c in hand[:k])
+    assert jv.picked == list(hand[:k])
+
+
+@pytest.mark.parametrize(
+    ("name", "value"),
+    [
+        ("seed", -1),
+        ("seed", "3"),
+        ("choice", "predict 9"),
+        ("choice", "bid 1 0 1"),
+        ("choice", "<b>"),
+        ("choice", "x" * 300),
+    ],
+)
+def test_a_refused_value_raises_and_changes_nothing(name: str, value: object) -> None:
+    trainer = BidTrainer("tricks-and-stones", 4, seed=3, samples=40)
+    trainer.intent("predict", "4")
+    before = (trainer.seed, trainer.choice, trainer.action, trainer.scene, trainer.match.to_json())
+    with pytest.raises((TricklabError, traitlets.TraitError)):
+        setattr(trainer, name, value)
+    assert (trainer.seed, trainer.choice, trainer.action, trainer.scene, trainer.match.to_json()) == before
+
+
+def test_the_page_sets_only_the_look_and_through_its_checks() -> None:
+    trainer = BidTrainer("tricks-and-stones", 4, seed=3, samples=40)
+    trainer.set_state({"seed": 9, "choice": "predict 4", "verdict": "great", "large": True})
+    assert trainer.seed == 3 and trainer.choice == "predict 2" and trainer.verdict == ""
+    assert trainer.large is True and trainer.scene["large"] is True
+    trainer.set_state({"four_colour": "yes"})
+    assert trainer.four_colour is False
+    trainer.control("try", "x")  # a press with a value: a press
+    trainer.wait(60)
+    assert trainer.advice is not None
+    trainer.control("progress", "7")  # the bar only shows
+    assert "only shows progress" in trainer.message
+    trainer.control("back", None)  # hidden while the trainer is shown
+    assert "cannot be used now" in trainer.message and trainer.hosted is None

@@ -3,7 +3,6 @@ second run starts its bar at zero; "Play it out" shows the play-out on the scree
 
 from __future__ import annotations
 
-import re
 from typing import Any
 
 import pytest
@@ -73,7 +72,10 @@ def test_a_tried_bid_shows_charts_and_the_recommended_one_keeps_its_figure(
 # the bar's width the moment "Try it" is disabled (the page told that a run started), then the
 # widths drawn while the run lasts
 WATCH_THE_BAR = """(button) => {
-  const bar = () => parseFloat(document.querySelector('.tricklab-bidtrainer .progress-bar').style.width);
+  const bar = () => {
+    const drawn = document.querySelector('.tricklab-bidtrainer progress');
+    return drawn ? (100 * drawn.value) / drawn.max : NaN;
+  };
   window.__bar = {atStart: null, seen: []};
   new MutationObserver(() => {
     if (button.disabled && window.__bar.atStart === null) window.__bar.atStart = bar();
@@ -95,8 +97,8 @@ def test_a_second_run_starts_its_bar_at_zero(voila_url: str, browser: Any) -> No
     try_it.click()
     expect(board.locator(".tl-chart").first).to_be_visible(timeout=60_000)
     expect(try_it).to_be_enabled(timeout=10_000)
-    bar = page.locator(".tricklab-bidtrainer .progress-bar")
-    expect(bar).to_have_attribute("style", re.compile(r"width: 100%"))  # the first run's full bar
+    bar = page.locator(".tricklab-bidtrainer progress")
+    expect(bar).to_have_js_property("position", 1)  # the first run's full bar
     page.evaluate(WATCH_THE_BAR, try_it.element_handle())
     try_it.click()
     expect(try_it).to_be_disabled(timeout=10_000)
@@ -124,20 +126,26 @@ def test_play_it_out_shows_the_play_out_on_screen(voila_url: str, browser: Any, 
     page.get_by_role("button", name="Try it").click()
     expect(board.locator(".tl-chart").first).to_be_visible(timeout=60_000)
     page.get_by_role("button", name="Play it out").click()
-    title = page.locator(".tl-playout-title")
+    # the play-out in the board's place: its title (its own heading, or a line under its controls)
+    title = page.locator(".tl-playout-title:visible, [data-control='playout']:visible").first
     expect(title).to_be_visible(timeout=30_000)
-    expect(page.locator(".tricklab-stepper .tl-caption")).to_be_visible()
+    expect(title).to_contain_text("This deal played out with your prediction")
+    expect(board.locator("[data-intent='predict']")).to_have_count(0)  # the trainer's picker is put away
+    back = page.get_by_role("button", name="Back to the trainer")
+    if where == "desktop":  # the pressed button is gone: the focus is not lost, it is on the first one now
+        expect(page.locator("[data-control]:focus")).to_have_count(1)
     page.wait_for_timeout(300)
-    box = page.evaluate(
-        "() => { const r = document.querySelector('.tl-playout-title').getBoundingClientRect();"
-        " return {top: r.top, bottom: r.bottom, height: innerHeight}; }"
+    box = title.evaluate(
+        "(e) => { const r = e.getBoundingClientRect(); return {top: r.top, bottom: r.bottom, height: innerHeight}; }"
     )
     assert box["top"] >= 0 and box["bottom"] <= box["height"], box
     ARTIFACTS.mkdir(parents=True, exist_ok=True)
     page.screenshot(path=str(ARTIFACTS / f"bid_trainer-play-out-{where}.png"))
-    page.get_by_role("button", name="Back to the trainer").click()
+    back.click()
     expect(page.locator(".tl-advice-sentence")).to_be_visible(timeout=10_000)
-    expect(title).to_be_hidden()
+    if where == "desktop":  # "Back" is put away with the play-out: the focus goes to "Try it"
+        expect(page.get_by_role("button", name="Try it")).to_be_focused()
+    expect(page.locator(".tl-playout-title:visible, [data-control='playout']:visible")).to_have_count(0)
     if where == "phone":
         page.context.close()
     else:

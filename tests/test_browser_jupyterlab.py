@@ -192,3 +192,33 @@ def test_the_steppers_buttons_and_moves_reach_python_in_jupyterlab(lab_url: str,
     finally:
         path.unlink(missing_ok=True)
     assert not [e for e in log.errors if "tricklab" in e or "anywidget" in e]
+
+
+def test_a_click_in_the_bid_trainer_reaches_python_in_jupyterlab(lab_url: str, browser: Any) -> None:
+    """A prediction clicked on the trainer's board is Python's ``choice``; "Play it out" shows the
+    play-out in the trainer's place and "Back to the trainer" brings the hand back."""
+    cells = [
+        "from tricklab.widgets import BidTrainer\n"
+        'trainer = BidTrainer("tricks-and-stones", 4, seed=3, samples=40)\n'
+        "trainer",
+        'print("Python holds:", trainer.choice, trainer.seed)',
+    ]
+    path = _notebook(f"lab-bidtrainer-{free_port()}.ipynb", cells)
+    try:
+        page, log = _run_all(browser, lab_url, path)
+        board = page.locator(".tricklab-board")
+        board.locator("button[data-intent='predict'][data-value='3']").click(timeout=120_000)
+        printed = page.locator(".jp-OutputArea-output").filter(has_text="Python holds:")
+        expect(printed).to_contain_text("Python holds: predict 2 3")
+        page.get_by_role("button", name="Play it out").click()
+        expect(page.get_by_text("This deal played out with your prediction (3)").first).to_be_visible(timeout=30_000)
+        expect(board.locator("button[data-intent='predict']")).to_have_count(0)
+        page.get_by_role("button", name="Back to the trainer").click()
+        expect(board.locator("button[data-intent='predict']")).to_have_count(6)
+        _rerun(page, 1)
+        expect(printed).to_contain_text("Python holds: predict 3 3", timeout=30_000)
+        page.screenshot(path=str(ARTIFACTS / "jupyterlab-bidtrainer.png"))
+        page.close()
+    finally:
+        path.unlink(missing_ok=True)
+    assert not [e for e in log.errors if "tricklab" in e or "anywidget" in e]

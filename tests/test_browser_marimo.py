@@ -30,6 +30,7 @@ pytest.importorskip("marimo", reason="marimo is in the test extra: pip install -
 NOTEBOOK = ROOT / "tests" / "hosts" / "marimo_explainer.py"
 QUIZ_NOTEBOOK = ROOT / "tests" / "hosts" / "marimo_quiz.py"
 STEPPER_NOTEBOOK = ROOT / "tests" / "hosts" / "marimo_stepper.py"
+TRAINER_NOTEBOOK = ROOT / "tests" / "hosts" / "marimo_bidtrainer.py"
 BOARD = ".tricklab-board"
 
 
@@ -49,6 +50,12 @@ def marimo_quiz() -> Iterator[tuple[str, Path]]:
 def marimo_stepper() -> Iterator[tuple[str, Path]]:
     """``marimo run`` of the stepper's notebook: its address, and the file it writes its state to."""
     yield from _marimo_run(STEPPER_NOTEBOOK)
+
+
+@pytest.fixture(scope="module")
+def marimo_trainer() -> Iterator[tuple[str, Path]]:
+    """``marimo run`` of the bid trainer's notebook: its address, and the file it writes its state to."""
+    yield from _marimo_run(TRAINER_NOTEBOOK)
 
 
 def _marimo_run(notebook: Path) -> Iterator[tuple[str, Path]]:
@@ -256,6 +263,46 @@ def test_the_stepper_works_in_marimo_and_python_follows_its_steps(
         python_side(page, state, lambda s: s["large"] is True)
         ARTIFACTS.mkdir(parents=True, exist_ok=True)
         page.screenshot(path=str(ARTIFACTS / "marimo-stepper.png"))
+    finally:
+        page.close()
+    assert log.blocked == [], log.blocked[:5]
+    assert log.javascript_errors() == []
+
+
+def test_the_bid_trainer_works_in_marimo_and_python_sees_the_bid(
+    marimo_trainer: tuple[str, Path], browser: Any
+) -> None:
+    url, state = marimo_trainer
+    page, log = open_page(browser, url, viewport=(1280, 900))
+    try:
+        board = settled(page)
+        assert page.get_by_text("Jupyter widgets are not supported").count() == 0
+        start = python_side(page, state, lambda s: s["seed"] == 3)
+        assert start["choice"] == "predict 2" and start["verdict"] == ""
+        said = page.get_by_text("Python holds the bid")
+        expect(said).to_contain_text("predict 2")
+        # a click on the board's prediction: Python's bid changes, the cell reruns
+        board.locator("button[data-intent='predict'][data-value='3']").click()
+        python_side(page, state, lambda s: s["choice"] == "predict 3")
+        expect(said).to_contain_text("predict 3")
+        # the drawn Try it: the advisor's sentence is Python's verdict
+        page.get_by_role("button", name="Try it").click()
+        tried = python_side(page, state, lambda s: s["verdict"] != "", timeout=90)
+        assert tried["verdict"].startswith("You make exactly 3")
+        expect(board.locator(".tl-advice-sentence")).to_contain_text("You make exactly 3", timeout=30_000)
+        # Play it out: the play-out in the board's place, then Back to the trainer
+        page.get_by_role("button", name="Play it out").click()
+        python_side(page, state, lambda s: s["hosting"] is True)
+        expect(page.get_by_text("This deal played out with your prediction (3)").first).to_be_visible()
+        page.get_by_role("button", name="Back to the trainer").click()
+        python_side(page, state, lambda s: s["hosting"] is False)
+        expect(board.locator(".tl-advice-sentence")).to_be_visible()
+        # New deal: Python's seed moves on
+        page.get_by_role("button", name="New deal").click()
+        moved = python_side(page, state, lambda s: s["seed"] == 4)
+        assert moved["verdict"] == "" and moved["message"] == "A new deal: seed 4."
+        ARTIFACTS.mkdir(parents=True, exist_ok=True)
+        page.screenshot(path=str(ARTIFACTS / "marimo-bidtrainer.png"))
     finally:
         page.close()
     assert log.blocked == [], log.blocked[:5]

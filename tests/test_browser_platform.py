@@ -92,11 +92,10 @@ def test_the_bid_trainer_plays_out_in_steps_and_cancel_is_heard(apps_url: str, b
     board.locator(".tl-card").first.wait_for(timeout=90_000)
     try_it.click()
     expect(cancel).to_be_enabled()
-    page.wait_for_function(
-        "() => parseFloat(document.querySelector('.tricklab-bidtrainer .progress-bar')?.style.width) > 0"
-    )
+    page.wait_for_function("() => document.querySelector('.tricklab-bidtrainer progress')?.value > 0")
     cancel.click()
-    expect(board).to_contain_text("Cancelled: press Try it to start again.", timeout=30_000)
+    # the trainer's message, above its board
+    expect(page.get_by_text("Cancelled: press Try it to start again.")).to_be_visible(timeout=30_000)
     expect(try_it).to_be_enabled()
     try_it.click()
     expect(board).to_contain_text("and play for it", timeout=120_000)

@@ -44,6 +44,7 @@ from tricklab.bots import heuristic_bot
 from tricklab.errors import TricklabError, describe
 from tricklab.games.base import Rules
 from tricklab.match import Match
+from tricklab.widgets import Board
 from tricklab.widgets.controls import Controls
 
 MAX_MESSAGE = 500
@@ -582,6 +583,7 @@ EXAMPLES: dict[str, dict[str, Example]] = {
     "tricklab.widgets.Board.control": {"name": lambda g: "trump", "value": lambda g: "1"},
     "tricklab.widgets.Board.set_state": {"sync_data": lambda g: {}},
     "tricklab.widgets.Board.use_controls": {"controls": lambda g: Controls([])},
+    "tricklab.widgets.Board.host": {"other": lambda g: Board(), "controls": lambda g: None},
     # the trick explainer is a Board: its page-facing methods, with the explainer's own controls
     "tricklab.widgets.TrickExplainer.intent": {"intent": lambda g: "add", "value": lambda g: str(g.rules.deck()[5])},
     "tricklab.widgets.TrickExplainer.on_intent": {"handler": lambda g: lambda intent, value: None},
@@ -589,6 +591,7 @@ EXAMPLES: dict[str, dict[str, Example]] = {
     "tricklab.widgets.TrickExplainer.control": {"name": lambda g: "trump", "value": lambda g: "1"},
     "tricklab.widgets.TrickExplainer.set_state": {"sync_data": lambda g: {"trump": "H"}},
     "tricklab.widgets.TrickExplainer.use_controls": {"controls": lambda g: Controls([])},
+    "tricklab.widgets.TrickExplainer.host": {"other": lambda g: Board(), "controls": lambda g: []},
     # the quiz is a Board: its page-facing methods, with the quiz's own controls
     "tricklab.widgets.Quiz.intent": {"intent": lambda g: "key", "value": lambda g: "ArrowRight"},
     "tricklab.widgets.Quiz.on_intent": {"handler": lambda g: lambda intent, value: None},
@@ -596,6 +599,22 @@ EXAMPLES: dict[str, dict[str, Example]] = {
     "tricklab.widgets.Quiz.control": {"name": lambda g: "level", "value": lambda g: "1"},
     "tricklab.widgets.Quiz.set_state": {"sync_data": lambda g: {"level": 2}},
     "tricklab.widgets.Quiz.use_controls": {"controls": lambda g: Controls([])},
+    "tricklab.widgets.Quiz.host": {"other": lambda g: Board(), "controls": lambda g: []},
+    # the trainers are Boards: their page-facing methods, with their own controls
+    "tricklab.widgets.BidTrainer.intent": {"intent": lambda g: "key", "value": lambda g: "ArrowRight"},
+    "tricklab.widgets.BidTrainer.on_intent": {"handler": lambda g: lambda intent, value: None},
+    "tricklab.widgets.BidTrainer.show_address": {"address": lambda g: lambda: "game=kalah"},
+    "tricklab.widgets.BidTrainer.control": {"name": lambda g: "four_colour", "value": lambda g: "true"},
+    "tricklab.widgets.BidTrainer.set_state": {"sync_data": lambda g: {"large": True}},
+    "tricklab.widgets.BidTrainer.use_controls": {"controls": lambda g: Controls([])},
+    "tricklab.widgets.BidTrainer.host": {"other": lambda g: Board(), "controls": lambda g: []},
+    "tricklab.widgets.MoveTrainer.intent": {"intent": lambda g: "key", "value": lambda g: "ArrowRight"},
+    "tricklab.widgets.MoveTrainer.on_intent": {"handler": lambda g: lambda intent, value: None},
+    "tricklab.widgets.MoveTrainer.show_address": {"address": lambda g: lambda: "game=kalah"},
+    "tricklab.widgets.MoveTrainer.control": {"name": lambda g: "large", "value": lambda g: "true"},
+    "tricklab.widgets.MoveTrainer.set_state": {"sync_data": lambda g: {"large": True}},
+    "tricklab.widgets.MoveTrainer.use_controls": {"controls": lambda g: Controls([])},
+    "tricklab.widgets.MoveTrainer.host": {"other": lambda g: Board(), "controls": lambda g: []},
     "tricklab.widgets.BidTrainer": {"seat": lambda g: 1},
     "tricklab.widgets.BidTrainer.choose": {"bid": lambda g: g.trainer_bid},
     "tricklab.widgets.BidTrainer.wait": {"timeout": lambda g: 5.0},

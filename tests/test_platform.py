@@ -192,7 +192,7 @@ def test_the_bid_trainer_plays_out_on_the_event_loop_and_the_page_stays_live(bro
         turns = await until(lambda: not trainer.try_button.disabled)
         assert turns > 10  # the loop ran between the steps: the page's messages are heard
         assert trainer.advice is not None and trainer.cancel_button.disabled
-        assert values[-1] == trainer.progress.max and len(values) > 10
+        assert values[-1] == trainer.progress.maximum and len(values) > 10
         same = BidTrainer("tricks-and-stones", 3, seed=8, samples=100).try_bid()
         assert same is not None and same.as_dict() == trainer.advice.as_dict()
 
@@ -207,8 +207,8 @@ def test_cancel_stops_the_bid_trainer_between_steps(browser: None) -> None:
         trainer.cancel_button.click()
         await until(lambda: not trainer.try_button.disabled)
         stopped = trainer.progress.value
-        assert 0 < stopped < trainer.progress.max
-        assert trainer.advice is None and "Cancelled" in trainer.board.scene["html"]
+        assert 0 < stopped < trainer.progress.maximum
+        assert trainer.advice is None and "Cancelled" in trainer.message
         trainer.try_button.click()  # and it starts again
         await until(lambda: not trainer.try_button.disabled)
         assert trainer.advice is not None
@@ -229,7 +229,7 @@ def test_a_new_deal_ends_a_trial_under_way(browser: None, wait_for_progress: boo
         for _ in range(20):
             await asyncio.sleep(0)
         assert trainer.seed == 5 and trainer.progress.value == 0
-        assert "A new deal: seed 5." in trainer.board.scene["html"]
+        assert trainer.message == "A new deal: seed 5."
         assert "Cancelled" not in trainer.board.scene["html"] and trainer.advice is None
 
     run(main)

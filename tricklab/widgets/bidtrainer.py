@@ -12,7 +12,7 @@ import re
 import threading
 from typing import Any, ClassVar
 
-import ipywidgets as w
+import traitlets
 
 from .. import get_rules
 from ..actions import Action, Bid, Pass, Predict
@@ -28,14 +28,17 @@ from ..games.capabilities import Capabilities, DecisionKind
 from ..judge import evaluate_steps
 from ..match import Match
 from ..platform import Background, Steps, finish, in_background, reporting
-from .board import Board, LookToggles, controls_row
+from .board import Board, for_hosting
+from .controls import Button, Controls, Note, Progress, Toggle
 from .inputs import bid_step, check_flag, check_whole, quote, short
 from .stepper import TrickStepper
 
 TOP_BIDS = 10
+#: the highest seed (a link's seed is at most this)
+MAX_SEED = 2**63 - 1
 
 
-class BidTrainer(w.VBox):  # type: ignore[misc]
+class BidTrainer(Board):
     """Deal a hand (from ``seed``), pick a bid, press "Try it", read the advisor's answer.
 
     The bid is the game's declared pre-round decision (``Capabilities.decision``): a
@@ -46,7 +49,26 @@ class BidTrainer(w.VBox):  # type: ignore[misc]
     ``samples`` the deals each try plays out (1 to 1,000,000).
     "Play it out" shows the deal played out with the bid in the board's place, as this seat
     sees it; "Back to the trainer" (and Try it, and New deal) bring the board back.
+
+    One anywidget (a :class:`Board`): its buttons, progress bar and look toggles are drawn by
+    the front end from the scene (``trainer.controls["try"].click()``); the bid is picked on
+    the board itself (its numbers, steppers or cards). The play-out is another board shown in
+    this one's place (:meth:`Board.host`). What a notebook cares about is synced traits,
+    observable and linkable: ``seed`` (setting it deals that seed's hand), ``choice`` (the bid
+    as the engine writes it, like ``"predict 2"``, ``"bid 1 0 1"`` or ``"pass AS KH"``; setting
+    it picks that bid, if the rules allow it), ``large``, ``four_colour`` and, read only,
+    ``verdict`` (the advisor's sentence on the bid tried, ``""`` before a try) and ``message``
+    (what went wrong, in words). The page may set ``large`` and ``four_colour`` only; a refused
+    value raises (or, from the page, shows) its :class:`~tricklab.errors.TricklabError` and
+    changes nothing.
     """
+
+    seed = traitlets.Int(0).tag(sync=True)
+    choice = traitlets.Unicode("").tag(sync=True)
+    large = traitlets.Bool(False).tag(sync=True)
+    four_colour = traitlets.Bool(False).tag(sync=True)
+    verdict = traitlets.Unicode("", read_only=True).tag(sync=True)
+    _page_traits = frozenset({"large", "four_colour"})
 
     def __init__(
         self,
@@ -66,55 +88,70 @@ class BidTrainer(w.VBox):  # type: ignore[misc]
         rules = get_rules(cls.name, players=players)
         rules.check_seat(seat)
         check_whole("samples", samples, 1, MAX_SAMPLES)
+        check_whole("seed", seed, 0, MAX_SEED)
         check_flag("four_colour", four_colour)
         check_flag("large", large)
+        self._ready = False  # the observers wait until the whole widget is made
+        self._syncing = False  # the trainer itself sets ``choice`` to the bid it shows
+        super().__init__()
         self.rules = rules
         self._form = FORMS[rules.capabilities.decision.kind]
         self.seat = seat
         self.samples = samples
         self._deal(seed)
+        self.set_trait("seed", seed)
+        self.large = large
+        self.four_colour = four_colour
         self._cancel = threading.Event()
         self._worker: Background | None = None
 
-        self.board = Board()
-        self.board.on_intent(self._intent)
-        self.look = LookToggles(large=large, four_colour=four_colour, on_change=self._render)
-        self.try_button = w.Button(description="Try it", button_style="primary", tooltip="simulate this bid")
-        self.cancel_button = w.Button(description="Cancel", disabled=True)
-        self.play_button = w.Button(description="Play it out", tooltip="play this deal with this bid, with bots")
-        self.back_button = w.Button(description="Back to the trainer", tooltip="the hand, your bid and its numbers")
-        self.progress = w.IntProgress(value=0, min=0, max=samples, description="Play-outs", bar_style="info")
-        self.try_button.on_click(lambda _: self.start())
-        self.cancel_button.on_click(lambda _: self._cancel.set())
-        self.play_button.on_click(lambda _: self.play_out())
-        self.back_button.on_click(lambda _: self.show_trainer())
-        self.stepper: TrickStepper | None = None  # the last play-out, shown in stepper_box
-        self.stepper_box = w.VBox()
-        self.new_deal_button = w.Button(description="New deal", tooltip="another hand to bid on (the next seed)")
-        self.new_deal_button.on_click(lambda _: self.new_deal())
-        controls = controls_row(
-            [
-                self.try_button,
-                self.cancel_button,
-                self.progress,
-                self.play_button,
-                self.back_button,
-                self.new_deal_button,
-                self.look,
-            ]
+        self.try_button = Button("try", "Try it", primary=True, tooltip="simulate this bid")
+        self.cancel_button = Button("cancel", "Cancel", disabled=True, tooltip="stop the play-outs")
+        self.progress = Progress("progress", "Play-outs", value=0, maximum=samples)
+        self.play_button = Button("play", "Play it out", tooltip="play this deal with this bid, with bots")
+        self.new_deal_button = Button("new_deal", "New deal", tooltip="another hand to bid on (the next seed)")
+        self.large_toggle = Toggle("large", "Large", value=large, tooltip="projector size")
+        self.colour_toggle = Toggle(
+            "four_colour", "4 colours", value=four_colour, tooltip="four-colour deck: ♦ blue, ♣ green"
         )
-        # the play-out takes the board's place, right under the buttons that asked for it (the
-        # board is a page or more long: under it the play-out was out of sight, on a phone most
-        # of all); "Back to the trainer" brings the board back
-        super().__init__([controls, self.stepper_box, self.board])
+        # shown only with the play-out, in a row under the play-out's own controls
+        self.playout_note = Note("playout", "", hidden=True)
+        self.back_button = Button(
+            "back", "Back to the trainer", tooltip="the hand, your bid and its numbers", hidden=True
+        )
+        self.try_button.on_click(self.start)
+        self.cancel_button.on_click(self._cancel.set)
+        self.play_button.on_click(self.play_out)
+        self.back_button.on_click(self.show_trainer)
+        self.new_deal_button.on_click(self.new_deal)
+        self.large_toggle.on_change(lambda value: setattr(self, "large", value))
+        self.colour_toggle.on_change(lambda value: setattr(self, "four_colour", value))
+        self.stepper: TrickStepper | None = None  # the last play-out
+        self.replay: Board | None = None  # the board that shows it (hosted in this one's place)
+        self.on_intent(self._intent)
+        self.use_controls(
+            Controls(
+                [
+                    [
+                        self.try_button,
+                        self.cancel_button,
+                        self.progress,
+                        self.play_button,
+                        self.new_deal_button,
+                        self.large_toggle,
+                        self.colour_toggle,
+                    ],
+                    [self.playout_note, self.back_button],
+                ]
+            )
+        )
         self.add_class("tricklab-bidtrainer")
-        self.show_trainer()
+        self._ready = True
         self._render()
 
     def _deal(self, seed: int) -> None:
         """The deal of ``seed``, the bots before this seat having bid, and no bid tried yet."""
         rules, seat = self.rules, self.seat
-        self.seed = seed
         self.match: Match = rules.new_match(seed)
         self._bots = make_bots(rules, "heuristic", seed)
         phase = rules.capabilities.decision.phase
@@ -129,27 +166,79 @@ class BidTrainer(w.VBox):  # type: ignore[misc]
         self.bid.update(_SuitBidForm.START)
         self.zero = False
         self.advice: Advice | None = None
-        self._message = ""
 
     def new_deal(self) -> None:
         """Another hand to bid on: the deal of the next seed (a running trial is cancelled)."""
-        self._cancel.set()
-        if self._worker is not None:
-            self._worker.stop()
-            self.try_button.disabled = False
-            self.cancel_button.disabled = True
-        self._cancel.clear()
-        self._reset_progress()
-        self._deal(next_seed(self.seed))
-        self.stepper = None
-        self.stepper_box.children = ()
-        self.show_trainer()
-        self._message = f"A new deal: seed {self.seed}."
-        self._render()
+        self.seed = next_seed(self.seed)
+        self.message = f"A new deal: seed {self.seed}."
 
     def link_state(self) -> dict[str, str]:
         """What a link needs to show this hand again: the seed and the look toggles."""
-        return {"seed": str(self.seed), **self.look.link_state()}
+        look = {"large": self.large, "four_colour": self.four_colour}
+        return {"seed": str(self.seed), **{name: "1" for name, on in look.items() if on}}
+
+    # --- the state, checked -------------------------------------------------------------------------
+
+    @traitlets.validate("seed")
+    def _valid_seed(self, proposal: Any) -> int:
+        return check_whole("seed", proposal["value"], 0, MAX_SEED)
+
+    @traitlets.observe("seed")
+    def _seed_changed(self, change: dict[str, Any]) -> None:
+        if not self._ready:
+            return
+        self._cancel.set()
+        if self._worker is not None:
+            self._worker.stop()
+            with self.hold_redraw():
+                self.try_button.disabled = False
+                self.cancel_button.disabled = True
+        self._cancel.clear()
+        self._deal(change["new"])
+        self.stepper = None
+        self.replay = None
+        with self.hold_redraw():
+            self._reset_progress()
+            self.show_trainer()
+            self.message = ""
+            self._render()
+
+    @traitlets.validate("choice")
+    def _valid_choice(self, proposal: Any) -> str:
+        text = proposal["value"]
+        if self._syncing or not self._ready:
+            return str(text)
+        action = self._parse_choice(text)
+        return str(action)
+
+    @traitlets.observe("choice")
+    def _choice_changed(self, change: dict[str, Any]) -> None:
+        if self._syncing or not self._ready:
+            return
+        action = self._parse_choice(change["new"])
+        if isinstance(action, Bid):
+            self._form.choose(self, "zero" if action.zero else {k: getattr(action, k) for k in self.bid})
+        else:
+            self._form.choose(self, action)
+        self.message = ""
+        self._render()
+
+    def _parse_choice(self, text: object) -> Action:
+        """The bid ``text`` names, if it is this game's kind of bid and the rules allow it now."""
+        if not isinstance(text, str) or len(text) > 200:
+            raise InvalidOption(f"a {self.what} is text like {str(self.action)!r}, not {describe(text)}")
+        action = self.rules.parse_action(text)
+        if not isinstance(action, Predict | Bid | Pass) or self._form.action(self).__class__ is not type(action):
+            raise InvalidOption(f"“{quote(text)}” is not a {self.what}: the trainer tries {self.what}s here")
+        refusal = self._refusal(action)
+        if refusal is not None:
+            raise InvalidOption(refusal)
+        return action
+
+    @traitlets.observe("large", "four_colour")
+    def _look_changed(self, _change: dict[str, Any]) -> None:
+        if self._ready:
+            self._render()
 
     # --- the learner's bid -----------------------------------------------------------------------------
 
@@ -186,9 +275,8 @@ class BidTrainer(w.VBox):  # type: ignore[misc]
         self._reset_progress()
 
         def progress(done: int, total: int) -> bool:
-            with self.progress.hold_sync():  # the bar's length and its value in one message
-                self.progress.max = total
-                self.progress.value = done
+            with self.hold_redraw():  # the bar's length and its value in one scene
+                self.progress.set(min(done, total), max(total, 1))
             return not self._cancel.is_set()
 
         try:
@@ -198,15 +286,13 @@ class BidTrainer(w.VBox):  # type: ignore[misc]
             advice = evaluation.advice
             assert advice is not None, "a bidding position is judged by the advisor"
         except AdviceCancelled:
-            self._message = "Cancelled: press Try it to start again."
-            self._render()
+            self._say("Cancelled: press Try it to start again.")
             return None
         except TricklabError as exc:
-            self._message = str(exc)
-            self._render()
+            self._say(str(exc))
             return None
         self.advice = advice
-        self._message = ""
+        self.message = ""
         self._render()
         return advice
 
@@ -217,40 +303,46 @@ class BidTrainer(w.VBox):  # type: ignore[misc]
         # the bar is emptied by the click itself, before the page is told that a run started:
         # left to the worker, the page showed the new run with the last run's full bar until
         # the worker's first report arrived
-        self.show_trainer()
-        self._reset_progress()
-        self.try_button.disabled = True
-        self.cancel_button.disabled = False
+        with self.hold_redraw():
+            self.show_trainer()
+            self._reset_progress()
+            self.try_button.disabled = True
+            self.cancel_button.disabled = False
 
         def run() -> Steps[None]:
             try:
                 yield from self._trial()
             finally:
-                self.try_button.disabled = False
-                self.cancel_button.disabled = True
+                with self.hold_redraw():
+                    self.try_button.disabled = False
+                    self.cancel_button.disabled = True
 
         self._cancel.clear()
         self._worker = in_background(run())
 
     def _reset_progress(self) -> None:
         """An empty bar for a run of ``samples`` deals."""
-        with self.progress.hold_sync():
-            self.progress.value = 0
-            self.progress.max = self.samples
+        with self.hold_redraw():
+            self.progress.set(0, self.samples)
 
     def show_trainer(self) -> None:
         """The board (the hand, the bid and the advisor's numbers) in view, the play-out put away."""
-        self.board.layout.display = None
-        self.stepper_box.layout.display = "none"
-        self.back_button.layout.display = "none"
+        with self.hold_redraw():
+            self.playout_note.hidden = True
+            self.back_button.hidden = True
+            if self.hosted is not None:
+                self.host(None)
 
     def show_play_out(self) -> None:
         """The last play-out in the board's place, with "Back to the trainer" (if there is one)."""
-        if self.stepper is None:
+        if self.replay is None:
             return
-        self.board.layout.display = "none"
-        self.stepper_box.layout.display = None
-        self.back_button.layout.display = None
+        with self.hold_redraw():
+            # the play-out's title as a line of text, unless the play-out says it itself
+            self.playout_note.hidden = self.replay is not self.stepper
+            self.back_button.hidden = False
+            row = [self.back_button] if self.playout_note.hidden else [self.playout_note, self.back_button]
+            self.host(self.replay, row)
 
     def wait(self, timeout: float | None = None) -> None:
         """Wait for a trial in a worker thread (in the browser the page's loop runs it)."""
@@ -274,19 +366,20 @@ class BidTrainer(w.VBox):  # type: ignore[misc]
             to_play = match.to_play
             assert to_play is not None
             match.apply(self._bots[to_play].choose(match.view(to_play), match.legal_actions()))
-        stepper = TrickStepper(match, seat=self.seat, step=start, four_colour=self.look.four_colour.value)
+        with for_hosting():  # shown in this board's place, never on its own
+            stepper = TrickStepper(match, seat=self.seat, step=start, four_colour=self.four_colour)
         action = self.action
         if isinstance(action, Pass):
             shown = " ".join(c.pretty for c in action.cards)
         else:
             shown = str(action).removeprefix("predict ").removeprefix("bid ")
-        title = w.HTML(
-            f'<h4 class="tl-playout-title">This deal played out with your {self.what} ({esc(shown)}), '
-            f"as {esc(self.rules.seat_name(self.seat))} sees it</h4>"
-        )
+        title = f"This deal played out with your {self.what} ({shown}), as {self.rules.seat_name(self.seat)} sees it"
         self.stepper = stepper
-        self.stepper_box.children = (title, stepper)
-        self._say("")
+        # a stepper that is a board is shown in this one's place; one that is not (a box of
+        # ipywidgets, which one anywidget cannot show) is shown as the play-out's steps in words
+        self.replay = stepper if isinstance(stepper, Board) else _replay_board(self, stepper, title)
+        self.playout_note.label = title
+        self.message = ""
         self.show_play_out()
         return stepper
 
@@ -356,17 +449,18 @@ class BidTrainer(w.VBox):  # type: ignore[misc]
         return None
 
     def _say(self, message: str) -> None:
-        self._message = message
+        self.message = message
         self._render()
+
+    def _refused(self, exc: TricklabError) -> None:
+        self._say(str(exc))
 
     def _render(self) -> None:
         parts = [f'<p class="tl-caption">{esc(self._intro())}</p>']
         parts.append(self._picker())
-        if self._message:
-            parts.append(f'<p class="tl-message" role="alert">{esc(self._message)}</p>')
         if self.advice is not None:
             parts.append(self._result(self.advice))
-        parts.append(view_html(self.rules, self.match.view(self.seat), four_colour=self.look.four_colour.value))
+        parts.append(view_html(self.rules, self.match.view(self.seat), four_colour=self.four_colour))
         data: dict[str, Any] = {"bid": str(self.action)}
         if self.advice is not None:
             tried = self.advice.tried
@@ -377,12 +471,24 @@ class BidTrainer(w.VBox):  # type: ignore[misc]
                 mean=f"{tried.mean:.4f}" if tried else "",
                 exact=f"{tried.p_exact:.4f}" if tried else "",
             )
-        self.board.scene = {
-            "html": "".join(parts),
-            "label": f"{self.rules.title} bid trainer",
-            "large": self.look.large.value,
-            "data": data,
-        }
+        advice = self.advice
+        tried = advice.tried if advice is not None else None
+        verdict = "" if advice is None or tried is None else self._form.sentence(tried, advice.best)
+        self._syncing = True  # the bid shown, as it is (a pass being picked is not one the rules take yet)
+        try:
+            self.choice = str(self.action)
+        finally:
+            self._syncing = False
+        self.set_trait("verdict", verdict)
+        with self.hold_redraw():
+            self.large_toggle.value = self.large
+            self.colour_toggle.value = self.four_colour
+            self.scene = {
+                "html": "".join(parts),
+                "label": f"{self.rules.title} bid trainer",
+                "large": self.large,
+                "data": data,
+            }
 
     def _intro(self) -> str:
         return self._form.intro(self)
@@ -429,6 +535,25 @@ class BidTrainer(w.VBox):  # type: ignore[misc]
             f"BidTrainer(game={self.rules.name!r}, players={self.rules.players}, seed={self.seed}, "
             f"seat={self.seat}, bid={str(self.action)!r})"
         )
+
+
+def _replay_board(trainer: BidTrainer, stepper: TrickStepper, title: str) -> Board:
+    """A board that shows a play-out in words: the title, the board when the round is scored and
+    every step up to then (as the trainer's seat saw them), for a stepper that is not a board
+    itself."""
+    steps = stepper.steps
+    # the round's last score: the steps after it are the next round's deal
+    last = max((i for i, step in enumerate(steps) if step.event.kind == "score"), default=len(steps) - 1)
+    end = steps[last]
+    items = "".join(f"<li>{esc(step.event.text)}</li>" for step in steps[stepper.step : last + 1])
+    html = (
+        f'<h4 class="tl-playout-title">{esc(title)}</h4>'
+        f"{view_html(trainer.rules, end.state, four_colour=trainer.four_colour)}"
+        f'<section class="tl-panel tl-playout-steps" aria-label="Every step of the play-out">'
+        f"<h4>Every step, from your {esc(trainer.what)} to the round's score</h4><ol>{items}</ol></section>"
+    )
+    with for_hosting():
+        return Board(scene={"html": html, "label": title, "large": trainer.large})
 
 
 def _advice(rules: Rules[Any]) -> AdvisorEntry:
@@ -710,7 +835,7 @@ class _PassForm:
     def picker(t: BidTrainer) -> str:
         k = _PassForm.count(t)
         hand = t.match.view(t.seat).hand
-        four = t.look.four_colour.value
+        four = t.four_colour
         cards = "".join(
             card_html(c, intent="pick", four_colour=four, classes=["tl-picked"] if c in t.picked else []) for c in hand
         )

@@ -3,12 +3,13 @@
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any, ClassVar
 
 import anywidget
+import comm
 import ipywidgets as w
 import traitlets
 
@@ -16,7 +17,7 @@ from ..errors import InvalidOption, TricklabError, describe
 from ..games.base import quote_names
 from ..platform import on_app_page
 from . import frontend
-from .controls import Controls
+from .controls import Control, Controls
 from .inputs import check_flag
 
 STATIC = Path(__file__).resolve().parent / "static"
@@ -41,6 +42,21 @@ PING = "ping"
 CONTROL = "control"
 #: what a ping may carry: the page's count of pings, echoed back in the pong
 _PING_VALUE = re.compile(r"[0-9]{1,12}")
+
+
+@contextmanager
+def for_hosting() -> Iterator[None]:
+    """Widgets made inside have no front end of their own (their comm talks to nobody): make a
+    board to :meth:`Board.host` here when a click makes it. A hosted board is drawn by the board
+    hosting it, so it needs none, and some hosts cannot give one to a widget made outside a
+    cell's run (marimo fails there)."""
+    made, callback = comm.create_comm, w.Widget._widget_construction_callback
+    comm.create_comm = comm.DummyComm
+    w.Widget._widget_construction_callback = None
+    try:
+        yield
+    finally:
+        comm.create_comm, w.Widget._widget_construction_callback = made, callback
 
 
 class Board(anywidget.AnyWidget):
@@ -133,6 +149,8 @@ class Board(anywidget.AnyWidget):
         self._handlers: list[Intent] = []
         self._address: Callable[[], str] | None = None
         self._controls: Controls | None = None
+        self._hosted: Board | None = None
+        self._host_row: list[Control] = []
         self.on_msg(self._on_message)
 
     @traitlets.default("watch_connection")
@@ -158,6 +176,49 @@ class Board(anywidget.AnyWidget):
         controls.on_change(self._redraw)
         self._redraw()
 
+    # --- a board hosting another -------------------------------------------------------------------
+
+    @property
+    def hosted(self) -> Board | None:
+        """The board this one shows in its place (:meth:`host`), or ``None``."""
+        return self._hosted
+
+    def host(self, other: Board | None, controls: Sequence[Control] | None = None) -> None:
+        """Show ``other`` in this board's place (``None``: this board's own scene again).
+
+        While hosting, this board's scene is the other's (its markup and its controls), with
+        ``controls`` (some of this board's own controls; by default all of them) added as one row
+        below the other's; a change to one of those reaches this board, every other intent and
+        control change goes to ``other``, and this board's ``message`` shows the other's. The
+        other board need not be shown anywhere itself: one anywidget on the page shows both, so
+        a widget can show another (a trainer its play-out) in every host.
+        """
+        if other is not None and (not isinstance(other, Board) or other is self or other.hosted is not None):
+            raise InvalidOption(f"a board hosts another board (not itself, nor one hosting), not {describe(other)}")
+        own = list(self._controls) if self._controls is not None else []
+        if controls is not None and not isinstance(controls, list | tuple):
+            raise InvalidOption(f"controls is a list of this board's own controls, not {describe(controls)}")
+        row = own if controls is None else list(controls)
+        if any(not any(control is mine for mine in own) for control in row):
+            raise InvalidOption("a board hosting another adds only its own controls")
+        if other is not None and other.controls is not None and any(c.name in other.controls for c in row):
+            raise InvalidOption("the hosting board's controls and the hosted board's have the same names")
+        if self._hosted is not None:
+            self._hosted.unobserve(self._hosted_changed, names=["scene", "message"])
+        self._hosted, self._host_row = other, row
+        if other is not None:
+            other.observe(self._hosted_changed, names=["scene", "message"])
+        self.message = "" if other is None else other.message
+        self._redraw()
+
+    def _hosted_changed(self, change: dict[str, Any]) -> None:
+        if change["owner"] is not self._hosted:
+            return
+        if change["name"] == "message":
+            self.message = change["new"]
+        else:
+            self._redraw()
+
     def _redraw(self) -> None:
         """Send the scene again, as it was set, with what the board adds to it now (once, at the
         end, inside :meth:`hold_redraw`)."""
@@ -181,6 +242,10 @@ class Board(anywidget.AnyWidget):
     def control(self, name: str | None, value: str | None) -> None:
         """Handle a change of a control as the page sends it (its name and its value as text):
         checked by the controls; a refusal is shown as the message and changes nothing."""
+        hosted = self._hosted
+        if hosted is not None and not any(control.name == name for control in self._host_row):
+            hosted.control(name, value)  # the hosted board's own control (it shows a refusal itself)
+            return
         if self._controls is None:
             return
         try:
@@ -228,6 +293,20 @@ class Board(anywidget.AnyWidget):
         self._set_scene = dict(proposal["value"])  # as set: what the board adds is added anew each time
         self._dirty = False
         scene = dict(proposal["value"])
+        hosted = getattr(self, "_hosted", None)
+        if hosted is not None:  # the other board's scene in this one's place, with this board's row
+            scene = dict(hosted.scene)
+            scene.pop("address", None)
+            rows = list(scene.get("controls", []))
+            if self._host_row:
+                rows.append([control.describe() for control in self._host_row])
+            scene["controls"] = rows
+            address = getattr(self, "_address", None)
+            if address is not None:
+                scene["address"] = address()
+                if COPY_LINK not in str(scene.get("html", "")):
+                    scene["html"] = str(scene.get("html", "")) + COPY_LINK
+            return scene
         address = getattr(self, "_address", None)  # None while the widget is being made
         if address is not None:
             scene["address"] = address()
@@ -268,6 +347,9 @@ class Board(anywidget.AnyWidget):
             return
         if intent == frontend.ASK:
             self.send({frontend.ASK: frontend.full_module()})
+            return
+        if self._hosted is not None:
+            self._hosted.intent(intent, value)
             return
         for handler in self._handlers:
             handler(intent, value)

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
-import ipywidgets as w
+import traitlets
 
 from .. import get_rules
 from ..actions import Action
@@ -22,8 +22,9 @@ from ..games.base import Event, Rules, next_seed
 from ..games.capabilities import Capabilities, DecisionKind
 from ..match import Match
 from ..moves import MoveOutcome, MovesEntry, entry_of, try_moves
-from .board import Board, LookToggles, controls_row
-from .inputs import quote, short
+from .board import Board
+from .controls import Button, Controls, Toggle
+from .inputs import check_flag, quote, short
 
 #: how many moves the bots play before the position shown, unless asked for another number
 DEFAULT_PLY = 6
@@ -31,6 +32,8 @@ DEFAULT_PLY = 6
 MAX_PLY = 200
 #: the intent of a move's "Try it" button, on the list and on the board's picture
 TRY = "try"
+#: the highest seed (a link's seed is at most this)
+MAX_SEED = 2**63 - 1
 
 
 def _offers(offers: Capabilities) -> bool:
@@ -46,14 +49,32 @@ def trains_moves(game: type[Rules[Any]]) -> bool:
 GAMES = tuple(cls.name for cls in games_with(_offers))  # the games the move trainer is for
 
 
-class MoveTrainer(w.VBox):  # type: ignore[misc]
+class MoveTrainer(Board):
     """A position from ``seed`` after ``ply`` moves of the heuristic bots: every legal move of the
     player to move, with what it does (stones into the store, an extra turn, a capture; cards
     drawn, a Mandala completed), the rules that say so and, for Kalah, the search's value of
     each move. "Try it" on a move (in the list or on the board) shows the board after it with
     the rules' reasons; the move the game's bot picks is marked. "New position" takes the next
     seed. The same ``seed`` and ``ply`` always give the same position and the same numbers.
+
+    One anywidget (a :class:`Board`): its buttons and toggles are drawn by the front end from
+    the scene (``trainer.controls["new"].click()``), and what a notebook cares about is synced
+    traits, observable and linkable: ``seed`` (setting it shows that seed's position), ``move``
+    (the move tried, as the rules write it, ``""`` for none; setting it tries that move),
+    ``large``, ``four_colour`` and, read only, ``best_move`` (the move the game's bot makes),
+    ``verdict`` (what the trainer says of the move tried, ``""`` for none) and ``message``
+    (what went wrong, in words). The page may set ``large`` and ``four_colour`` only; a refused
+    value raises (or, from the page, shows) its :class:`~tricklab.errors.TricklabError` and
+    changes nothing.
     """
+
+    seed = traitlets.Int(0).tag(sync=True)
+    move = traitlets.Unicode("").tag(sync=True)
+    large = traitlets.Bool(False).tag(sync=True)
+    four_colour = traitlets.Bool(False).tag(sync=True)
+    best_move = traitlets.Unicode("", read_only=True).tag(sync=True)
+    verdict = traitlets.Unicode("", read_only=True).tag(sync=True)
+    _page_traits = frozenset({"large", "four_colour"})
 
     def __init__(
         self,
@@ -76,25 +97,36 @@ class MoveTrainer(w.VBox):  # type: ignore[misc]
             raise InvalidOption(f"{cls.title} is for {counts[0]} to {counts[-1]} players, not {describe(players)}")
         if isinstance(ply, bool) or not isinstance(ply, int) or not 0 <= ply <= MAX_PLY:
             raise InvalidOption(f"the moves played before the position are 0 to {MAX_PLY}, not {describe(ply)}")
+        _check_seed(seed)
+        check_flag("four_colour", four_colour)
+        check_flag("large", large)
+        self._ready = False  # the observers wait until the whole widget is made
+        super().__init__()
         self.rules: Rules[Any] = get_rules(cls.name, players=players)
         self.entry: MovesEntry = entry_of(self.rules)
         self.ply = ply
         self._set_up(seed)
+        self.large = large
+        self.four_colour = four_colour
 
-        self.board = Board()
-        self.board.on_intent(self._intent)
-        self.look = LookToggles(
-            large=large,
-            four_colour=four_colour,
-            on_change=self._render,
-            suits=self.rules.capabilities.board is None,
+        self.clear_button = Button("clear", "Back to the position", tooltip="the position before your move")
+        self.clear_button.on_click(self.clear)
+        self.new_button = Button("new", "New position", tooltip="another position (the next seed)")
+        self.new_button.on_click(self.new_position)
+        self.large_toggle = Toggle("large", "Large", value=large, tooltip="projector size")
+        self.colour_toggle = Toggle(
+            "four_colour",
+            "4 colours",
+            value=four_colour,
+            tooltip="four-colour deck: ♦ blue, ♣ green",
+            hidden=self.rules.capabilities.board is not None,  # a game drawn on a board has no suits
         )
-        self.clear_button = w.Button(description="Back to the position", tooltip="the position before your move")
-        self.clear_button.on_click(lambda _: self.clear())
-        self.new_button = w.Button(description="New position", tooltip="another position (the next seed)")
-        self.new_button.on_click(lambda _: self.new_position())
-        super().__init__([controls_row([self.clear_button, self.new_button, self.look]), self.board])
+        self.large_toggle.on_change(lambda value: self._from_control("large", value))
+        self.colour_toggle.on_change(lambda value: self._from_control("four_colour", value))
+        self.on_intent(self._intent)
+        self.use_controls(Controls([[self.clear_button, self.new_button, self.large_toggle, self.colour_toggle]]))
         self.add_class("tricklab-movetrainer")
+        self._ready = True
         self._render()
 
     # --- the position ---------------------------------------------------------------------------
@@ -103,7 +135,6 @@ class MoveTrainer(w.VBox):  # type: ignore[misc]
         """The position of ``seed``: up to ``ply`` moves of the heuristic bots, stopping before
         a move that would end the game; no move tried yet."""
         rules = self.rules
-        self.seed = seed
         match: Match = rules.new_match(seed)
         bots = make_bots(rules, "heuristic", seed)
         played = 0
@@ -122,18 +153,63 @@ class MoveTrainer(w.VBox):  # type: ignore[misc]
         self.seat: int = seat
         self.outcomes: tuple[MoveOutcome, ...] = try_moves(match)
         self.tried: MoveOutcome | None = None
-        self._message = ""
+        ready, self._ready = getattr(self, "_ready", False), False
+        try:
+            self.seed = seed
+            self.move = ""
+        finally:
+            self._ready = ready
 
     def new_position(self) -> None:
         """Another position: the next seed, after as many moves."""
-        self._set_up(next_seed(self.seed))
-        self._message = f"A new position: seed {self.seed}."
-        self._render()
+        self.seed = next_seed(self.seed)
+        self.message = f"A new position: seed {self.seed}."
 
     def link_state(self) -> dict[str, str]:
         """What a link needs to show this position again: the seed, the moves played before it
         and the look toggles."""
-        return {"seed": str(self.seed), "ply": str(self.ply), **self.look.link_state()}
+        look = {"large": self.large, "four_colour": self.four_colour}
+        return {"seed": str(self.seed), "ply": str(self.ply), **{k: "1" for k, on in look.items() if on}}
+
+    # --- the state, checked -----------------------------------------------------------------------
+
+    @traitlets.validate("seed")
+    def _valid_seed(self, proposal: Any) -> int:
+        return _check_seed(proposal["value"])
+
+    @traitlets.observe("seed")
+    def _seed_changed(self, change: dict[str, Any]) -> None:
+        if self._ready:
+            self._set_up(change["new"])
+            self.message = ""
+            self._render()
+
+    @traitlets.validate("move")
+    def _check_move(self, proposal: Any) -> str:
+        text = proposal["value"]
+        if not getattr(self, "_ready", False) or text == "":
+            return str(text)
+        found = self._find(text)
+        if isinstance(found, str):
+            raise InvalidOption(found)
+        return found.text
+
+    @traitlets.observe("move")
+    def _move_changed(self, change: dict[str, Any]) -> None:
+        if not self._ready:
+            return
+        self.tried = None if change["new"] == "" else self._find(change["new"])  # type: ignore[assignment]
+        self.message = ""
+        self._render()
+
+    @traitlets.observe("large", "four_colour")
+    def _look_changed(self, _change: dict[str, Any]) -> None:
+        if self._ready:
+            self._render()
+
+    def _from_control(self, name: str, value: Any) -> None:
+        """A toggle's new value, given to the trait it shows."""
+        setattr(self, name, value)
 
     @property
     def best(self) -> MoveOutcome:
@@ -147,10 +223,19 @@ class MoveTrainer(w.VBox):  # type: ignore[misc]
         why. A move the rules do not allow now changes nothing and shows the engine's reason."""
         if not isinstance(move, str | Action):
             raise InvalidOption(f"move must be a move or its text, like 'sow 3', not {describe(move)}")
-        text = short(move if isinstance(move, str) else str(move), 40)
-        if text is None:
-            self._say("That is not a move: press Try it beside one of the moves.")
+        found = self._find(move if isinstance(move, str) else str(move))
+        if isinstance(found, str):
+            self._say(found)
             return None
+        self.move = found.text
+        self.message = ""
+        return found
+
+    def _find(self, move: str) -> MoveOutcome | str:
+        """The listed move ``move`` names, or why there is none (in words)."""
+        text = short(move, 40)
+        if text is None:
+            return "That is not a move: press Try it beside one of the moves."
         found = next((o for o in self.outcomes if o.text == text.strip()), None)
         if found is None:
             try:
@@ -159,19 +244,15 @@ class MoveTrainer(w.VBox):  # type: ignore[misc]
                 if found is None:
                     self.rules.apply(self.match.state, action)  # refused: the engine says why
             except TricklabError as exc:
-                self._say(f"“{quote(text)}” is not a move you can make now: {exc}")
-                return None
+                return f"“{quote(text)}” is not a move you can make now: {exc}"
         if found is None:  # the rules took it, yet it is not listed: never tried behind their back
-            self._say(f"“{quote(text)}” is not one of the moves listed: press Try it beside one of them.")
-            return None
-        self.tried = found
-        self._say("")
+            return f"“{quote(text)}” is not one of the moves listed: press Try it beside one of them."
         return found
 
     def clear(self) -> None:
         """Back to the position before any move was tried."""
-        self.tried = None
-        self._say("")
+        self.move = ""
+        self.message = ""
 
     def _intent(self, intent: str, value: str | None) -> None:
         """The board's buttons: a move's "Try it" (on the list or on the board's picture)."""
@@ -182,8 +263,10 @@ class MoveTrainer(w.VBox):  # type: ignore[misc]
             self.try_move(value)
 
     def _say(self, message: str) -> None:
-        self._message = message
-        self._render()
+        self.message = message
+
+    def _refused(self, exc: TricklabError) -> None:
+        self._say(str(exc))
 
     # --- drawing --------------------------------------------------------------------------------
 
@@ -196,8 +279,6 @@ class MoveTrainer(w.VBox):  # type: ignore[misc]
             "make, what it does and which rules say so. Press Try it on a move to see the board after it."
         )
         parts = [f'<p class="tl-caption">{esc(intro)}</p>']
-        if self._message:
-            parts.append(f'<p class="tl-message" role="alert">{esc(self._message)}</p>')
         if self.tried is not None:
             parts.append(self._tried_html(self.tried))
         else:
@@ -208,7 +289,7 @@ class MoveTrainer(w.VBox):  # type: ignore[misc]
         scene: dict[str, Any] = {
             "html": "".join(parts),
             "label": f"{rules.title}: try a move",
-            "large": self.look.large.value,
+            "large": self.large,
             "data": {
                 "seed": str(self.seed),
                 "ply": str(self.played),
@@ -221,13 +302,19 @@ class MoveTrainer(w.VBox):  # type: ignore[misc]
             # "Try it" is pressed in the list, below the board: the board after the move is drawn
             # above it, out of sight on a phone, so the board brings the tried move into view
             scene["focus"] = ".tl-tried h4"
-        self.board.scene = scene
+        with self.hold_redraw(), self.hold_trait_notifications():
+            self.set_trait("best_move", self.best.text)
+            self.set_trait("verdict", "" if tried is None else self._verdict(tried))
+            self.clear_button.disabled = tried is None
+            self.large_toggle.value = self.large
+            self.colour_toggle.value = self.four_colour
+            self.scene = scene
 
     def _board_html(self, view: Any, *, actions: bool, event: Event | None = None) -> str:
         """The game's board for ``view``: with ``actions`` the legal moves are buttons on it (a
         click tries the move); ``event`` is the step whose place the board marks."""
         legal = [o.action for o in self.outcomes] if actions else []
-        four = self.look.four_colour.value
+        four = self.four_colour
         return view_html(self.rules, view, four_colour=four, actions=legal, action_intent=TRY, event=event)
 
     def _effects(self, o: MoveOutcome) -> str:
@@ -279,13 +366,7 @@ class MoveTrainer(w.VBox):  # type: ignore[misc]
     def _tried_html(self, o: MoveOutcome) -> str:
         steps = "".join(f"<li>{esc(e.text)}</li>" for e in o.events)
         marked = next((e for e in reversed(o.events) if "index" in e.data), None)  # where the move ended
-        if o.best:
-            verdict = f"This is the move {self.entry.best_title} makes."
-        else:
-            verdict = f"{self.entry.best_title.capitalize()} makes a different move: {self.best.description}."
-        best_value = self.best.value
-        if o.value is not None and best_value is not None:
-            verdict += f" Its value: {o.value:+d}; the best move's: {best_value:+d}."
+        verdict = self._verdict(o)
         return (
             f'<section class="tl-panel tl-tried" aria-label="The move you tried">'
             f'<h4 tabindex="-1">You tried: {esc(o.description)}</h4>'
@@ -295,6 +376,24 @@ class MoveTrainer(w.VBox):  # type: ignore[misc]
             f'<p class="tl-summary">{esc(verdict)}</p></section>'
         )
 
+    def _verdict(self, o: MoveOutcome) -> str:
+        """What the trainer says of the move tried: the bot's move or not, and the values."""
+        if o.best:
+            verdict = f"This is the move {self.entry.best_title} makes."
+        else:
+            verdict = f"{self.entry.best_title.capitalize()} makes a different move: {self.best.description}."
+        best_value = self.best.value
+        if o.value is not None and best_value is not None:
+            verdict += f" Its value: {o.value:+d}; the best move's: {best_value:+d}."
+        return verdict
+
     def __repr__(self) -> str:
         tried = "" if self.tried is None else f", tried={self.tried.text!r}"
         return f"MoveTrainer(game={self.rules.name!r}, seed={self.seed}, ply={self.ply}, seat={self.seat}{tried})"
+
+
+def _check_seed(seed: object) -> int:
+    """``seed`` if it is a whole number from 0 to :data:`MAX_SEED`, else :class:`InvalidOption`."""
+    if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed <= MAX_SEED:
+        raise InvalidOption(f"a seed is a whole number from 0 to {MAX_SEED}, not {describe(seed)}")
+    return seed

@@ -436,8 +436,8 @@ function makeControls(send) {
   const update = (rows) => {
     const specs = Array.isArray(rows) ? rows.map((row) => (Array.isArray(row) ? row : [])) : [];
     const now = JSON.stringify(specs.map((row) => row.map((c) => [c?.kind, c?.name])));
+    const focused = node.contains(document.activeElement) ? document.activeElement.dataset.control : undefined;
     if (now !== shape) { // other controls: drawn anew, the focused one focused again
-      const focused = node.contains(document.activeElement) ? document.activeElement.dataset.control : undefined;
       shape = now;
       drawn.clear();
       node.replaceChildren(...specs.map((row) => {
@@ -454,6 +454,12 @@ function makeControls(send) {
       if (focused) drawn.get(focused)?.input.focus();
     }
     for (const row of specs) for (const spec of row) if (drawn.get(spec?.name)?.spec.kind === spec?.kind) refresh(drawn.get(spec.name), spec);
+    // the button that had the focus is gone or hidden now ("Back"): the focus goes to the first usable button
+    const gone = focused && (!drawn.has(focused) || drawn.get(focused).wrap.hidden);
+    if (gone) {
+      [...drawn.values()].map((item) => item.input)
+        .find((input) => input.matches("button") && !input.disabled && !input.closest("[hidden]"))?.focus();
+    }
     node.hidden = drawn.size === 0;
   };
 
