@@ -176,11 +176,11 @@ def test_play_it_out_takes_the_boards_place_and_back_brings_the_board() -> None:
     assert trainer.stepper is not None and trainer.replay is not None and trainer.hosted is trainer.replay
     # the play-out in the board's place, its title and "Back to the trainer" in a row under its controls
     assert trainer.scene["html"] == trainer.replay.scene["html"] != own
-    row = ["playout", "back"] if trainer.hosted is trainer.stepper else ["back"]  # a title of its own, or the note
-    assert [c["name"] for c in trainer.scene["controls"][-1]] == row
-    assert "This deal played out with your prediction (2)" in trainer.scene["html"] + trainer.playout_note.label
+    assert trainer.hosted is trainer.stepper  # the stepper itself, in the trainer's place
+    assert [c["name"] for c in trainer.scene["controls"][-1]] == ["playout", "to-trainer"]
+    assert trainer.playout_note.label.startswith("This deal played out with your prediction (2)")
     assert not trainer.back_button.hidden
-    trainer.control("back", None)  # as the page sends the press
+    trainer.control("to-trainer", None)  # as the page sends the press
     assert trainer.hosted is None and trainer.scene["html"] == own and trainer.back_button.hidden
     trainer.play_button.click()
     assert trainer.try_bid() is not None  # the numbers are on the board: it comes back
@@ -301,5 +301,5 @@ def test_the_page_sets_only_the_look_and_through_its_checks() -> None:
     assert trainer.advice is not None
     trainer.control("progress", "7")  # the bar only shows
     assert "only shows progress" in trainer.message
-    trainer.control("back", None)  # hidden while the trainer is shown
+    trainer.control("to-trainer", None)  # hidden while the trainer is shown
     assert "cannot be used now" in trainer.message and trainer.hosted is None

@@ -19,6 +19,7 @@ def no_carrier(monkeypatch: pytest.MonkeyPatch) -> None:
     """Each test starts as a fresh kernel does: no board made yet."""
     monkeypatch.setattr(frontend, "_carrier", None)
     monkeypatch.setattr(frontend, "_live", frontend.weakref.WeakSet())
+    monkeypatch.setattr(frontend, "_unseen", 0)
 
 
 def sent(board: Board) -> list[Any]:
@@ -76,3 +77,16 @@ def test_in_colab_every_board_carries_the_module(monkeypatch: pytest.MonkeyPatch
     Board()
     monkeypatch.setitem(sys.modules, "google.colab", types.ModuleType("google.colab"))
     assert Board()._esm == full_module()
+
+
+def test_a_board_made_to_be_hosted_never_carries_the_module() -> None:
+    from tricklab.widgets.board import for_hosting
+
+    with for_hosting():
+        hosted = Board()
+    assert hosted._esm == waiting_module()
+    shown = Board()
+    assert shown._esm == full_module()
+    with for_hosting():
+        Board().close()
+    assert shown._esm == full_module()

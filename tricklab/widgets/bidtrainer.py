@@ -117,7 +117,7 @@ class BidTrainer(Board):
         # shown only with the play-out, in a row under the play-out's own controls
         self.playout_note = Note("playout", "", hidden=True)
         self.back_button = Button(
-            "back", "Back to the trainer", tooltip="the hand, your bid and its numbers", hidden=True
+            "to-trainer", "Back to the trainer", tooltip="the hand, your bid and its numbers", hidden=True
         )
         self.try_button.on_click(self.start)
         self.cancel_button.on_click(self._cancel.set)
@@ -338,11 +338,10 @@ class BidTrainer(Board):
         if self.replay is None:
             return
         with self.hold_redraw():
-            # the play-out's title as a line of text, unless the play-out says it itself
-            self.playout_note.hidden = self.replay is not self.stepper
+            # the play-out's title as a line of text, then the way back
+            self.playout_note.hidden = False
             self.back_button.hidden = False
-            row = [self.back_button] if self.playout_note.hidden else [self.playout_note, self.back_button]
-            self.host(self.replay, row)
+            self.host(self.replay, [self.playout_note, self.back_button])
 
     def wait(self, timeout: float | None = None) -> None:
         """Wait for a trial in a worker thread (in the browser the page's loop runs it)."""
@@ -375,9 +374,7 @@ class BidTrainer(Board):
             shown = str(action).removeprefix("predict ").removeprefix("bid ")
         title = f"This deal played out with your {self.what} ({shown}), as {self.rules.seat_name(self.seat)} sees it"
         self.stepper = stepper
-        # a stepper that is a board is shown in this one's place; one that is not (a box of
-        # ipywidgets, which one anywidget cannot show) is shown as the play-out's steps in words
-        self.replay = stepper if isinstance(stepper, Board) else _replay_board(self, stepper, title)
+        self.replay = stepper  # shown in this board's place
         self.playout_note.label = title
         self.message = ""
         self.show_play_out()
@@ -535,25 +532,6 @@ class BidTrainer(Board):
             f"BidTrainer(game={self.rules.name!r}, players={self.rules.players}, seed={self.seed}, "
             f"seat={self.seat}, bid={str(self.action)!r})"
         )
-
-
-def _replay_board(trainer: BidTrainer, stepper: TrickStepper, title: str) -> Board:
-    """A board that shows a play-out in words: the title, the board when the round is scored and
-    every step up to then (as the trainer's seat saw them), for a stepper that is not a board
-    itself."""
-    steps = stepper.steps
-    # the round's last score: the steps after it are the next round's deal
-    last = max((i for i, step in enumerate(steps) if step.event.kind == "score"), default=len(steps) - 1)
-    end = steps[last]
-    items = "".join(f"<li>{esc(step.event.text)}</li>" for step in steps[stepper.step : last + 1])
-    html = (
-        f'<h4 class="tl-playout-title">{esc(title)}</h4>'
-        f"{view_html(trainer.rules, end.state, four_colour=trainer.four_colour)}"
-        f'<section class="tl-panel tl-playout-steps" aria-label="Every step of the play-out">'
-        f"<h4>Every step, from your {esc(trainer.what)} to the round's score</h4><ol>{items}</ol></section>"
-    )
-    with for_hosting():
-        return Board(scene={"html": html, "label": title, "large": trainer.large})
 
 
 def _advice(rules: Rules[Any]) -> AdvisorEntry:

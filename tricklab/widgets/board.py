@@ -54,7 +54,8 @@ def for_hosting() -> Iterator[None]:
     comm.create_comm = comm.DummyComm
     w.Widget._widget_construction_callback = None
     try:
-        yield
+        with frontend.unseen():
+            yield
     finally:
         comm.create_comm, w.Widget._widget_construction_callback = made, callback
 

@@ -33,6 +33,8 @@ import hashlib
 import json
 import sys
 import weakref
+from collections.abc import Iterator
+from contextlib import contextmanager
 from functools import cache
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -107,9 +109,26 @@ def _open(board: Board | None) -> bool:
     return board is not None and board.comm is not None
 
 
+_unseen = 0  # how many ``unseen()`` blocks are open
+
+
+@contextmanager
+def unseen() -> Iterator[None]:
+    """Boards made inside are never on a page of their own (a board drawn by the board hosting
+    it): they hold the small module and are never the carrier."""
+    global _unseen
+    _unseen += 1
+    try:
+        yield
+    finally:
+        _unseen -= 1
+
+
 def module_for_new_board() -> str:
     """The module a board made now starts with: the full one when no open board carries it, and
     always in Google Colab, which draws each output in a page (a frame) of its own."""
+    if _unseen:
+        return waiting_module()
     if "google.colab" in sys.modules:
         return full_module()
     return waiting_module() if _open(_carrier() if _carrier else None) else full_module()
@@ -118,6 +137,8 @@ def module_for_new_board() -> str:
 def made(board: Board) -> None:
     """Note a new board (after its module was chosen): the carrier when it holds the full module."""
     global _carrier
+    if _unseen:
+        return
     _live.add(board)
     if board._esm == full_module():
         _carrier = weakref.ref(board)
