@@ -145,10 +145,10 @@ def test_the_seed_after_the_largest_is_0() -> None:
     assert next_seed(7) == 8 and next_seed(LARGEST) == 0 and LARGEST == 2**63 - 1
     table = apps.play_app(f"seed={LARGEST}&pace=0").children[1]
     table.board.intent("new-deal")
-    assert table.match.seed == 0 and "seed 0" in table.board.scene["html"]
+    assert table.match.seed == 0 and "seed 0" in table.message
 
 
-@pytest.mark.parametrize("make", [apps.play_app, apps.bid_trainer_app, apps.replay_app])
+@pytest.mark.parametrize("make", [apps.bid_trainer_app, apps.replay_app])
 def test_large_and_four_colour_are_link_parameters(make: Any) -> None:
     app = make("large=1&four_colour=yes&pace=0")
     look = widget(app).look
@@ -156,6 +156,15 @@ def test_large_and_four_colour_are_link_parameters(make: Any) -> None:
     assert address(app)["large"] == "1" and address(app)["four_colour"] == "1"
     look.large.value = False
     assert "large" not in address(app)
+
+
+def test_play_large_and_four_colour_are_link_parameters() -> None:
+    app = apps.play_app("large=1&four_colour=yes&pace=0")
+    table = widget(app)
+    assert table.large and table.four_colour and table.controls["four_colour"].value and messages(app) == []
+    assert address(app)["large"] == "1" and address(app)["four_colour"] == "1"
+    table.control("large", "false")  # the page's press of "Large"
+    assert table.large is False and "large" not in address(app) and not table.board.scene["large"]
 
 
 def test_quiz_large_and_four_colour_are_link_parameters() -> None:
