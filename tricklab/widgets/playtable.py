@@ -290,7 +290,7 @@ class PlayTable(Board):
             return str(self._pick.colour) + (f" {self._pick.place}" if self._pick.place else "")
         if self._picked:
             return " ".join(self._picked)
-        if any(self._bid.values()):
+        if any(self._bid.values()) and Bid in self._offered():  # the bid being built, while a bid is asked
             return f"bid {self._bid['rock']} {self._bid['soul']} {self._bid['pops']}"
         return ""
 
