@@ -621,9 +621,8 @@ def test_a_chamber_value_from_the_page_is_parsed_strictly(value: str) -> None:
     record = table.match.to_json()
     table.board.intent("chamber", value)
     assert table.match.to_json() == record
-    html_now = table.board.scene["html"]
-    assert 'role="alert"' in html_now
-    assert ("is not a chamber" if len(value) < 80 else "characters long") in html_now
+    assert alert_shown(table)
+    assert ("is not a chamber" if len(value) < 80 else "characters long") in table.message
     table.board.intent("confirm")  # nothing was picked: the engine's own refusal, still no change
     assert table.match.to_json() == record
     check_table(table, value)
@@ -637,7 +636,7 @@ def test_a_huge_chamber_number_in_range_of_digits_is_refused_by_the_engine() -> 
     record = table.match.to_json()
     table.board.intent("chamber", "99")
     table.board.intent("confirm")
-    assert table.match.to_json() == record and 'role="alert"' in table.board.scene["html"]
+    assert table.match.to_json() == record and alert_shown(table)
 
 
 # --- BidTrainer -----------------------------------------------------------------------------------
