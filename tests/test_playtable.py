@@ -11,8 +11,7 @@ import traitlets
 
 from tricklab.actions import Bid, Pass, Place, Play, Predict, Skip
 from tricklab.errors import IllegalAction, InvalidOption
-from tricklab.widgets import Board
-from tricklab.widgets import PlayTable
+from tricklab.widgets import Board, PlayTable
 from tricklab.widgets.apps import play_app
 
 
