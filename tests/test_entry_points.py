@@ -596,6 +596,13 @@ EXAMPLES: dict[str, dict[str, Example]] = {
     "tricklab.widgets.Quiz.control": {"name": lambda g: "level", "value": lambda g: "1"},
     "tricklab.widgets.Quiz.set_state": {"sync_data": lambda g: {"level": 2}},
     "tricklab.widgets.Quiz.use_controls": {"controls": lambda g: Controls([])},
+    # the play table is a Board: its page-facing methods, with the table's own controls
+    "tricklab.widgets.PlayTable.intent": {"intent": lambda g: "pace", "value": lambda g: "faster"},
+    "tricklab.widgets.PlayTable.on_intent": {"handler": lambda g: lambda intent, value: None},
+    "tricklab.widgets.PlayTable.show_address": {"address": lambda g: lambda: "game=kalah"},
+    "tricklab.widgets.PlayTable.control": {"name": lambda g: "large", "value": lambda g: "true"},
+    "tricklab.widgets.PlayTable.set_state": {"sync_data": lambda g: {"four_colour": True}},
+    "tricklab.widgets.PlayTable.use_controls": {"controls": lambda g: Controls([])},
     "tricklab.widgets.BidTrainer": {"seat": lambda g: 1},
     "tricklab.widgets.BidTrainer.choose": {"bid": lambda g: g.trainer_bid},
     "tricklab.widgets.BidTrainer.wait": {"timeout": lambda g: 5.0},
