@@ -115,7 +115,7 @@ def refuse_an_empty_pit(page: Any, board: Any) -> None:
     forged = board.locator(LEGAL["kalah"]).first
     forged.evaluate("(e, value) => e.setAttribute('data-value', value)", f"sow {number}")
     forged.click()
-    alert = page.locator(".tricklab-message")
+    alert = page.locator(".tricklab-said")  # the table's message, in its live region above the board
     expect(alert).to_contain_text(f"Your pit {number} is empty: there is nothing to sow.")
     assert board.get_attribute("data-step") == step
     assert pit_labels(board) == before

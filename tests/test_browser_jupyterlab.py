@@ -107,3 +107,48 @@ def test_a_click_in_the_trick_explainer_reaches_python_in_jupyterlab(lab_url: st
     finally:
         path.unlink(missing_ok=True)
     assert not [e for e in log.errors if "tricklab" in e or "anywidget" in e]
+
+
+def test_a_card_played_on_the_play_table_reaches_python_in_jupyterlab(lab_url: str, browser: Any) -> None:
+    """A card clicked on the table is played in Python: a cell run after it prints the learner's last move."""
+    ARTIFACTS.mkdir(parents=True, exist_ok=True)
+    name = f"lab-playtable-{free_port()}.ipynb"  # a notebook of this run's own (tests/artifacts is not kept)
+    cells = [
+        "from tricklab.widgets import PlayTable\n"
+        'table = PlayTable("tricks-and-stones", 4, seat=0, seed=11, pace=0, hold=0)\n'
+        'table.act("predict 2")\n'
+        "table",
+        'print("Python holds:", table.last_move)',
+    ]
+    notebook = {
+        "cells": [
+            {"cell_type": "code", "metadata": {}, "source": s, "outputs": [], "execution_count": None} for s in cells
+        ],
+        "metadata": {"kernelspec": {"name": "python3", "display_name": "Python 3 (ipykernel)", "language": "python"}},
+        "nbformat": 4,
+        "nbformat_minor": 5,
+    }
+    path = ARTIFACTS / name
+    path.write_text(json.dumps(notebook))
+    try:
+        page, log = open_page(browser, f"{lab_url}/tree/tests/artifacts/{name}?reset", viewport=(1400, 1000))
+        page.locator(".jp-Notebook").wait_for(timeout=90_000)
+        page.get_by_text("Python 3 (ipykernel) | Idle").wait_for(timeout=90_000)
+        page.get_by_role("menuitem", name="Run").click()
+        page.get_by_role("menuitem", name="Run All Cells", exact=True).click()
+        board = page.locator(".tricklab-board")
+        card = board.locator("button.tl-card.tl-legal[data-intent='play']").first
+        card.wait_for(timeout=120_000)
+        printed = page.locator(".jp-OutputArea-output").filter(has_text="Python holds:")
+        expect(printed).to_contain_text("Python holds: predict 2")
+        value = card.get_attribute("data-value")
+        card.click()
+        expect(board.locator(f"button.tl-card[data-intent='play'][data-value='{value}']")).to_have_count(0)
+        page.locator(".jp-CodeCell").nth(1).locator(".cm-content").click()
+        page.keyboard.press("Shift+Enter")
+        expect(printed).to_contain_text(f"Python holds: play {value}", timeout=30_000)
+        page.screenshot(path=str(ARTIFACTS / "jupyterlab-playtable.png"))
+        page.close()
+    finally:
+        path.unlink(missing_ok=True)
+    assert not [e for e in log.errors if "tricklab" in e or "anywidget" in e]
