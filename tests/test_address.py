@@ -145,45 +145,26 @@ def test_the_seed_after_the_largest_is_0() -> None:
     assert next_seed(7) == 8 and next_seed(LARGEST) == 0 and LARGEST == 2**63 - 1
     table = apps.play_app(f"seed={LARGEST}&pace=0").children[1]
     table.board.intent("new-deal")
-    assert table.match.seed == 0 and "seed 0" in table.board.scene["html"]
+    assert table.match.seed == 0 and "seed 0" in table.message
 
 
-@pytest.mark.parametrize("make", [apps.play_app])
-def test_large_and_four_colour_are_link_parameters(make: Any) -> None:
-    app = make("large=1&four_colour=yes&pace=0")
-    look = widget(app).look
-    assert look.large.value and look.four_colour.value and messages(app) == []
+@pytest.mark.parametrize(
+    "make, query",
+    [
+        (apps.replay_app, ""),
+        (apps.play_app, "&pace=0"),
+        (apps.quiz_app, ""),
+        (apps.bid_trainer_app, "&game=tricks-and-stones"),  # the bid trainer
+        (apps.bid_trainer_app, "&game=kalah"),  # the move trainer
+    ],
+)
+def test_large_and_four_colour_are_link_parameters(make: Any, query: str) -> None:
+    app = make(f"large=1&four_colour=yes{query}")
+    shown = widget(app)
+    assert shown.large and shown.four_colour and shown.controls["large"].value and messages(app) == []
     assert address(app)["large"] == "1" and address(app)["four_colour"] == "1"
-    look.large.value = False
-    assert "large" not in address(app)
-
-
-def test_replay_large_and_four_colour_are_link_parameters() -> None:
-    app = apps.replay_app("large=1&four_colour=yes")
-    stepper = widget(app)
-    assert stepper.large and stepper.four_colour and stepper.controls["large"].value and messages(app) == []
-    assert address(app)["large"] == "1" and address(app)["four_colour"] == "1"
-    stepper.control("large", "false")  # the page's press of "Large"
-    assert stepper.large is False and "large" not in address(app) and not stepper.board.scene["large"]
-
-
-def test_quiz_large_and_four_colour_are_link_parameters() -> None:
-    app = apps.quiz_app("large=1&four_colour=yes")
-    quiz = widget(app)
-    assert quiz.large and quiz.four_colour and quiz.controls["large"].value and messages(app) == []
-    assert address(app)["large"] == "1" and address(app)["four_colour"] == "1"
-    quiz.control("large", "false")  # the page's press of "Large"
-    assert quiz.large is False and "large" not in address(app) and not quiz.board.scene["large"]
-
-
-@pytest.mark.parametrize("game", ["tricks-and-stones", "kalah"])  # the bid trainer, the move trainer
-def test_trainer_large_and_four_colour_are_link_parameters(game: str) -> None:
-    app = apps.bid_trainer_app(f"game={game}&large=1&four_colour=yes")
-    trainer = widget(app)
-    assert trainer.large and trainer.four_colour and trainer.controls["large"].value and messages(app) == []
-    assert address(app)["large"] == "1" and address(app)["four_colour"] == "1"
-    trainer.control("large", "false")  # the page's press of "Large"
-    assert trainer.large is False and "large" not in address(app) and not trainer.board.scene["large"]
+    shown.control("large", "false")  # the page's press of "Large"
+    assert shown.large is False and "large" not in address(app) and not shown.board.scene["large"]
 
 
 def test_explainer_takes_large_and_four_colour() -> None:

@@ -107,7 +107,7 @@ def refuse_an_empty_pit(page: Any, board: Any) -> None:
     theirs.click()
     page.wait_for_timeout(500)  # a kernel's answer takes a few milliseconds here
     assert board.get_attribute("data-step") == step
-    assert board.locator(".tl-message").count() == 0
+    assert page.locator(".tricklab-message:visible").count() == 0
     # the page can send any value: point a legal pit's button at an empty pit of the learner's
     empty = board.locator(".tl-row-bottom div.tl-pit").first
     number = empty.locator(".tl-pit-n").inner_text().strip()
@@ -115,7 +115,7 @@ def refuse_an_empty_pit(page: Any, board: Any) -> None:
     forged = board.locator(LEGAL["kalah"]).first
     forged.evaluate("(e, value) => e.setAttribute('data-value', value)", f"sow {number}")
     forged.click()
-    alert = board.get_by_role("alert")
+    alert = page.locator(".tricklab-said")  # the table's message, in its live region above the board
     expect(alert).to_contain_text(f"Your pit {number} is empty: there is nothing to sow.")
     assert board.get_attribute("data-step") == step
     assert pit_labels(board) == before

@@ -222,3 +222,32 @@ def test_a_click_in_the_bid_trainer_reaches_python_in_jupyterlab(lab_url: str, b
     finally:
         path.unlink(missing_ok=True)
     assert not [e for e in log.errors if "tricklab" in e or "anywidget" in e]
+
+
+def test_a_card_played_on_the_play_table_reaches_python_in_jupyterlab(lab_url: str, browser: Any) -> None:
+    """A card clicked on the table is played in Python: a cell run after it prints the learner's last move."""
+    cells = [
+        "from tricklab.widgets import PlayTable\n"
+        'table = PlayTable("tricks-and-stones", 4, seat=0, seed=11, pace=0, hold=0)\n'
+        'table.act("predict 2")\n'
+        "table",
+        'print("Python holds:", table.last_move)',
+    ]
+    path = _notebook(f"lab-playtable-{free_port()}.ipynb", cells)
+    try:
+        page, log = _run_all(browser, lab_url, path)
+        board = page.locator(".tricklab-board")
+        card = board.locator("button.tl-card.tl-legal[data-intent='play']").first
+        card.wait_for(timeout=120_000)
+        printed = page.locator(".jp-OutputArea-output").filter(has_text="Python holds:")
+        expect(printed).to_contain_text("Python holds: predict 2")
+        value = card.get_attribute("data-value")
+        card.click()
+        expect(board.locator(f"button.tl-card[data-intent='play'][data-value='{value}']")).to_have_count(0)
+        _rerun(page, 1)
+        expect(printed).to_contain_text(f"Python holds: play {value}", timeout=30_000)
+        page.screenshot(path=str(ARTIFACTS / "jupyterlab-playtable.png"))
+        page.close()
+    finally:
+        path.unlink(missing_ok=True)
+    assert not [e for e in log.errors if "tricklab" in e or "anywidget" in e]

@@ -180,7 +180,7 @@ def assert_projector_fits(page: Any) -> None:
 def test_large_mode_fits_a_projector(voila_url: str, browser: Any, query: str) -> None:
     page, log = open_page(browser, play_url(voila_url, query), viewport=(1366, 768))
     board = wait_ready(page)
-    page.locator(".widget-toggle-button", has_text="Large").click()
+    page.get_by_role("button", name="Large", exact=True).click()
     expect(board).to_have_class(re.compile(r"\btl-large\b"))
     assert_projector_fits(page)
     screenshot(page, f"projector-{game_of(query)}-start")

@@ -31,6 +31,7 @@ NOTEBOOK = ROOT / "tests" / "hosts" / "marimo_explainer.py"
 QUIZ_NOTEBOOK = ROOT / "tests" / "hosts" / "marimo_quiz.py"
 STEPPER_NOTEBOOK = ROOT / "tests" / "hosts" / "marimo_stepper.py"
 TRAINER_NOTEBOOK = ROOT / "tests" / "hosts" / "marimo_bidtrainer.py"
+TABLE_NOTEBOOK = ROOT / "tests" / "hosts" / "marimo_playtable.py"
 BOARD = ".tricklab-board"
 
 
@@ -56,6 +57,12 @@ def marimo_stepper() -> Iterator[tuple[str, Path]]:
 def marimo_trainer() -> Iterator[tuple[str, Path]]:
     """``marimo run`` of the bid trainer's notebook: its address, and the file it writes its state to."""
     yield from _marimo_run(TRAINER_NOTEBOOK)
+
+
+@pytest.fixture(scope="module")
+def marimo_table() -> Iterator[tuple[str, Path]]:
+    """``marimo run`` of the play table's notebook: its address, and the file it writes its state to."""
+    yield from _marimo_run(TABLE_NOTEBOOK)
 
 
 def _marimo_run(notebook: Path) -> Iterator[tuple[str, Path]]:
@@ -303,6 +310,45 @@ def test_the_bid_trainer_works_in_marimo_and_python_sees_the_bid(
         assert moved["verdict"] == "" and moved["message"] == "A new deal: seed 4."
         ARTIFACTS.mkdir(parents=True, exist_ok=True)
         page.screenshot(path=str(ARTIFACTS / "marimo-bidtrainer.png"))
+    finally:
+        page.close()
+    assert log.blocked == [], log.blocked[:5]
+    assert log.javascript_errors() == []
+
+
+def test_the_play_table_works_in_marimo_and_python_sees_the_card_played(
+    marimo_table: tuple[str, Path], browser: Any
+) -> None:
+    url, state = marimo_table
+    page, log = open_page(browser, url, viewport=(1280, 900))
+    try:
+        board = settled(page)
+        assert page.get_by_text("Jupyter widgets are not supported").count() == 0
+        start = python_side(page, state, lambda s: s["last_move"] == "predict 2")
+        assert start["seat"] == 0 and start["turn"] == 0 and start["round"] == 1 and start["message"] == ""
+        said = page.get_by_text("Python holds your last move")
+        expect(said).to_contain_text("predict 2")
+        # a card that may not be played: Python refuses it with the engine's words and changes nothing
+        barred = board.locator("button.tl-card.tl-not-legal[data-intent='play']").first
+        barred.click(force=True)  # aria-disabled, yet the click reaches Python
+        refused = python_side(page, state, lambda s: s["message"] != "")
+        assert refused["actions"] == start["actions"] and refused["last_move"] == "predict 2"
+        expect(page.get_by_role("alert").filter(has_text=refused["message"][:30])).to_be_visible()
+        # the playable card: Python plays it, its traits change, the cell reading them reruns
+        card = board.locator("button.tl-card.tl-legal[data-intent='play']").first
+        value = card.get_attribute("data-value")
+        assert value in start["hand"]
+        card.click()
+        seen = python_side(page, state, lambda s: s["last_move"] == f"play {value}")
+        assert f"play {value}" in seen["actions"] and value not in seen["hand"] and seen["message"] == ""
+        expect(said).to_contain_text(f"play {value}")
+        expect(board.locator(f"button.tl-card[data-intent='play'][data-value='{value}']")).to_have_count(0)
+        # a drawn toggle: Python's look changes and the board redraws with it
+        page.get_by_role("button", name="4 colours").click()
+        assert python_side(page, state, lambda s: s["four_colour"])["four_colour"] is True
+        expect(page.get_by_role("button", name="4 colours")).to_have_attribute("aria-pressed", "true")
+        ARTIFACTS.mkdir(parents=True, exist_ok=True)
+        page.screenshot(path=str(ARTIFACTS / "marimo-playtable.png"))
     finally:
         page.close()
     assert log.blocked == [], log.blocked[:5]

@@ -112,7 +112,7 @@ def test_an_illegal_click_is_explained_and_changes_nothing(voila_url: str, brows
     why = board.locator(f"#{illegal.get_attribute('aria-describedby')}")
     assert re.search(r"You must follow|trumps are not broken", why.inner_text())
     illegal.click(force=True)
-    alert = board.get_by_role("alert")
+    alert = page.locator(".tricklab-said")  # the table's message, in its live region above the board
     expect(alert).to_be_visible()
     assert re.search(r"You must follow|trumps are not broken", alert.inner_text())
     assert board.get_attribute("data-step") == step

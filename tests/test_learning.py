@@ -21,7 +21,8 @@ from tricklab.widgets.review import ReviewPanel, ReviewView
 
 
 def html_of(table: PlayTable) -> str:
-    return str(table.board.scene["html"])
+    """What the table shows: its board's markup and its message (plain text, above the board)."""
+    return str(table.board.scene["html"]) + "\n" + table.message
 
 
 def finished_trick(markup: str) -> str:
@@ -145,7 +146,7 @@ def test_the_review_from_a_rounds_sheet_rates_every_decision_in_place_with_words
     play_until(table, lambda: table.paused is not None and table.paused.kind == "round")
     assert "Review my decisions in this round" in html_of(table)
     view = table.review(0, background=False)
-    assert isinstance(view, ReviewView) and table.children == (table.toolbar, table.board)
+    assert isinstance(view, ReviewView) and table.board is table  # shown in the table's own scene
     review = view.review
     assert review is not None and review.seat == 2 and review.round == 0
     assert all(table.match.states[d.index].to_play == 2 for d in review.decisions)

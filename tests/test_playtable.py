@@ -4,12 +4,14 @@ from __future__ import annotations
 
 import re
 from html import escape as html_escape
+from typing import Any
 
 import pytest
+import traitlets
 
 from tricklab.actions import Bid, Pass, Place, Play, Predict, Skip
-from tricklab.errors import IllegalAction
-from tricklab.widgets import PlayTable
+from tricklab.errors import IllegalAction, InvalidOption
+from tricklab.widgets import Board, PlayTable
 from tricklab.widgets.apps import play_app
 
 
@@ -38,8 +40,7 @@ def test_legal_cards_are_highlighted_and_an_illegal_click_changes_nothing() -> N
         table.match.copy().apply(f"play {card}")
     table.board.intent("play", card)
     assert table.match.to_json() == before
-    assert html_escape(expected.value.to_you) in table.board.scene["html"]  # the engine's reason, to the learner
-    assert 'role="alert"' in table.board.scene["html"]
+    assert table.message == expected.value.to_you  # the engine's reason, to the learner (its live region)
 
 
 def test_tricks_and_stones_predictions_and_gems_by_clicking() -> None:
@@ -105,7 +106,7 @@ def test_jewel_vault_announce_pass_and_steal_by_clicking() -> None:
     hand = [str(c) for c in table.match.state.hands[0]]
     table.board.intent("pick", hand[0])
     table.board.intent("confirm")  # one card is not enough: the engine explains
-    assert 'role="alert"' in table.board.scene["html"]
+    assert table.message and table.selection == hand[0]
     table.board.intent("pick", hand[1])
     table.board.intent("confirm")
     assert Pass((table.rules.card(hand[0]), table.rules.card(hand[1]))) in table.match.actions
@@ -161,3 +162,59 @@ def test_play_app_checks_its_link() -> None:
     text = bad.children[0].value
     assert "Jewel Vault variant" in text and "pace" in text and "no player" in text
     assert "with partnerships" not in text
+
+
+# --- one anywidget: its controls drawn from the scene, its state synced traits ---------------------
+
+
+def test_the_table_is_one_board_with_its_controls_drawn_from_the_scene() -> None:
+    table = PlayTable("tricks-and-stones", 4, seat=1, seed=2, pace=0)
+    assert isinstance(table, Board) and table.board is table and not hasattr(table, "children")
+    drawn = [c["name"] for row in table.scene["controls"] for c in row]
+    assert drawn == ["undo", "hint", "new_deal", "large", "four_colour"]
+    table.control("new_deal", None)  # the page's press of "New deal"
+    assert table.match.seed == 3 and "seed 3" in table.message
+    table.control("four_colour", "true")
+    assert table.four_colour and table.controls["four_colour"].value and " tl-four" in table.scene["html"]
+
+
+def test_the_synced_traits_follow_the_match_and_can_be_observed() -> None:
+    table = PlayTable("band-of-tricks", 4, seat=0, seed=3, pace=0, hold=0)
+    seen: list[tuple[str, Any]] = []
+    table.observe(lambda change: seen.append((change["name"], change["new"])), ["turn", "selection", "last_move"])
+    assert table.turn == table.match.to_play == 0 and table.round == 1 and table.scores == []
+    table.intent("bid", "rock:+1")
+    assert table.selection == "bid 1 0 0" and ("selection", "bid 1 0 0") in seen
+    table.intent("confirm")
+    assert table.last_move == "bid 1 0 0" and table.selection == ""
+    assert ("last_move", "bid 1 0 0") in seen and table.turn == table.match.to_play
+    while table.round == 1:
+        table.act(table.match.legal_actions()[0])
+        table.finish_bots()
+    assert table.round == 2 and len(table.scores) == 4  # the first deal is scored
+
+
+def test_look_traits_link_and_the_page_sets_only_them() -> None:
+    table = PlayTable("jewel-vault", 4, seat=0, seed=1, pace=0)
+    other = Toggleable()
+    traitlets.link((other, "on"), (table, "large"))
+    other.on = True
+    assert table.large and table.scene["large"] and table.controls["large"].value
+    table.set_state({"four_colour": True, "seat": 2, "turn": 3, "selection": "QS", "last_move": "play QS"})
+    assert table.four_colour and table.seat == 0 and table.selection == "" and table.last_move == ""
+    assert table.turn == table.match.to_play
+
+
+@pytest.mark.parametrize(
+    ("name", "value"), [("seat", 2), ("turn", 3), ("round", 4), ("scores", [9]), ("selection", "AS"), ("large", "yes")]
+)
+def test_a_refused_value_changes_nothing(name: str, value: Any) -> None:
+    table = PlayTable("tricks-and-stones", 4, seat=0, seed=4, pace=0)
+    before, scene = getattr(table, name), table.scene
+    with pytest.raises((InvalidOption, traitlets.TraitError)):
+        setattr(table, name, value)
+    assert getattr(table, name) == before and table.scene == scene
+
+
+class Toggleable(traitlets.HasTraits):
+    on = traitlets.Bool(False)

@@ -19,11 +19,12 @@ from __future__ import annotations
 
 import asyncio
 import itertools
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Any, Literal
 
-import ipywidgets as w
+import traitlets
 
 from .. import get_rules
 from ..actions import (
@@ -66,8 +67,9 @@ from ..links import moves_code
 from ..match import Match, Step
 from ..platform import app_link
 from ..review import reviewable_rounds
-from .board import Board, LookToggles, controls_row
-from .inputs import bid_step, check_seconds, clicked_card, number, quote, short, too_long
+from .board import Board
+from .controls import Button, Controls, Toggle
+from .inputs import bid_step, check_flag, check_seconds, clicked_card, number, quote, short, too_long
 from .review import INTENTS as REVIEW_INTENTS
 from .review import RETRIED, ReviewView
 
@@ -101,7 +103,7 @@ class Pause:
     sheet: tuple[Step, ...] = ()
 
 
-class PlayTable(w.VBox):  # type: ignore[misc]
+class PlayTable(Board):
     """One learner seat against heuristic bots, in any game, player count and variant.
 
     ``players=None`` is the game's default count (:func:`tricklab.games.default_players`).
@@ -111,7 +113,41 @@ class PlayTable(w.VBox):  # type: ignore[misc]
     even at a round's end (for scripts that play a table through).
     Rules options (e.g. ``partnerships=True``) and match options (``first_dealer=2``) are
     passed on to the game.
+
+    One anywidget (a :class:`Board`): Undo, Hint, New deal and the look toggles are drawn by the
+    front end from the scene (``table.controls["hint"].click()``); cards, bids, moves, the bots'
+    pace and the review are the board's own clicks. What a notebook cares about is synced traits,
+    observable and linkable:
+
+    - ``seat``: the learner's seat, fixed when the table is made (the table shows only what
+      that seat may see, whatever the page sends);
+    - ``turn``: the seat to play (``None`` once the game is over); ``my_turn`` says whether it
+      is the learner's;
+    - ``round``: the number of the round (deal) under way, from 1; ``scores``: each seat's
+      points from the rounds scored so far (the final totals once the game is over; empty
+      before then in a game that scores only at its end);
+    - ``selection``: what the learner has picked for the decision at hand, in words of the
+      game's notation (the cards picked for a pass ``"7H AH"``, the bid being built
+      ``"bid 1 0 2"``, the chambers clicked ``"1 3"``, the Mandala colour picked), ``""`` for
+      nothing; ``last_move``: the learner's last decision, as text (``"play 7H"``);
+    - ``large``, ``four_colour``: the look (the only ones the page may set, through the toggles);
+    - ``message``: the last refusal or note, in words (``""`` for none).
+
+    The table's own traits (all but ``large``, ``four_colour`` and ``message``) follow the match:
+    setting one from outside raises :class:`~tricklab.errors.InvalidOption` and changes nothing.
     """
+
+    seat = traitlets.Int(0).tag(sync=True)
+    turn = traitlets.Int(None, allow_none=True).tag(sync=True)
+    round = traitlets.Int(1).tag(sync=True)
+    scores = traitlets.List(traitlets.Int()).tag(sync=True)
+    selection = traitlets.Unicode("").tag(sync=True)
+    last_move = traitlets.Unicode("").tag(sync=True)
+    large = traitlets.Bool(False).tag(sync=True)
+    four_colour = traitlets.Bool(False).tag(sync=True)
+    _page_traits = frozenset({"large", "four_colour"})
+    #: the traits the table sets itself from the match
+    _own_traits = ("seat", "turn", "round", "scores", "selection", "last_move")
 
     def __init__(
         self,
@@ -133,10 +169,18 @@ class PlayTable(w.VBox):  # type: ignore[misc]
         rules.check_seat(seat)
         pace = check_seconds("pace", pace, MAX_WAIT)
         hold = None if hold is None else check_seconds("hold", hold, MAX_WAIT)
+        check_flag("large", large)
+        check_flag("four_colour", four_colour)
         if match is not None and not isinstance(match, Match):
             raise InvalidOption(f"match must be a Match to go on with, or None, not {describe(match)}")
+        self._ready = False  # the observers wait until the whole table is made
+        self._setting = 0  # > 0 while the table sets its own traits
+        super().__init__()
         self._options = dict(options)
-        self.seat = seat
+        with self._own():
+            self.seat = seat
+        self.large = large
+        self.four_colour = four_colour
         self.pace = pace
         self.hold = hold
         self._bots_paused = False
@@ -144,31 +188,116 @@ class PlayTable(w.VBox):  # type: ignore[misc]
         self._review: ReviewView | None = None  # the review shown in place, under the button that asked for it
         self._reveal = ""  # what the next scene brings into view (a CSS selector), once
         self._reveals = 0
-        self.board = Board()
-        self.board.on_intent(self._intent)
-        self.look = LookToggles(
-            large=large,
-            four_colour=four_colour,
-            on_change=self._render,
-            suits=cls.capabilities.board is None,
+        self.on_intent(self._intent)
+        self.undo_button = Button("undo", "Undo my last move", tooltip="take back your last decision")
+        self.hint_button = Button("hint", "Hint", tooltip="the best choice found by playing out deals, and why")
+        self.new_deal_button = Button("new_deal", "New deal", tooltip="a new match, the next seed")
+        self.large_toggle = Toggle("large", "Large", value=large, tooltip="projector size")
+        self.colour_toggle = Toggle(
+            "four_colour",
+            "4 colours",
+            value=four_colour,
+            tooltip="four-colour deck: ♦ blue, ♣ green",
+            hidden=cls.capabilities.board is not None,  # a game drawn on a board has no suits to colour
         )
-        self.undo_button = w.Button(description="Undo my last move", tooltip="take back your last decision")
-        self.hint_button = w.Button(description="Hint", tooltip="the best choice found by playing out deals, and why")
-        self.undo_button.on_click(lambda _: self.undo())
-        self.hint_button.on_click(lambda _: self.hint())
-        self.new_deal_button = w.Button(description="New deal", tooltip="a new match, the next seed")
-        self.new_deal_button.on_click(lambda _: self.new_deal())
-        self.toolbar = controls_row([self.undo_button, self.hint_button, self.new_deal_button, self.look])
-        super().__init__([self.toolbar, self.board])
+        self.undo_button.on_click(self.undo)
+        self.hint_button.on_click(self.hint)
+        self.new_deal_button.on_click(self.new_deal)
+        self.large_toggle.on_change(lambda value: setattr(self, "large", value))
+        self.colour_toggle.on_change(lambda value: setattr(self, "four_colour", value))
         self.add_class("tricklab-playtable")
         if match is not None:  # a match played so far (a link's moves): it goes on from where it is
             if (match.rules.name, match.rules.players) != (cls.name, players):
                 raise InvalidOption(f"the match is {match.rules.name} with {match.rules.players} players")
             variants = match.rules.capabilities.variants
             self._options.update({k: True for k in variants if getattr(match.rules.options, k, False)})
-            self._start(match.rules, match.seed, match)
-        else:
-            self._start(rules, seed)
+        with self.hold_redraw():
+            self.use_controls(
+                Controls(
+                    [
+                        [
+                            self.undo_button,
+                            self.hint_button,
+                            self.new_deal_button,
+                            self.large_toggle,
+                            self.colour_toggle,
+                        ]
+                    ]
+                )
+            )
+            self._ready = True
+            if match is not None:
+                self._start(match.rules, match.seed, match)
+            else:
+                self._start(rules, seed)
+
+    # --- the synced state ------------------------------------------------------------------------------
+
+    @contextmanager
+    def _own(self) -> Iterator[None]:
+        """The table sets its own traits inside (from outside they are refused)."""
+        self._setting += 1
+        try:
+            yield
+        finally:
+            self._setting -= 1
+
+    @traitlets.validate(*_own_traits)
+    def _only_the_table(self, proposal: Any) -> Any:
+        if not getattr(self, "_setting", 0):
+            name = proposal["trait"].name
+            raise InvalidOption(
+                f"{name} follows the match: the table sets it"
+                + (" (the seat is fixed when the table is made)" if name == "seat" else "")
+            )
+        return proposal["value"]
+
+    @traitlets.validate("large", "four_colour")
+    def _check_look(self, proposal: Any) -> bool:
+        check_flag(proposal["trait"].name, proposal["value"])
+        return bool(proposal["value"])
+
+    @traitlets.observe("large", "four_colour")
+    def _look_changed(self, change: dict[str, Any]) -> None:
+        if not getattr(self, "_ready", False):
+            return
+        with self.hold_redraw():
+            toggle = self.large_toggle if change["name"] == "large" else self.colour_toggle
+            toggle.value = change["new"]
+            self._render()
+
+    def _sync_state(self) -> None:
+        """The synced traits, from the match and the learner's picks."""
+        match = self.match
+        steps = match.timeline(self.seat)
+        scores: list[int] = []
+        for step in steps:
+            round_scores = step.event.data.get("scores") if step.event.kind == EventKind.SCORE else None
+            if isinstance(round_scores, tuple) and all(isinstance(x, int) for x in round_scores):
+                scores = [a + b for a, b in zip(scores or [0] * len(round_scores), round_scores, strict=False)]
+        if match.result is not None:
+            scores = list(match.result.totals)
+        mine = [a for a, state in zip(match.actions, match.states, strict=False) if state.to_play == self.seat]
+        with self._own():
+            self.turn = match.to_play
+            self.round = max(1, sum(1 for s in steps if s.event.kind == EventKind.DEAL))
+            self.scores = scores
+            self.selection = self._selection()
+            self.last_move = str(mine[-1]) if mine else ""
+
+    def _selection(self) -> str:
+        if self._pick.colour:
+            return str(self._pick.colour) + (f" {self._pick.place}" if self._pick.place else "")
+        if self._picked:
+            return " ".join(self._picked)
+        if any(self._bid.values()) and Bid in self._offered():  # the bid being built, while a bid is asked
+            return f"bid {self._bid['rock']} {self._bid['soul']} {self._bid['pops']}"
+        return ""
+
+    @property
+    def _message(self) -> str:
+        """The message shown (older name of ``message``)."""
+        return self.message
 
     def _start(self, rules: Rules[Any], seed: int, match: Match | None = None) -> None:
         """A new match of ``rules`` from ``seed`` (or ``match`` as it is), and the bots' next
@@ -185,7 +314,7 @@ class PlayTable(w.VBox):  # type: ignore[misc]
         self._arrived = -1  # the number of actions when a card last slid onto the table
         self._why_id = f"tl-why-{next(_WHY_IDS)}"  # the sentence saying why a card is not playable now
         self._drawn_step = -1  # the step of the scene last drawn: focus moves on only when it changes
-        self._message = ""
+        self.message = ""
         self._hint: Hint | None = None
         self._picked: list[str] = []  # cards chosen for a pass, or chambers for gems
         self._gem_mode = ""
@@ -232,14 +361,14 @@ class PlayTable(w.VBox):  # type: ignore[misc]
         try:
             self.match.apply(action)
         except IllegalAction as exc:
-            self._message = exc.to_you  # the engine's reason, spoken to the learner
+            self.message = exc.to_you  # the engine's reason, spoken to the learner
             self._render()
             return False
         except TricklabError as exc:
-            self._message = str(exc)
+            self.message = str(exc)
             self._render()
             return False
-        self._message = ""
+        self.message = ""
         self._hint = None
         self._picked = []
         self._gem_mode = ""
@@ -286,7 +415,7 @@ class PlayTable(w.VBox):  # type: ignore[misc]
         self._gathering = False
         if self._pauses and self._pauses.pop(0).kind == "round":
             self._stop_review()  # the review of a round goes with its sheet
-        self._message = ""
+        self.message = ""
         self._hold_timer()
         self._run_bots()
 
@@ -294,7 +423,7 @@ class PlayTable(w.VBox):  # type: ignore[misc]
         """Take back the learner's last decision (and the bot moves after it)."""
         seats = [state.to_play for state in self.match.states[:-1]]
         if self.seat not in seats:
-            self._message = "There is nothing of yours to undo yet."
+            self.message = "There is nothing of yours to undo yet."
             self._render()
             return False
         self._cancel_pending()
@@ -307,7 +436,7 @@ class PlayTable(w.VBox):  # type: ignore[misc]
         self._pauses = []
         self._stop_review()
         self._gathering = False
-        self._message = "Your last move was taken back."
+        self.message = "Your last move was taken back."
         self._hint = None
         self._picked = []
         self._gem_mode = ""
@@ -351,7 +480,7 @@ class PlayTable(w.VBox):  # type: ignore[misc]
         self._stop_review()  # one review at a time: the one under way stops first
         view = ReviewView(self.match, self.seat, round, seed=self.match.seed, on_change=self._review_changed)
         self._review = view
-        self._message = ""
+        self.message = ""
         view.run(background=background)
         return view
 
@@ -372,7 +501,7 @@ class PlayTable(w.VBox):  # type: ignore[misc]
         review = self._review
         if review is None or (round_index is not None and review.round != round_index):
             return ""
-        return review.html(four_colour=self.look.four_colour.value)
+        return review.html(four_colour=self.four_colour)
 
     def new_deal(self) -> None:
         """A new match with the next seed (the same game, players, seat and variants)."""
@@ -380,7 +509,7 @@ class PlayTable(w.VBox):  # type: ignore[misc]
         seed = next_seed(self.match.seed)
         self._stop_review()  # a review of the last match goes with it
         self._start(get_rules(self.rules.name, players=self.rules.players), seed)
-        self._message = f"A new deal: seed {seed}."
+        self.message = f"A new deal: seed {seed}."
         self._render()
 
     def link_state(self) -> dict[str, str]:
@@ -389,7 +518,8 @@ class PlayTable(w.VBox):  # type: ignore[misc]
         state = {"seed": str(self.match.seed), "moves": moves_code(self.match, self.seat)}
         if "first_dealer" in self.match.match_options:
             state["first_dealer"] = str(self.match.match_options["first_dealer"] + 1)
-        return {**state, **self.look.link_state()}
+        look = {"large": self.large, "four_colour": self.four_colour}
+        return {**state, **{name: "1" for name, on in look.items() if on}}
 
     def replay_link(self) -> str:
         """The replay app's address (relative to this app's) that reopens this match: its
@@ -578,7 +708,7 @@ class PlayTable(w.VBox):  # type: ignore[misc]
         else:
             self._refuse(f"“{quote(what)}” is not a pace: use the Slower, Faster and Pause buttons.")
             return False
-        self._message = ""
+        self.message = ""
         if what != "pause" and not self._pauses:
             self._cancel_pending()
             self._run_bots()
@@ -592,7 +722,7 @@ class PlayTable(w.VBox):  # type: ignore[misc]
             self._refuse(f"“{quote(what)}” is not a choice for finished tricks: wait, or go on by itself.")
             return False
         self.hold = None if what == "wait" else AUTO_HOLD
-        self._message = ""
+        self.message = ""
         if self.hold is None:
             self._cancel_pending()
         else:
@@ -657,7 +787,7 @@ class PlayTable(w.VBox):  # type: ignore[misc]
                 self.review(None if chosen is None else chosen - 1)
 
     def _refuse(self, message: str) -> None:
-        self._message = message
+        self.message = message
         self._render()
 
     def _card(self, text: str) -> Card | None:
@@ -696,7 +826,7 @@ class PlayTable(w.VBox):  # type: ignore[misc]
             self._picked.remove(str(card))
         else:
             self._picked.append(str(card))
-        self._message = ""
+        self.message = ""
         self._render()
 
     def _set_gem_mode(self, text: str) -> None:
@@ -706,7 +836,7 @@ class PlayTable(w.VBox):  # type: ignore[misc]
             return
         self._gem_mode = text
         self._picked = []
-        self._message = ""
+        self.message = ""
         self._render()
 
     def _pick_chamber(self, text: str) -> None:
@@ -718,7 +848,7 @@ class PlayTable(w.VBox):  # type: ignore[misc]
             self._refuse(f"“{quote(text)}” is not a chamber: click one on the chamber board.")
             return
         self._picked.append(str(chamber))
-        self._message = ""
+        self.message = ""
         self._render()
 
     def _placing(self) -> list[Action]:
@@ -752,7 +882,7 @@ class PlayTable(w.VBox):  # type: ignore[misc]
             return
         self._pick = Picking() if self._pick.colour == text else Picking(text, self._refused_places(text, moves))
         self._focus = "button.tl-place.tl-open" if self._pick.colour else ""
-        self._message = ""
+        self.message = ""
         self._render()
 
     def _refused_places(self, colour: str, moves: list[Action]) -> dict[str, str]:
@@ -792,12 +922,12 @@ class PlayTable(w.VBox):  # type: ignore[misc]
                 return
             why = Reason(refused.rule_id or "", refused.to_you.rstrip(".") + ".")
             self._pick = Picking(colour, self._pick.refused, None, why)
-            self._message = ""
+            self.message = ""
             self._render()
             return
         self._pick = Picking(colour, self._pick.refused, text)
         self._focus = ".tl-counts button"
-        self._message = ""
+        self.message = ""
         self._render()
 
     def _adjust_bid(self, text: str) -> None:
@@ -816,7 +946,7 @@ class PlayTable(w.VBox):  # type: ignore[misc]
             self._refuse(str(exc))
             return
         self._bid = bid
-        self._message = ""
+        self.message = ""
         self._render()
 
     def _confirm(self) -> None:
@@ -850,12 +980,10 @@ class PlayTable(w.VBox):  # type: ignore[misc]
         view = self.match.view(self.seat) if live or pause is None else pause.step.state
         legal = self.match.legal_actions() if self.my_turn and live else []
         plays = [a.card for a in legal if isinstance(a, Play)]
-        four = self.look.four_colour.value
+        four = self.four_colour
         parts = [self._controls_html()]
         status = self._status()
         parts.append(f'<p class="tl-caption">{esc(status)}</p>')
-        if self._message:
-            parts.append(f'<p class="tl-message" role="alert">{esc(self._message)}</p>')
         if self._hint is not None:
             judged = self._hint.evaluation
             why = (
@@ -927,7 +1055,7 @@ class PlayTable(w.VBox):  # type: ignore[misc]
         scene: dict[str, Any] = {
             "html": "".join(parts),
             "label": f"{self.rules.title}: you are {self.rules.seat_name(self.seat)}",
-            "large": self.look.large.value,
+            "large": self.large,
             "step": step,
             "announce": status,
             "focus": focus,
@@ -944,7 +1072,8 @@ class PlayTable(w.VBox):  # type: ignore[misc]
         sowing = self.sowing() if live else None
         if sowing is not None:
             scene["sowing"] = sowing
-        self.board.scene = scene
+        self._sync_state()
+        self.scene = scene
 
     def _next_focus(self, pause: Pause | None, legal: list[Action]) -> str:
         """A CSS selector of what the learner does next: go on past a pause, else the first
@@ -1111,7 +1240,7 @@ class PlayTable(w.VBox):  # type: ignore[misc]
         if not tricks:
             return ""
         shown = finished_trick_html(
-            self.rules, tricks[-1].event, four_colour=self.look.four_colour.value, viewer=self.seat, title="Last trick"
+            self.rules, tricks[-1].event, four_colour=self.four_colour, viewer=self.seat, title="Last trick"
         )
         return f'<section class="tl-sheet tl-last-trick" aria-label="Last trick">{shown}</section>'
 
@@ -1240,7 +1369,7 @@ class PlayTable(w.VBox):  # type: ignore[misc]
             card_html(
                 c,
                 intent="pick",
-                four_colour=self.look.four_colour.value,
+                four_colour=self.four_colour,
                 classes=["tl-picked"] if str(c) in self._picked else [],
             )
             for c in view.hand
