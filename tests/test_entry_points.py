@@ -659,6 +659,7 @@ EXAMPLES: dict[str, dict[str, Example]] = {
     "tricklab.widgets.TrickStepper.on_intent": {"handler": lambda g: lambda intent, value: None},
     "tricklab.widgets.TrickStepper.show_address": {"address": lambda g: lambda: "game=kalah"},
     "tricklab.widgets.TrickStepper.control": {"name": lambda g: "step", "value": lambda g: "4"},
+    "tricklab.widgets.TrickStepper.host": {"other": lambda g: Board(), "controls": lambda g: []},
     "tricklab.widgets.TrickStepper.set_state": {"sync_data": lambda g: {"step": 2}},
     "tricklab.widgets.TrickStepper.use_controls": {"controls": lambda g: Controls([])},
     "tricklab.widgets.TrickStepper.jump": {"way": lambda g: "next", "to": lambda g: "part"},
