@@ -100,7 +100,7 @@ class Board(anywidget.AnyWidget):
 
     **A whole widget in one Board.** A public widget is one anywidget, so that it works in every
     host (JupyterLab, Notebook 7, VS Code, Colab, marimo, Voilà): no ipywidgets around it. Such a
-    widget subclasses Board (:class:`~tricklab.widgets.explainer.TrickExplainer` is the first):
+    widget subclasses Board (:class:`~tricklab.widgets.explainer.TrickExplainer` is the simplest):
 
     - its controls are :class:`~tricklab.widgets.controls.Controls` given to :meth:`use_controls`:
       every scene then carries ``controls`` (rows of pickers, buttons, a text box, toggles), drawn
@@ -118,9 +118,8 @@ class Board(anywidget.AnyWidget):
       as the message and the page is sent the value kept. Any other trait the page sends is ignored;
     - the widget's ``board`` is itself, so code written for the board inside a widget still works.
 
-    Convert the next widgets the same way: move each ipywidgets control into ``Controls``, each
-    ``w.HTML`` message into ``message``, the state into synced traits observed to redraw the
-    scene, and replace the widget's VBox with this class.
+    A new widget is written the same way: its controls in ``Controls``, its words for the
+    learner in ``message``, its state in synced traits observed to redraw the scene.
     """
 
     @property
