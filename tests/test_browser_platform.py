@@ -79,7 +79,9 @@ def test_a_hostile_query_from_the_page_is_refused_and_runs_nothing(apps_url: str
     from urllib.parse import quote
 
     page, log = open_page(browser, f"{apps_url}/voila/render/replay.ipynb?seed={quote(PAYLOADS[0])}")
-    expect(page.locator(".tricklab-message:not([hidden])")).to_contain_text("The seed must be a whole number", timeout=90_000)
+    expect(page.locator(".tricklab-message:not([hidden])")).to_contain_text(
+        "The seed must be a whole number", timeout=90_000
+    )
     assert_no_script_ran(page, log.dialogs)
     page.close()
 

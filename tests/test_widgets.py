@@ -373,27 +373,3 @@ def test_the_list_follows_the_view_picked_and_the_projector_size() -> None:
     assert "tl-stacked" not in stepper.scene["html"]
     stepper.large = True
     assert "tl-stacked" in stepper.scene["html"] and "tl-ml-large" in stepper.scene["html"]
-
-
-def test_a_move_list_refuses_what_is_not_an_outline_or_a_step() -> None:
-    from tricklab.errors import InvalidOption
-    from tricklab.movelist import outline
-    from tricklab.widgets.movelist import MoveList
-
-    moves = outline(tricklab.get_rules("kalah", players=2).play(seed=1))
-    for bad in ["kalah", None, moves.rounds]:
-        with pytest.raises(InvalidOption, match="outline must be a match's move list"):
-            MoveList(bad)  # type: ignore[arg-type]
-    listed = MoveList(moves, step=4)
-    for step in [-1, moves.size, True, "4"]:
-        with pytest.raises(InvalidOption, match="step is a step's number"):
-            listed.show(step)  # type: ignore[arg-type]
-    assert listed.step == 4
-    with pytest.raises(InvalidOption, match="handler must be a function"):
-        listed.on_jump("go")  # type: ignore[arg-type]
-    with pytest.raises(InvalidOption, match="large"):
-        MoveList(moves, large="yes")  # type: ignore[arg-type]
-    jumped: list[int] = []
-    listed.on_jump(jumped.append)
-    listed.board.intent("jump", "17")
-    assert jumped == [17] and listed.step == 4, "the list only reports a jump: its owner shows the step"

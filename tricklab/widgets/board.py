@@ -18,7 +18,6 @@ from ..games.base import quote_names
 from ..platform import on_app_page
 from . import frontend
 from .controls import Control, Controls
-from .inputs import check_flag
 
 STATIC = Path(__file__).resolve().parent / "static"
 
@@ -365,42 +364,3 @@ class Board(anywidget.AnyWidget):
 
     def __repr__(self) -> str:
         return f"Board(label={self.scene.get('label', '')!r})"
-
-
-def controls_row(children: list[Any]) -> w.HBox:
-    """A row of controls that wraps onto a second line where the page is narrow (a phone)
-    instead of squeezing them: every button is as wide as its label (at least 44 px, a finger's
-    width), and pickers, sliders and bars never grow wider than the row."""
-    for child in children:
-        if isinstance(child, w.Button | w.ToggleButton):
-            child.layout.width = "auto"
-            child.layout.min_width = "44px"
-            child.layout.flex = "0 0 auto"
-        elif isinstance(child, w.Box):
-            child.layout.flex = "0 1 auto"
-            child.layout.max_width = "100%"
-        elif not child.layout.max_width:
-            child.layout.max_width = "100%"
-    return w.HBox(children, layout=w.Layout(flex_flow="row wrap", align_items="center", max_width="100%"))
-
-
-class LookToggles(w.HBox):  # type: ignore[misc]
-    """Two toggles every widget offers: projector size and the four-colour deck (not shown
-    without ``suits``: a game drawn on a board has no suits to colour)."""
-
-    def __init__(self, *, large: bool, four_colour: bool, on_change: Callable[[], None], suits: bool = True) -> None:
-        check_flag("large", large)
-        check_flag("four_colour", four_colour)
-        self.large = w.ToggleButton(value=large, description="Large", tooltip="projector size")
-        self.four_colour = w.ToggleButton(
-            value=four_colour, description="4 colours", tooltip="four-colour deck: ♦ blue, ♣ green"
-        )
-        self.large.observe(lambda _: on_change(), "value")
-        self.four_colour.observe(lambda _: on_change(), "value")
-        row = controls_row([self.large, self.four_colour] if suits else [self.large])
-        super().__init__(row.children, layout=row.layout)
-
-    def link_state(self) -> dict[str, str]:
-        """The link parameters of these toggles, when on (``large=1``, ``four_colour=1``)."""
-        on = {"large": self.large.value, "four_colour": self.four_colour.value}
-        return {name: "1" for name, value in on.items() if value}

@@ -22,9 +22,10 @@ from ..review import reviewable_rounds
 from .board import Board
 from .controls import Button, Control, Controls, Note, Picker, TextEntry, Toggle
 from .inputs import PageValue, check_flag, check_whole, quote
-from .movelist import KEYS
 from .review import RETRIED, ReviewPanel
 
+#: the keys the stepper (its board and its move list) takes
+KEYS = ("ArrowLeft", "ArrowRight", "Shift+ArrowLeft", "Shift+ArrowRight", "PageUp", "PageDown", "Home", "End")
 KEY_MOVES = {"ArrowLeft": -1, "ArrowRight": 1}
 KEY_JUMPS = {
     "Shift+ArrowLeft": ("previous", "part"),
