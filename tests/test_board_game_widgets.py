@@ -136,7 +136,10 @@ def test_the_kalah_hint_is_the_search_bots_move() -> None:
 
     table = PlayTable("kalah", seed=5)
     hinted = table.hint()
-    bot = SearchBot(table.rules, 0, "5:hint")
+    adviser = table._adviser
+    assert isinstance(adviser, SearchBot) and adviser.reached >= 1
+    # the search deepens while its time lasts: the same bot searching exactly as deep chooses the same
+    bot = SearchBot(table.rules, 0, "5:hint", depth=adviser.reached)
     assert hinted == bot.choose(table.match.view(0), table.match.legal_actions())
     assert any(r.rule_id == "bot.kalah.search" for r in table._hint.reasons)  # type: ignore[union-attr]
 

@@ -306,7 +306,7 @@ def test_the_bid_trainer_works_in_marimo_and_python_sees_the_bid(
         expect(board.locator(".tl-advice-sentence")).to_be_visible()
         # New deal: Python's seed moves on
         page.get_by_role("button", name="New deal").click()
-        moved = python_side(page, state, lambda s: s["seed"] == 4)
+        moved = python_side(page, state, lambda s: s["seed"] == 4 and s["message"] != "")
         assert moved["verdict"] == "" and moved["message"] == "A new deal: seed 4."
         ARTIFACTS.mkdir(parents=True, exist_ok=True)
         page.screenshot(path=str(ARTIFACTS / "marimo-bidtrainer.png"))
