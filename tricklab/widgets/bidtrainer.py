@@ -226,7 +226,7 @@ class BidTrainer(Board):
     def _parse_choice(self, text: object) -> Action:
         """The bid ``text`` names, if it is this game's kind of bid and the rules allow it now."""
         if not isinstance(text, str) or len(text) > 200:
-            raise InvalidOption(f"a {self.what} is text like {str(self.action)!r}, not {describe(text)}")
+            raise InvalidOption(f"a {self.what} is text like {describe(str(self.action))}, not {describe(text)}")
         action = self.rules.parse_action(text)
         if not isinstance(action, Predict | Bid | Pass) or self._form.action(self).__class__ is not type(action):
             raise InvalidOption(f"“{quote(text)}” is not a {self.what}: the trainer tries {self.what}s here")

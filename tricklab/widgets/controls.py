@@ -291,7 +291,7 @@ class Controls:
             if not isinstance(control, Control):
                 raise InvalidOption(f"a row of controls holds controls, not {describe(control)}")
             if control.name in self._by_name:
-                raise InvalidOption(f"two controls are named {control.name!r}")
+                raise InvalidOption(f"two controls are named {describe(control.name)}")
             self._by_name[control.name] = control
             control.observe(self._changed)
         self._listeners: list[Callable[[], None]] = []
