@@ -29,7 +29,7 @@ from ..judge import evaluate_steps
 from ..match import Match
 from ..platform import Background, Steps, finish, in_background, reporting
 from .board import Board, for_hosting
-from .controls import Button, Controls, Note, Progress, Toggle
+from .controls import Button, Controls, Note, Progress, look_toggles
 from .inputs import bid_step, check_flag, check_whole, quote, short
 from .stepper import TrickStepper
 
@@ -110,10 +110,7 @@ class BidTrainer(Board):
         self.progress = Progress("progress", "Play-outs", value=0, maximum=samples)
         self.play_button = Button("play", "Play it out", tooltip="play this deal with this bid, with bots")
         self.new_deal_button = Button("new_deal", "New deal", tooltip="another hand to bid on (the next seed)")
-        self.large_toggle = Toggle("large", "Large", value=large, tooltip="projector size")
-        self.colour_toggle = Toggle(
-            "four_colour", "4 colours", value=four_colour, tooltip="four-colour deck: ♦ blue, ♣ green"
-        )
+        self.large_toggle, self.colour_toggle = look_toggles(large, four_colour)
         # shown only with the play-out, in a row under the play-out's own controls
         self.playout_note = Note("playout", "", hidden=True)
         self.back_button = Button(

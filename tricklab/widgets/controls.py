@@ -276,6 +276,17 @@ class Note(Control):
         raise PageValue(f"“{self.label}” is only text; nothing was changed.")
 
 
+def look_toggles(large: bool, four_colour: bool, *, suits: bool = True) -> tuple[Toggle, Toggle]:
+    """The two toggles every widget offers: ``large`` (projector size) and ``four_colour`` (a
+    deck whose diamonds and clubs have colours of their own; hidden without ``suits``: a game
+    drawn on a board has no suits to colour)."""
+    size = Toggle("large", "Large", value=large, tooltip="projector size")
+    colours = Toggle(
+        "four_colour", "4 colours", value=four_colour, tooltip="four-colour deck: ♦ blue, ♣ green", hidden=not suits
+    )
+    return size, colours
+
+
 class Controls:
     """A widget's controls, in rows (a row wraps onto more lines on a narrow screen).
 

@@ -14,7 +14,7 @@ from ..games import DEFAULT_GAME, find_game, games_with
 from ..games.base import Rules, TrickOutcome
 from ..games.capabilities import TRUMP
 from .board import Board
-from .controls import Button, Controls, Picker, TextEntry, Toggle
+from .controls import Button, Controls, Picker, TextEntry, look_toggles
 from .inputs import MAX_TYPED, MAX_VALUE, PageValue, check_flag, clicked_card, too_long
 
 
@@ -80,10 +80,7 @@ class TrickExplainer(Board):
         self.show_button = Button("show", "Show", primary=True, tooltip="rank the typed trick")
         self.back_button = Button("back", "Remove last", tooltip="take the last card off the trick")
         self.clear_button = Button("clear", "Clear", tooltip="start an empty trick")
-        self.large_toggle = Toggle("large", "Large", value=large, tooltip="projector size")
-        self.colour_toggle = Toggle(
-            "four_colour", "4 colours", value=four_colour, tooltip="four-colour deck: ♦ blue, ♣ green"
-        )
+        self.large_toggle, self.colour_toggle = look_toggles(large, four_colour)
 
         self.game_picker.on_change(lambda value: self._from_control("game", value))
         self.players_picker.on_change(lambda value: self._from_control("players", value))

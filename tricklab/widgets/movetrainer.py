@@ -23,7 +23,7 @@ from ..games.capabilities import Capabilities, DecisionKind
 from ..match import Match
 from ..moves import MoveOutcome, MovesEntry, entry_of, try_moves
 from .board import Board
-from .controls import Button, Controls, Toggle
+from .controls import Button, Controls, look_toggles
 from .inputs import check_flag, quote, short
 
 #: how many moves the bots play before the position shown, unless asked for another number
@@ -113,13 +113,8 @@ class MoveTrainer(Board):
         self.clear_button.on_click(self.clear)
         self.new_button = Button("new", "New position", tooltip="another position (the next seed)")
         self.new_button.on_click(self.new_position)
-        self.large_toggle = Toggle("large", "Large", value=large, tooltip="projector size")
-        self.colour_toggle = Toggle(
-            "four_colour",
-            "4 colours",
-            value=four_colour,
-            tooltip="four-colour deck: ♦ blue, ♣ green",
-            hidden=self.rules.capabilities.board is not None,  # a game drawn on a board has no suits
+        self.large_toggle, self.colour_toggle = look_toggles(
+            large, four_colour, suits=self.rules.capabilities.board is None
         )
         self.large_toggle.on_change(lambda value: self._from_control("large", value))
         self.colour_toggle.on_change(lambda value: self._from_control("four_colour", value))

@@ -68,7 +68,7 @@ from ..match import Match, Step
 from ..platform import app_link
 from ..review import reviewable_rounds
 from .board import Board
-from .controls import Button, Controls, Toggle
+from .controls import Button, Controls, look_toggles
 from .inputs import bid_step, check_flag, check_seconds, clicked_card, number, quote, short, too_long
 from .review import INTENTS as REVIEW_INTENTS
 from .review import RETRIED, ReviewView
@@ -192,14 +192,7 @@ class PlayTable(Board):
         self.undo_button = Button("undo", "Undo my last move", tooltip="take back your last decision")
         self.hint_button = Button("hint", "Hint", tooltip="the best choice found by playing out deals, and why")
         self.new_deal_button = Button("new_deal", "New deal", tooltip="a new match, the next seed")
-        self.large_toggle = Toggle("large", "Large", value=large, tooltip="projector size")
-        self.colour_toggle = Toggle(
-            "four_colour",
-            "4 colours",
-            value=four_colour,
-            tooltip="four-colour deck: ♦ blue, ♣ green",
-            hidden=cls.capabilities.board is not None,  # a game drawn on a board has no suits to colour
-        )
+        self.large_toggle, self.colour_toggle = look_toggles(large, four_colour, suits=cls.capabilities.board is None)
         self.undo_button.on_click(self.undo)
         self.hint_button.on_click(self.hint)
         self.new_deal_button.on_click(self.new_deal)

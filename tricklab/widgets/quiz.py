@@ -29,7 +29,7 @@ from ..quiz import (
     summary,
 )
 from .board import Board
-from .controls import Button, Controls, Picker, Toggle
+from .controls import Button, Controls, Picker, look_toggles
 from .inputs import PageValue, check_flag, clicked_card, number, quote, short, too_long
 
 AnyQuestion = Question | PositionQuestion
@@ -116,13 +116,8 @@ class Quiz(Board):
             [(f"{step.number}: {step.title}", step.number) for step in steps(self.rules.name)],
             first.level,
         )
-        self.large_toggle = Toggle("large", "Large", value=large, tooltip="projector size")
-        self.colour_toggle = Toggle(
-            "four_colour",
-            "4 colours",
-            value=four_colour,
-            tooltip="four-colour deck: ♦ blue, ♣ green",
-            hidden=self.rules.capabilities.board is not None,  # a game drawn on a board has no suits
+        self.large_toggle, self.colour_toggle = look_toggles(
+            large, four_colour, suits=self.rules.capabilities.board is None
         )
         self.next_button = Button("next", "Next ▶", primary=True, tooltip="the next question (→)", disabled=True)
         self.again_button = Button("again", "Start again", tooltip="the same questions from the first one")

@@ -20,7 +20,7 @@ from ..match import Match, Step
 from ..movelist import Outline, outline_steps
 from ..review import reviewable_rounds
 from .board import Board
-from .controls import Button, Control, Controls, Note, Picker, TextEntry, Toggle
+from .controls import Button, Control, Controls, Note, Picker, TextEntry, Toggle, look_toggles
 from .inputs import PageValue, check_flag, check_whole, quote
 from .review import RETRIED, ReviewPanel
 
@@ -181,10 +181,7 @@ class TrickStepper(Board):
             hidden = ": the other players' cards stay face down" if self.rules.capabilities.hidden else ""
             self.view_label = Note("view-label", f"{self.rules.seat_name(seat)}'s view{hidden}")
             shown.append(self.view_label)
-        self.large_toggle = Toggle("large", "Large", value=large, tooltip="projector size")
-        self.colour_toggle = Toggle(
-            "four_colour", "4 colours", value=four_colour, tooltip="four-colour deck: ♦ blue, ♣ green"
-        )
+        self.large_toggle, self.colour_toggle = look_toggles(large, four_colour)
         look: list[Control] = [self.large_toggle]
         if self.rules.capabilities.board is None:  # a game drawn on a board has no suits to colour
             look.append(self.colour_toggle)
