@@ -127,3 +127,45 @@ def test_where_a_board_was_made_stays_its_setting_and_no_keyword_changes_it(
     assert Board().watch_connection is True
     with pytest.raises(InvalidOption, match="watch_connection"):
         Board(scene={}, watch_connection=True)
+
+
+# --- the scene as the page gets it --------------------------------------------------------------
+
+
+def _unpacked(text: str) -> Any:
+    import base64
+    import json
+    import zlib
+
+    from tricklab.widgets.board import PACKED
+
+    if text.startswith(PACKED):
+        text = zlib.decompress(base64.b64decode(text[len(PACKED) :])).decode("utf-8")
+    return json.loads(text)
+
+
+def test_a_long_scene_goes_to_the_page_deflated_and_a_short_one_as_it_is() -> None:
+    from tricklab.widgets import TrickExplainer
+
+    explainer = TrickExplainer()
+    packed = explainer.get_state("_packed")["_packed"]
+    assert packed.startswith("z:") and len(packed) * 4 < len(explainer.scene["html"]), "about tenfold smaller"
+    assert _unpacked(packed) == explainer.scene
+    short = Board(scene={"html": "<p>♠ A</p>", "label": "short"})
+    assert short._packed == '{"html":"<p>♠ A</p>","label":"short"}'
+    assert "scene" not in short.get_state(), "the page gets the scene only packed"
+    explainer.control("cards", "7H 8S QD 9C")
+    assert _unpacked(explainer._packed) == explainer.scene and "Queen of Diamonds" in explainer.scene["html"]
+
+
+def test_a_page_that_cannot_inflate_is_sent_plain_scenes_and_no_handler_sees_it(rec: Recorded) -> None:
+    from tricklab.widgets.board import PLAIN
+
+    long_scene = {"html": "<span>card</span>" * 200, "label": "long"}
+    rec.board.scene = long_scene
+    assert rec.board._packed.startswith("z:")
+    rec.receive({"intent": PLAIN, "value": None})
+    assert rec.board._packed.startswith("{") and _unpacked(rec.board._packed) == long_scene
+    rec.board.scene = {**long_scene, "label": "next"}
+    assert _unpacked(rec.board._packed)["label"] == "next" and rec.board._packed.startswith("{"), "from then on"
+    assert rec.seen == [] and rec.sent == []

@@ -128,3 +128,25 @@ def test_the_controls_are_a_fingers_width_on_a_phone(voila_url: str, browser: An
     finally:
         page.context.close()
     assert log.javascript_errors() == []
+
+
+def test_a_browser_that_cannot_inflate_is_sent_the_module_and_scenes_plain(voila_url: str, browser: Any) -> None:
+    """Without DecompressionStream (a browser from before 2023) the carrier's deflated module and
+    the deflated scenes cannot be read: the board asks its kernel for both as text and works."""
+    from .servers import _watch
+
+    page = browser.new_page(viewport={"width": 1280, "height": 900})
+    page.add_init_script("delete globalThis.DecompressionStream;")
+    log = _watch(page, render(voila_url, "game=tricks-and-stones&players=4&cards=7H,8S"))
+    try:
+        board = page.locator(BOARD)
+        expect(board.locator(".tl-trick .tl-card")).to_have_count(2, timeout=90_000)
+        assert page.evaluate("typeof DecompressionStream") == "undefined"
+        page.get_by_role("textbox", name="Trick").fill("9D AS 10D 7C")
+        page.keyboard.press("Enter")
+        rules = tricklab.get_rules("tricks-and-stones", players=4)
+        wait_winner(page, rules.resolve_trick(["9D", "AS", "10D", "7C"], trump="S").winning_card)
+        expect(board.locator(".tl-trick .tl-card")).to_have_count(4)
+        assert log.javascript_errors() == []
+    finally:
+        page.close()

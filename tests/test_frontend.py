@@ -9,7 +9,7 @@ import pytest
 
 from tricklab.display import stylesheet
 from tricklab.widgets import Board, TrickExplainer, frontend
-from tricklab.widgets.frontend import full_module, waiting_module
+from tricklab.widgets.frontend import carrier_module, full_module, waiting_module
 
 pytestmark = pytest.mark.engine
 
@@ -30,15 +30,27 @@ def sent(board: Board) -> list[Any]:
 
 def test_the_first_board_carries_the_module_and_the_others_wait_for_it() -> None:
     first, second, third = Board(), TrickExplainer(), Board()
-    assert first._esm == full_module()
+    assert first._esm == carrier_module()
     assert second._esm == third._esm == waiting_module()
     assert len(waiting_module()) < 2_000 < 40_000 < len(full_module())
+    assert len(carrier_module()) < len(full_module()) // 2, "the carrier holds the module deflated"
     # no board carries anywidget's per-board stylesheet: the sheet is in the module, once
     assert not any(board.has_trait("_css") for board in (first, second, third))
     assert json.dumps(stylesheet.minified(), ensure_ascii=False) in full_module()
     assert f'"digest": "{stylesheet.digest()}"' in full_module()
     # both modules meet under the same key, made from the module's digest
     assert frontend.key() in waiting_module() and frontend.key() in full_module()
+
+
+def test_the_carriers_module_inflates_to_the_full_module() -> None:
+    import base64
+    import re
+    import zlib
+
+    found = re.search(r'unpack\("([A-Za-z0-9+/=]+)"\)', carrier_module())
+    assert found, "the carrier's module holds the full module in base64"
+    assert zlib.decompress(base64.b64decode(found.group(1))).decode("utf-8") == full_module()
+    assert frontend.key() in carrier_module(), "and registers in the same slot as the waiting boards"
 
 
 def test_a_waiting_board_that_asks_is_sent_the_module_and_no_handler_sees_the_ask() -> None:
@@ -55,19 +67,19 @@ def test_a_waiting_board_that_asks_is_sent_the_module_and_no_handler_sees_the_as
 def test_a_closed_carrier_hands_the_module_to_an_open_board() -> None:
     carrier, waiting = Board(), Board()
     carrier.close()
-    assert waiting._esm == full_module()
+    assert waiting._esm == carrier_module()
     # and the next board made waits for the new carrier
     assert Board()._esm == waiting_module()
     # a closed waiting board changes nothing
     later = Board()
     later.close()
-    assert waiting._esm == full_module()
+    assert waiting._esm == carrier_module()
 
 
 def test_with_every_board_closed_the_next_one_carries_the_module() -> None:
     for board in (Board(), Board()):
         board.close()
-    assert Board()._esm == full_module()
+    assert Board()._esm == carrier_module()
 
 
 def test_in_colab_every_board_carries_the_module(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -76,7 +88,7 @@ def test_in_colab_every_board_carries_the_module(monkeypatch: pytest.MonkeyPatch
 
     Board()
     monkeypatch.setitem(sys.modules, "google.colab", types.ModuleType("google.colab"))
-    assert Board()._esm == full_module()
+    assert Board()._esm == carrier_module()
 
 
 def test_a_board_made_to_be_hosted_never_carries_the_module() -> None:
@@ -86,7 +98,7 @@ def test_a_board_made_to_be_hosted_never_carries_the_module() -> None:
         hosted = Board()
     assert hosted._esm == waiting_module()
     shown = Board()
-    assert shown._esm == full_module()
+    assert shown._esm == carrier_module()
     with for_hosting():
         Board().close()
-    assert shown._esm == full_module()
+    assert shown._esm == carrier_module()

@@ -78,7 +78,7 @@ def test_an_executed_tutorial_saves_the_boards_module_once(executed: dict[str, P
     state = notebook["metadata"]["widgets"]["application/vnd.jupyter.widget-state+json"]["state"]
     boards = [model["state"] for model in state.values() if "_esm" in model["state"]]
     assert boards, f"{name} shows no board"
-    carriers = [board for board in boards if "slot.resolve({ render })" in board["_esm"]]
+    carriers = [board for board in boards if "const unpacked = unpack(" in board["_esm"]]
     assert len(carriers) == 1, f"{len(carriers)} of {len(boards)} boards carry the module"
     assert all(len(board["_esm"]) < 2_000 for board in boards if board not in carriers)
     assert not any("_css" in board for board in boards), "the stylesheet goes with the module, not per board"

@@ -20,13 +20,13 @@ def _():
     import marimo as mo
 
     from tricklab.widgets import Board, TrickExplainer
-    from tricklab.widgets.frontend import full_module
+    from tricklab.widgets.frontend import carrier_module
 
     unseen = Board(scene={"html": "<p>This board is never shown.</p>"})
     explainer = TrickExplainer("tricks-and-stones", 4, trump="S", cards="7H 8S")
     out = os.environ.get("TRICKLAB_OUT")
     if out:
-        state = {"unseen_carries": unseen._esm == full_module(), "shown_carries": explainer._esm == full_module()}
+        state = {"unseen_carries": unseen._esm == carrier_module(), "shown_carries": explainer._esm == carrier_module()}
         Path(out).write_text(json.dumps(state))
     mo.ui.anywidget(explainer)
     return

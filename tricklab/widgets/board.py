@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+import base64
+import json
 import re
+import zlib
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from pathlib import Path
@@ -41,6 +44,23 @@ PING = "ping"
 CONTROL = "control"
 #: what a ping may carry: the page's count of pings, echoed back in the pong
 _PING_VALUE = re.compile(r"[0-9]{1,12}")
+#: the front end's "send me plain scenes" (a browser that cannot inflate): answered by the Board
+PLAIN = "plain"
+#: a scene whose JSON is longer than this goes deflated (:func:`pack`)
+PACK_OVER = 1024
+#: what starts a deflated scene
+PACKED = "z:"
+
+
+def pack(scene: dict[str, Any], *, plain: bool = False) -> str:
+    """``scene`` as the page gets it: its JSON, or, when that is longer than :data:`PACK_OVER`,
+    :data:`PACKED` and the JSON deflated (zlib) in base64. A scene is mostly cards drawn alike, so
+    it shrinks about tenfold: on the wire at every step, and in a notebook saved with its widgets.
+    ``plain`` for a page that cannot inflate (it asks with :data:`PLAIN`)."""
+    text = json.dumps(scene, ensure_ascii=False, separators=(",", ":"))
+    if plain or len(text) <= PACK_OVER:
+        return text
+    return PACKED + base64.b64encode(zlib.compress(text.encode("utf-8"), 6)).decode("ascii")
 
 
 @contextmanager
@@ -62,7 +82,8 @@ def for_hosting() -> Iterator[None]:
 class Board(anywidget.AnyWidget):
     """Shows ``scene["html"]`` (markup from :mod:`tricklab.display`) and sends back intents.
 
-    The scene is a small JSON object: ``html``, ``label`` (ARIA label), ``large``
+    The page gets the scene as ``_packed`` (:func:`pack`: deflated when long; a page that cannot
+    inflate asks for plain scenes). The scene is a small JSON object: ``html``, ``label`` (ARIA label), ``large``
     (projector mode), ``step``, ``data`` (scalar facts set as ``data-*`` attributes),
     ``announce`` (the latest event in words, put in one live region kept outside the
     redrawn markup, so screen readers say it once) and ``focus`` (a CSS selector: where focus
@@ -128,7 +149,10 @@ class Board(anywidget.AnyWidget):
         waits for it for the others (:mod:`tricklab.widgets.frontend`)."""
         return frontend.module_for_new_board()
 
-    scene = traitlets.Dict().tag(sync=True)
+    #: what the board shows (see above); the page gets it as :attr:`_packed`
+    scene = traitlets.Dict()
+    #: the scene as the page gets it (:func:`pack`): its JSON, deflated when it is long
+    _packed = traitlets.Unicode("{}").tag(sync=True)
     #: whether the page itself tells that Python stopped answering (see above); set from where
     #: the kernel runs when the Board is made, never by a keyword
     watch_connection = traitlets.Bool().tag(sync=True)
@@ -136,6 +160,8 @@ class Board(anywidget.AnyWidget):
     message = traitlets.Unicode("").tag(sync=True)
     #: the synced traits the page may set (through their validators); a subclass names its own
     _page_traits: ClassVar[frozenset[str]] = frozenset()
+    #: whether the page asked for plain scenes (:data:`PLAIN`)
+    _plain = False
 
     def __init__(self, **kwargs: Any) -> None:
         unknown = [name for name in kwargs if name not in ("scene", "layout")]
@@ -315,6 +341,10 @@ class Board(anywidget.AnyWidget):
             scene["controls"] = controls.describe()
         return scene
 
+    @traitlets.observe("scene")
+    def _pack(self, change: dict[str, Any]) -> None:
+        self._packed = pack(change["new"], plain=self._plain)
+
     def on_intent(self, handler: Intent) -> None:
         """Call ``handler(intent, value)`` for every intent the page sends."""
         if not callable(handler):
@@ -346,6 +376,10 @@ class Board(anywidget.AnyWidget):
             return
         if intent == frontend.ASK:
             self.send({frontend.ASK: frontend.full_module()})
+            return
+        if intent == PLAIN:
+            self._plain = True
+            self._packed = pack(self.scene, plain=True)
             return
         if self._hosted is not None:
             self._hosted.intent(intent, value)

@@ -3,10 +3,11 @@
 anywidget keeps a widget's script (``_esm``) and stylesheet (``_css``) as traits of each widget,
 so every board used to carry its own copy of ``board.js`` and of the stylesheet: about 90 KB of
 each board's state, saved again for every board in an executed notebook. Here one board of a
-kernel, the *carrier*, holds the full module (``board.js`` with the minified stylesheet added);
-every other board holds a small *waiting* module that renders with the carrier's module once the
-page has loaded it. The pieces meet on ``globalThis`` under a key made from the module's digest,
-so two versions of tricklab in one page never mix.
+kernel, the *carrier*, holds the full module (``board.js`` with the minified stylesheet added),
+deflated (:func:`carrier_module`: about 27 KB instead of 75); every other board holds a small
+*waiting* module that renders with the carrier's module once the page has loaded it. The pieces
+meet on ``globalThis`` under a key made from the module's digest, so two versions of tricklab in
+one page never mix.
 
 What keeps every board drawn:
 
@@ -17,7 +18,8 @@ What keeps every board drawn:
 * **A waiting board asks.** Where the carrier's model never reaches the page (a host that sends
   only the widgets shown, as marimo does, when the carrier is not one of them; a carrier whose
   output was cleared by hand), a waiting board asks its kernel for the module after a moment
-  (:data:`ASK_AFTER_MS`) and imports the text it is sent.
+  (:data:`ASK_AFTER_MS`) and imports the text it is sent. So does the carrier in a browser
+  without ``DecompressionStream`` (before 2023), which cannot inflate what it holds.
 * **A closed carrier hands over.** When the carrier is closed, another open board becomes the
   carrier (its ``_esm`` becomes the full module), so a notebook saved afterwards still holds the
   module once.
@@ -29,10 +31,12 @@ What keeps every board drawn:
 
 from __future__ import annotations
 
+import base64
 import hashlib
 import json
 import sys
 import weakref
+import zlib
 from collections.abc import Iterator
 from contextlib import contextmanager
 from functools import cache
@@ -73,16 +77,37 @@ def full_module() -> str:
     return f"{SCRIPT.read_text(encoding='utf-8')}\nSHEET = {sheet};\n{_slot()}slot.resolve({{ render }});\n"
 
 
-@cache
-def waiting_module() -> str:
-    """The module of every other board: it renders with the carrier's module once there is one,
-    and asks the kernel for it when none has come after :data:`ASK_AFTER_MS`."""
+def _loader(packed: str | None) -> str:
+    """A module that renders with the shared module once the page has it: from ``packed`` (the
+    full module deflated, in base64) where the browser can inflate it, else from the carrier or,
+    after :data:`ASK_AFTER_MS`, from the kernel, which sends the full module as text."""
+    unpack = (
+        "async function unpack(packed) {\n"
+        "  if (typeof DecompressionStream !== 'function') return false;\n"
+        "  const bytes = Uint8Array.from(atob(packed), (c) => c.charCodeAt(0));\n"
+        "  const inflated = new Blob([bytes]).stream().pipeThrough(new DecompressionStream('deflate'));\n"
+        "  const text = await new Response(inflated).text();\n"
+        "  const url = URL.createObjectURL(new Blob([text], { type: 'text/javascript' }));\n"
+        "  try { await import(url); } finally { URL.revokeObjectURL(url); }\n"
+        "  return true;\n"
+        "}\n"
+        f"const unpacked = unpack({json.dumps(packed)}).catch(() => false);\n"
+    )
+    waits = f"Promise.race([slot.ready, new Promise((r) => setTimeout(r, {ASK_AFTER_MS}))])"
     return (
-        "// tricklab board: this board renders with the module another board of the page brought\n"
+        (
+            "// tricklab board: the boards' module, deflated; it inflates itself where the browser can\n"
+            if packed is not None
+            else "// tricklab board: this board renders with the module another board of the page brought\n"
+        )
         + _slot()
+        + (unpack if packed is not None else "")
         + "async function render(ctx) {\n"
-        + "  let module = await Promise.race([slot.ready, new Promise((r) => setTimeout(r, "
-        + f"{ASK_AFTER_MS}))]);\n"
+        + (
+            "  let module = (await unpacked) ? await slot.ready : null;\n"
+            if packed is not None
+            else f"  let module = await {waits};\n"
+        )
         + "  if (!module) {\n"
         + "    const onMessage = (content) => {\n"
         + f"      const text = content && typeof content === 'object' ? content[{json.dumps(ASK)}] : null;\n"
@@ -99,6 +124,23 @@ def waiting_module() -> str:
         + "}\n"
         + "export default { render };\n"
     )
+
+
+@cache
+def waiting_module() -> str:
+    """The module of every other board: it renders with the carrier's module once there is one,
+    and asks the kernel for it when none has come after :data:`ASK_AFTER_MS`."""
+    return _loader(None)
+
+
+@cache
+def carrier_module() -> str:
+    """The module the carrier holds: :func:`full_module` deflated (about a quarter of its size in
+    a saved notebook and on the wire), inflated by the page where it has ``DecompressionStream``
+    (every browser since 2023); elsewhere the board asks its kernel for the full module, as a
+    waiting board does."""
+    packed = base64.b64encode(zlib.compress(full_module().encode("utf-8"), 9)).decode("ascii")
+    return _loader(packed)
 
 
 _live: weakref.WeakSet[Board] = weakref.WeakSet()
@@ -130,8 +172,8 @@ def module_for_new_board() -> str:
     if _unseen:
         return waiting_module()
     if "google.colab" in sys.modules:
-        return full_module()
-    return waiting_module() if _open(_carrier() if _carrier else None) else full_module()
+        return carrier_module()
+    return waiting_module() if _open(_carrier() if _carrier else None) else carrier_module()
 
 
 def made(board: Board) -> None:
@@ -140,7 +182,7 @@ def made(board: Board) -> None:
     if _unseen:
         return
     _live.add(board)
-    if board._esm == full_module():
+    if board._esm == carrier_module():
         _carrier = weakref.ref(board)
 
 
@@ -153,6 +195,6 @@ def closing(board: Board) -> None:
     _carrier = None
     for other in list(_live):
         if _open(other):
-            other.set_trait("_esm", full_module())
+            other.set_trait("_esm", carrier_module())
             _carrier = weakref.ref(other)
             return

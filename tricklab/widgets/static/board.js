@@ -534,6 +534,24 @@ function adoptSheet(el) {
   target.append(style);
 }
 
+// --- The scene as the page gets it ----------------------------------------------------------
+// Python sends the scene as its JSON (the synced ``_packed``), deflated and in base64 after "z:"
+// when it is long: a scene's markup is mostly cards drawn alike, so it shrinks about tenfold, on
+// the wire and in a saved notebook (tricklab.widgets.board.pack). A browser without
+// DecompressionStream asks once for plain scenes ("plain"), which Python then sends it.
+
+const PACKED = "z:";
+const canInflate = () => typeof DecompressionStream === "function";
+
+/** The scene in ``text``: at once when it is plain JSON, else a promise of it. */
+function readScene(text) {
+  if (typeof text !== "string" || !text) return {};
+  if (!text.startsWith(PACKED)) return JSON.parse(text);
+  const bytes = Uint8Array.from(atob(text.slice(PACKED.length)), (c) => c.charCodeAt(0));
+  const inflated = new Blob([bytes]).stream().pipeThrough(new DecompressionStream("deflate"));
+  return new Response(inflated).text().then((json) => JSON.parse(json));
+}
+
 // --- The board -----------------------------------------------------------------------------
 
 /** @param {{ model: any, el: HTMLElement }} ctx */
@@ -620,9 +638,9 @@ function render({ model, el }) {
     else startSowing(shown);
   };
 
+  let scene = {}; // the scene shown: the last one read from ``_packed``
   let revealed = 0;
   const draw = () => {
-    const scene = model.get("scene") || {};
     // where the kernel cannot see the page's address (Python in the browser) it asks for it once
     if (scene.read_address && !addressSent) {
       addressSent = true;
@@ -692,7 +710,7 @@ function render({ model, el }) {
 
   const onKey = (event) => {
     if (event.altKey || event.ctrlKey || event.metaKey) return;
-    const keys = (model.get("scene") || {}).keys;
+    const keys = scene.keys;
     const named = Array.isArray(keys) ? keys : STEP_KEYS;
     const shifted = "Shift+" + event.key;
     const key = event.shiftKey && named.includes(shifted) ? shifted : event.key;
@@ -702,15 +720,34 @@ function render({ model, el }) {
     connection.send({ intent: "key", value: key });
   };
 
-  const onScene = () => {
-    const scene = model.get("scene") || {};
+  const show = (next) => {
+    scene = next && typeof next === "object" ? next : {};
     takeSowing(scene);
     drawAround(scene);
     draw();
   };
-  const onMessage = () => drawAround(model.get("scene") || {});
+  let read = 0; // scenes read so far: one read after another makes an earlier one stale
+  let askedPlain = false;
+  const onScene = () => {
+    const text = model.get("_packed");
+    const n = ++read;
+    if (typeof text === "string" && text.startsWith(PACKED) && !canInflate()) {
+      if (!askedPlain) connection.send({ intent: "plain" });
+      askedPlain = true;
+      return;
+    }
+    let next;
+    try {
+      next = readScene(text);
+    } catch {
+      return; // not a scene: the one shown stays
+    }
+    if (next instanceof Promise) next.then((s) => { if (n === read) show(s); }, () => {});
+    else show(next);
+  };
+  const onMessage = () => drawAround(scene);
 
-  model.on("change:scene", onScene);
+  model.on("change:_packed", onScene);
   model.on("change:message", onMessage);
   root.addEventListener("click", onClick);
   root.addEventListener("keydown", onKey);
@@ -718,7 +755,7 @@ function render({ model, el }) {
   return () => {
     stopSowing();
     connection.stop();
-    model.off("change:scene", onScene);
+    model.off("change:_packed", onScene);
     model.off("change:message", onMessage);
     controls?.stop();
     message?.remove();
