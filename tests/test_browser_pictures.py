@@ -11,7 +11,7 @@ import pytest
 
 import tricklab
 from tricklab.display import Cards, cards_html, wrap
-from tricklab.display.stylesheet import css, style_tag
+from tricklab.display.stylesheet import MARK, css, style_tag
 
 from .servers import ARTIFACTS
 
@@ -53,6 +53,8 @@ def _page(browser: Any, body: str, *, viewport: tuple[int, int] = (1280, 900), d
         else ""
     )
     page.set_content(f"<!doctype html><html><body{theme}>{body}</body></html>")
+    if MARK in body:  # the carrier's script puts the sheet into the head once it is inflated
+        page.wait_for_function(f"document.head.querySelector('style[{MARK}]')")
     return page
 
 
@@ -137,9 +139,10 @@ def test_the_page_keeps_the_sheet_when_the_output_that_carried_it_is_gone(browse
       again.querySelector("script").replaceWith(script);
       document.body.prepend(again);
     }""")
+    page.wait_for_timeout(200)  # time for the copy run again to inflate, were it to add a second sheet
     assert page.evaluate("document.head.querySelectorAll('style[data-tricklab-css]').length") == 1
     page.evaluate("() => document.querySelectorAll('body > div').forEach((d, i) => i < 2 && d.remove())")
-    assert page.evaluate("document.body.querySelectorAll('style').length") == 0, "every carrier is gone"
+    assert page.evaluate(f"document.body.querySelectorAll('[{MARK}]').length") == 0, "every carrier is gone"
     widths = page.evaluate(CARDS)
     assert [c["width"] for c in widths] == [58], "the later picture is still styled by the head's copy"
     page.close()

@@ -72,7 +72,7 @@ def test_outcome_picture_shows_winner_ranking_and_every_reason() -> None:
     ts = tricklab.get_rules("tricks-and-stones", players=4)
     out = ts.resolve_trick(["7H", "AH", "8S", "KD"], trump="S")
     html = out._repr_html_()
-    assert "<style data-tricklab-css=" in html and "<svg" in html, "outside a kernel a picture is a page of its own"
+    assert "<script data-tricklab-css=" in html and "<svg" in html, "outside a kernel a picture is a page of its own"
     assert 'class="tl-card tl-in-trick tl-winner" role="img" aria-label="Eight of Spades, wins"' in html
     for reason in out.reasons:
         assert f'data-rule="{reason.rule_id}"' in html
@@ -282,3 +282,16 @@ def test_a_hand_is_laid_out_in_rows_as_even_as_can_be(count: int, columns: int) 
     rows = max(1, -(-count // columns))
     assert columns <= ROW_OF_CARDS and rows == max(1, -(-count // ROW_OF_CARDS))
     assert f'style="--tl-cols:{columns}"' in cards_html([None] * count)
+
+
+def test_a_rulebook_shows_as_one_table_and_reads_as_markdown_on_asking() -> None:
+    """A notebook gets the rulebook once, as HTML (its rows are anchors); the Markdown table is
+    there to paste into a document, with every clause in it."""
+    from tricklab.display import rulebook_html
+
+    rulebook = tricklab.get_rules("kalah", players=2).rulebook
+    assert not hasattr(rulebook, "_repr_markdown_"), "a saved notebook holds the rulebook once"
+    assert rulebook._repr_html_() == rulebook_html(rulebook)
+    markdown = rulebook.to_markdown().splitlines()
+    assert markdown[:2] == ["| id | rule | |", "| --- | --- | --- |"]
+    assert [line.split("`")[1] for line in markdown[2:]] == [clause.id for clause in rulebook.values()]

@@ -102,3 +102,41 @@ def test_a_board_made_to_be_hosted_never_carries_the_module() -> None:
     with for_hosting():
         Board().close()
     assert shown._esm == carrier_module()
+
+
+def _code_lines(script: str) -> list[str]:
+    """The lines of ``script`` that hold code, stripped, read line by line: those outside
+    comment blocks, neither empty nor a line comment."""
+    code, in_block = [], False
+    for line in script.splitlines():
+        text = line.strip()
+        if in_block:
+            in_block = not text.endswith("*/")
+            continue
+        if text.startswith("/*"):
+            in_block = not text.endswith("*/")
+            continue
+        if text and not text.startswith("//"):
+            code.append(text)
+    return code
+
+
+def test_the_module_is_board_js_without_its_comments_and_every_line_of_code_kept() -> None:
+    source = frontend.SCRIPT.read_text(encoding="utf-8")
+    module = full_module()
+    assert module.startswith("\n".join(_code_lines(source)) + "\n"), "every line of code, in order, nothing else"
+    assert len(module) < len(source) + len(stylesheet.minified()), "the comments are left out"
+    assert "// tricklab board" not in module and "/**" not in module
+
+
+def test_the_module_is_valid_javascript(tmp_path: Any) -> None:
+    import shutil
+    import subprocess
+
+    node = shutil.which("node")
+    if node is None:
+        pytest.skip("Node.js is not installed: the module is checked by the browser tests that load it")
+    path = tmp_path / "board.mjs"
+    path.write_text(full_module(), encoding="utf-8")
+    checked = subprocess.run([node, "--check", str(path)], capture_output=True, text=True, check=False)
+    assert checked.returncode == 0, checked.stderr

@@ -23,7 +23,7 @@ from .servers import ROOT
 pytestmark = pytest.mark.notebook
 
 TUTORIALS = sorted((ROOT / "notebooks").glob("*.ipynb"))
-SHEET = f"<style {MARK}="
+SHEET = f"<script {MARK}="
 #: what an executed tutorial may weigh (issue 27, part 5)
 LIMIT = 100_000
 
@@ -84,13 +84,23 @@ def test_an_executed_tutorial_saves_the_boards_module_once(executed: dict[str, P
     assert not any("_css" in board for board in boards), "the stylesheet goes with the module, not per board"
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="still over the limit: each board's scene holds its cards as SVG markup (a deck of 32 is "
-    "about 16 KB), the boards' module with its stylesheet is saved once (about 70 KB), and the "
-    "pictures' stylesheet once more in the outputs",
+#: the tutorials still over :data:`LIMIT`, and what makes them so: their own pictures
+OVER = {
+    "01_tricks_and_stones.ipynb": "the deck of 32 cards and four boards",
+    "02_band_of_tricks.ipynb": "the deck of 40 cards, shown again dealt (each card's SVG about 600 bytes)",
+    "03_jewel_vault.ipynb": "the rulebook's rulings and four boards",
+}
+
+
+@pytest.mark.parametrize(
+    "name",
+    [
+        pytest.param(p.name, marks=pytest.mark.xfail(strict=True, reason=f"still over: {OVER[p.name]}"))
+        if p.name in OVER
+        else p.name
+        for p in TUTORIALS
+    ],
 )
-@pytest.mark.parametrize("name", [p.name for p in TUTORIALS])
 def test_an_executed_tutorial_stays_under_100_kb(executed: dict[str, Path], name: str) -> None:
     size = executed[name].stat().st_size
     assert size < LIMIT, f"{name}: {size:,} bytes, {_widget_state(executed[name]):,} of them the widget state"

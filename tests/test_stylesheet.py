@@ -27,7 +27,18 @@ def test_the_carried_sheet_is_the_file_without_comments_and_spaces() -> None:
     # a space that means something stays: between the parts of a selector, inside a value
     assert ".tricklab .tl-card{" in sheet and "stroke-dasharray:4 3" in sheet
     assert 'content:"★ "' in sheet, "text inside quotes is kept as written"
-    assert style_tag().startswith(f"<style {MARK}=") and style_tag().count("<style") == 1
+    assert style_tag().startswith(f"<script {MARK}=") and style_tag().count("<script") == 1
+
+
+def test_a_picture_carries_the_sheet_deflated_and_whole() -> None:
+    import base64
+    import zlib
+
+    found = re.search(r"atob\('([A-Za-z0-9+/=]+)'\)", style_tag())
+    assert found, "the sheet is in the carrier's script, in base64"
+    assert zlib.decompress(base64.b64decode(found.group(1))).decode("utf-8") == minified()
+    assert len(style_tag()) < len(minified()) / 3
+    assert "<style" not in style_tag(), "the script makes the page's one <style> element itself"
 
 
 def test_outside_a_kernel_every_picture_is_a_page_of_its_own() -> None:

@@ -89,7 +89,8 @@ class Rulebook(Mapping[str, Clause]):
         return "\n".join(lines)
 
     def to_markdown(self) -> str:
-        """The rulebook as a Markdown table (what a notebook shows)."""
+        """The rulebook as a Markdown table (to paste into a document; a notebook shows
+        :meth:`_repr_html_`, whose rows are anchors)."""
         rows = ["| id | rule | |", "| --- | --- | --- |"]
         for clause in self._clauses.values():
             note = f"ruling {clause.ruling}" if clause.ruling else ""
@@ -97,9 +98,6 @@ class Rulebook(Mapping[str, Clause]):
                 note += f"; option `{clause.option}`"
             rows.append(f"| `{clause.id}` | **{clause.title}**: {clause.text} | {note} |")
         return "\n".join(rows)
-
-    def _repr_markdown_(self) -> str:
-        return self.to_markdown()
 
     def _repr_html_(self) -> str:
         """A table whose rows are anchors of the clause ids, so a reason's rule id links to its clause."""

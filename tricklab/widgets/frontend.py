@@ -34,6 +34,7 @@ from __future__ import annotations
 import base64
 import hashlib
 import json
+import re
 import sys
 import weakref
 import zlib
@@ -70,11 +71,23 @@ def _slot() -> str:
     )
 
 
+_BLOCK_COMMENT = re.compile(r"^[ \t]*/\*.*?\*/[ \t]*\n", re.S | re.M)
+
+
+def without_comments(script: str) -> str:
+    """``script`` without its comment blocks and comment lines (``/* ... */`` and ``// ...``
+    starting a line), its indentation and its empty lines: a third smaller. Each line of code
+    stays a line of its own, as written, so nothing is joined that must stay apart."""
+    lines = (line.strip() for line in _BLOCK_COMMENT.sub("", script).splitlines())
+    return "\n".join(line for line in lines if line and not line.startswith("//")) + "\n"
+
+
 @cache
 def full_module() -> str:
-    """``board.js`` with the stylesheet, registering itself in the shared slot."""
+    """``board.js`` (without its comments) with the stylesheet, registering itself in the shared slot."""
     sheet = json.dumps({"css": stylesheet.minified(), "digest": stylesheet.digest()}, ensure_ascii=False)
-    return f"{SCRIPT.read_text(encoding='utf-8')}\nSHEET = {sheet};\n{_slot()}slot.resolve({{ render }});\n"
+    script = without_comments(SCRIPT.read_text(encoding="utf-8"))
+    return f"{script}SHEET = {sheet};\n{_slot()}slot.resolve({{ render }});\n"
 
 
 def _loader(packed: str | None) -> str:
