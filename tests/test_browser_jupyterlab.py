@@ -251,3 +251,49 @@ def test_a_card_played_on_the_play_table_reaches_python_in_jupyterlab(lab_url: s
     finally:
         path.unlink(missing_ok=True)
     assert not [e for e in log.errors if "tricklab" in e or "anywidget" in e]
+
+
+def test_a_board_after_a_picture_uses_the_pictures_sheet_and_asks_for_it_when_it_is_gone(
+    lab_url: str, browser: Any
+) -> None:
+    """The stylesheet once per page: a board made after a picture of the kernel's page comes
+    without the sheet and is styled by the picture's copy; once no output holds the sheet (the
+    picture replaced, the notebook saved and the page reloaded) the board asks its kernel for it."""
+    cells = [
+        "import tricklab\nfrom IPython.display import display\n"
+        "handle = display(tricklab.get_rules('tricks-and-stones', players=4).card('QH'), display_id=True)",
+        "from tricklab.widgets import TrickExplainer, frontend\n"
+        'explainer = TrickExplainer("tricks-and-stones", 4, cards="7H 8S")\n'
+        "explainer",
+        'print("module without the sheet:", explainer._esm == frontend.carrier_module(sheet=False))\n'
+        'handle.update("the picture is gone")',
+    ]
+    path = _notebook(f"lab-sheet-{free_port()}.ipynb", cells)
+    sheets = "document.head.querySelectorAll('style[data-tricklab-css]').length"
+    try:
+        page, log = _run_all(browser, lab_url, path)
+        board = page.locator(".tricklab-board")
+        expect(board.locator(".tl-trick .tl-card")).to_have_count(2, timeout=120_000)
+        expect(page.locator(".jp-OutputArea-output").filter(has_text="module without")).to_contain_text(
+            "module without the sheet: True", timeout=30_000
+        )
+        row = page.locator(".tricklab-controls .tl-control-row").first
+        expect(row).to_have_css("display", "flex")
+        assert page.evaluate(sheets) == 1
+        expect(page.locator(".jp-OutputArea-output").filter(has_text="the picture is gone")).to_be_visible()
+        page.get_by_role("menuitem", name="File").click()
+        page.get_by_role("menuitem", name="Save Notebook", exact=False).first.click()
+        expect(page.locator(".lm-TabBar-tab.jp-mod-dirty")).to_have_count(0, timeout=10_000)
+        page.reload()
+        page.locator(".jp-Notebook").wait_for(timeout=90_000)
+        board = page.locator(".tricklab-board")
+        expect(board.locator(".tl-trick .tl-card")).to_have_count(2, timeout=60_000)
+        assert page.locator(".jp-OutputArea-output [data-tricklab-css]").count() == 0, "no output holds the sheet"
+        page.wait_for_function(f"{sheets} === 1", timeout=30_000)
+        expect(page.locator(".tricklab-controls .tl-control-row").first).to_have_css("display", "flex")
+        page.wait_for_timeout(500)
+        assert page.evaluate(sheets) == 1, "the sheet the kernel sent, once"
+        page.close()
+    finally:
+        path.unlink(missing_ok=True)
+    assert not [e for e in log.errors if "tricklab" in e or "anywidget" in e]

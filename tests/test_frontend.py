@@ -140,3 +140,27 @@ def test_the_module_is_valid_javascript(tmp_path: Any) -> None:
     path.write_text(full_module(), encoding="utf-8")
     checked = subprocess.run([node, "--check", str(path)], capture_output=True, text=True, check=False)
     assert checked.returncode == 0, checked.stderr
+
+
+def test_after_a_picture_carried_the_sheet_the_carrier_goes_without_it_and_is_sent_it_on_asking(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    import base64
+    import re
+    import zlib
+
+    monkeypatch.setattr(stylesheet, "page_has_sheet", lambda: True)
+    carrier = Board()
+    assert carrier._esm == carrier_module(sheet=False) != carrier_module(sheet=True)
+    packed = re.search(r'unpack\("([A-Za-z0-9+/=]+)"\)', carrier._esm)
+    assert packed
+    module = zlib.decompress(base64.b64decode(packed.group(1))).decode("utf-8")
+    assert json.dumps(stylesheet.minified(), ensure_ascii=False) not in module
+    assert f'"digest": "{stylesheet.digest()}"' in module
+    assert Board()._esm == waiting_module(), "it is the carrier all the same"
+    messages = sent(carrier)
+    carrier.intent(frontend.ASK_SHEET)
+    assert messages == [{frontend.ASK_SHEET: stylesheet.minified()}]
+    carrier.intent(frontend.ASK)
+    assert messages[-1] == {frontend.ASK: full_module()}
+    assert json.dumps(stylesheet.minified(), ensure_ascii=False) in full_module(), "asked for, it comes whole"

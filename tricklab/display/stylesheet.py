@@ -233,6 +233,16 @@ def _sender(shell: Any) -> Sender:
     return sender
 
 
+def page_has_sheet() -> bool:
+    """Whether a picture shown in this kernel's page carries the sheet now (so a board made now
+    need not bring it): never outside a kernel, nor in Colab, whose outputs are pages of their own."""
+    shell = _kernel_shell()
+    if shell is None or "google.colab" in sys.modules:
+        return False
+    sender = _SENDERS.get(id(shell))
+    return sender is not None and sender.carrier is not None
+
+
 def sheet_for_picture() -> str:
     """The ``<style>`` element a picture shown now carries: the sheet, or nothing when this
     kernel's page already has it (see the module's notes)."""

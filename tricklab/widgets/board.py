@@ -16,6 +16,7 @@ import comm
 import ipywidgets as w
 import traitlets
 
+from ..display import stylesheet
 from ..errors import InvalidOption, TricklabError, describe
 from ..games.base import quote_names
 from ..platform import on_app_page
@@ -376,6 +377,9 @@ class Board(anywidget.AnyWidget):
             return
         if intent == frontend.ASK:
             self.send({frontend.ASK: frontend.full_module()})
+            return
+        if intent == frontend.ASK_SHEET:
+            self.send({frontend.ASK_SHEET: stylesheet.minified()})
             return
         if intent == PLAIN:
             self._plain = True

@@ -26,7 +26,10 @@ What keeps every board drawn:
 * **Colab** draws each output in a frame of its own: there every board carries the module.
 * **The stylesheet once per page.** The module puts the sheet into the page's head (or the
   shadow root a host draws the view in) unless it is there, marked as the static pictures' sheet
-  is (:data:`tricklab.display.stylesheet.MARK`), so pictures and boards share one copy.
+  is (:data:`tricklab.display.stylesheet.MARK`), so pictures and boards share one copy. When a
+  picture shown in the kernel's page carries the sheet already, the carrier's module goes
+  without it: the board takes the picture's copy from the page's head, or asks its kernel for
+  the sheet (:data:`ASK_SHEET`) when none is there after :data:`ASK_AFTER_MS`.
 """
 
 from __future__ import annotations
@@ -54,6 +57,8 @@ SCRIPT = Path(__file__).resolve().parent / "static" / "board.js"
 ASK_AFTER_MS = 1500
 #: what a waiting board sends to ask for the module, and the key of the answer
 ASK = "module"
+#: what a board whose module came without the stylesheet sends to ask for it, and the answer's key
+ASK_SHEET = "sheet"
 
 
 @cache
@@ -83,11 +88,13 @@ def without_comments(script: str) -> str:
 
 
 @cache
-def full_module() -> str:
-    """``board.js`` (without its comments) with the stylesheet, registering itself in the shared slot."""
-    sheet = json.dumps({"css": stylesheet.minified(), "digest": stylesheet.digest()}, ensure_ascii=False)
+def full_module(sheet: bool = True) -> str:
+    """``board.js`` (without its comments) with the stylesheet, registering itself in the shared
+    slot; without the sheet (``sheet=False``) for a page a picture has brought it to already."""
+    given: dict[str, object] = {"digest": stylesheet.digest()}
+    given.update({"css": stylesheet.minified()} if sheet else {"ask_after_ms": ASK_AFTER_MS})
     script = without_comments(SCRIPT.read_text(encoding="utf-8"))
-    return f"{script}SHEET = {sheet};\n{_slot()}slot.resolve({{ render }});\n"
+    return f"{script}SHEET = {json.dumps(given, ensure_ascii=False)};\n{_slot()}slot.resolve({{ render }});\n"
 
 
 def _loader(packed: str | None) -> str:
@@ -147,13 +154,20 @@ def waiting_module() -> str:
 
 
 @cache
-def carrier_module() -> str:
+def carrier_module(sheet: bool = True) -> str:
     """The module the carrier holds: :func:`full_module` deflated (about a quarter of its size in
     a saved notebook and on the wire), inflated by the page where it has ``DecompressionStream``
     (every browser since 2023); elsewhere the board asks its kernel for the full module, as a
-    waiting board does."""
-    packed = base64.b64encode(zlib.compress(full_module().encode("utf-8"), 9)).decode("ascii")
+    waiting board does. ``sheet=False``: without the stylesheet, which a picture brought."""
+    packed = base64.b64encode(zlib.compress(full_module(sheet).encode("utf-8"), 9)).decode("ascii")
     return _loader(packed)
+
+
+def _carrier_for_now() -> str:
+    """The carrier's module for a board made now: without the sheet when a picture shown in this
+    kernel's page carries it (:func:`tricklab.display.stylesheet.page_has_sheet`), so that a
+    saved notebook holds the sheet once."""
+    return carrier_module(sheet=not stylesheet.page_has_sheet())
 
 
 _live: weakref.WeakSet[Board] = weakref.WeakSet()
@@ -186,7 +200,7 @@ def module_for_new_board() -> str:
         return waiting_module()
     if "google.colab" in sys.modules:
         return carrier_module()
-    return waiting_module() if _open(_carrier() if _carrier else None) else carrier_module()
+    return waiting_module() if _open(_carrier() if _carrier else None) else _carrier_for_now()
 
 
 def made(board: Board) -> None:
@@ -195,7 +209,7 @@ def made(board: Board) -> None:
     if _unseen:
         return
     _live.add(board)
-    if board._esm == carrier_module():
+    if board._esm in (carrier_module(sheet=True), carrier_module(sheet=False)):
         _carrier = weakref.ref(board)
 
 
@@ -208,6 +222,6 @@ def closing(board: Board) -> None:
     _carrier = None
     for other in list(_live):
         if _open(other):
-            other.set_trait("_esm", carrier_module())
+            other.set_trait("_esm", _carrier_for_now())
             _carrier = weakref.ref(other)
             return

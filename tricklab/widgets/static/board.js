@@ -516,22 +516,57 @@ function makeMessage() {
 
 // --- The stylesheet, once per page ------------------------------------------------------------
 // The board's stylesheet does not travel with every board (anywidget's _css is a copy per board):
-// tricklab.widgets.board adds it to this module, which goes with one board of a kernel only (the
-// other boards carry a small module that waits for this one), and each view puts it into its
-// page once: into the page's head, or into the shadow root a host draws the view in (marimo).
+// tricklab.widgets.frontend adds it to this module, which goes with one board of a kernel only
+// (the other boards carry a small module that waits for this one), and each view puts it into
+// its page once: into the page's head, or into the shadow root a host draws the view in (marimo).
 // The mark and digest are those of the static pictures' sheet, so the two are not both added.
+// Where a picture of the kernel brought the sheet already, the module comes without it
+// (SHEET.css missing): the picture's script puts it into the head, a moment later perhaps; if it
+// is not there after SHEET.ask_after_ms (its output cleared), the board asks its kernel for it.
 
-let SHEET = null; // { css, digest }: set by the lines tricklab.widgets.board adds below
+let SHEET = null; // { css, digest } or { digest, ask_after_ms }: set by the lines added below
+let sheetText = null; // a promise of the sheet's text, when the module came without it
 
-function adoptSheet(el) {
+const sheetSelector = () => `style[data-tricklab-css="${SHEET.digest}"]`;
+
+/** The sheet's text from the page's head, where a picture put it, or else from the kernel. */
+function sheetFromPage(model) {
+  sheetText ??= new Promise((resolve) => {
+    const found = () => document.head.querySelector(sheetSelector())?.textContent || null;
+    const done = (css) => {
+      observer.disconnect();
+      model.off("msg:custom", onMessage);
+      resolve(css);
+    };
+    const onMessage = (content) => {
+      if (content && typeof content.sheet === "string") done(content.sheet);
+    };
+    const observer = new MutationObserver(() => found() && done(found()));
+    if (found()) return resolve(found());
+    observer.observe(document.head, { childList: true });
+    setTimeout(() => {
+      if (found()) return done(found());
+      model.on("msg:custom", onMessage);
+      try { model.send({ intent: "sheet" }); } catch { /* no kernel: the page may bring it yet */ }
+    }, SHEET.ask_after_ms);
+  });
+  return sheetText;
+}
+
+function adoptSheet(el, model) {
   if (!SHEET) return;
   const root = el.getRootNode();
   const target = typeof ShadowRoot !== "undefined" && root instanceof ShadowRoot ? root : document.head;
-  if (!target || target.querySelector(`style[data-tricklab-css="${SHEET.digest}"]`)) return;
-  const style = document.createElement("style");
-  style.setAttribute("data-tricklab-css", SHEET.digest);
-  style.textContent = SHEET.css;
-  target.append(style);
+  if (!target || target.querySelector(sheetSelector())) return;
+  const put = (css) => {
+    if (target.querySelector(sheetSelector())) return;
+    const style = document.createElement("style");
+    style.setAttribute("data-tricklab-css", SHEET.digest);
+    style.textContent = css;
+    target.append(style);
+  };
+  if (typeof SHEET.css === "string") put(SHEET.css);
+  else sheetFromPage(model).then(put);
 }
 
 // --- The scene as the page gets it ----------------------------------------------------------
@@ -556,7 +591,7 @@ function readScene(text) {
 
 /** @param {{ model: any, el: HTMLElement }} ctx */
 function render({ model, el }) {
-  adoptSheet(el);
+  adoptSheet(el, model);
   const connection = watchConnection(model, el);
   const root = document.createElement("div");
   root.tabIndex = 0;
@@ -727,6 +762,7 @@ function render({ model, el }) {
     draw();
   };
   let read = 0; // scenes read so far: one read after another makes an earlier one stale
+  let gone = false; // the view was taken down
   let askedPlain = false;
   const onScene = () => {
     const text = model.get("_packed");
@@ -742,7 +778,8 @@ function render({ model, el }) {
     } catch {
       return; // not a scene: the one shown stays
     }
-    if (next instanceof Promise) next.then((s) => { if (n === read) show(s); }, () => {});
+    // a scene read after the view was taken down (a host draws it again elsewhere) is dropped
+    if (next instanceof Promise) next.then((s) => { if (n === read && !gone) show(s); }, () => {});
     else show(next);
   };
   const onMessage = () => drawAround(scene);
@@ -753,6 +790,7 @@ function render({ model, el }) {
   root.addEventListener("keydown", onKey);
   onScene();
   return () => {
+    gone = true;
     stopSowing();
     connection.stop();
     model.off("change:_packed", onScene);
