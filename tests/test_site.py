@@ -94,6 +94,65 @@ def test_the_site_has_every_app_and_what_they_load_and_nothing_unused(built: Pat
             assert text.index("<script") == text.index(site.THEME_GUARD), page
 
 
+def test_the_site_holds_compressed_copies_of_what_compresses(built: Path) -> None:
+    """Brotli and gzip copies beside each file they make smaller, each unpacking to the file."""
+    import gzip
+
+    import brotli
+
+    runtime = built / "static" / "pyodide"
+    for path in (runtime / "pyodide.asm.wasm", runtime / "pyodide.asm.js", built / "voici" / "render" / "play.html"):
+        data = path.read_bytes()
+        assert gzip.decompress(Path(f"{path}.gz").read_bytes()) == data, path
+        assert brotli.decompress(Path(f"{path}.br").read_bytes()) == data, path
+    wasm = (runtime / "pyodide.asm.wasm").stat().st_size
+    assert Path(f"{runtime / 'pyodide.asm.wasm'}.br").stat().st_size < wasm / 3, "the runtime, a third or less"
+    # every copy saves a tenth at least, and unpacks to its file
+    for copy in [*built.rglob("*.br"), *built.rglob("*.gz")]:
+        original = copy.with_suffix("")
+        assert copy.stat().st_size <= 0.9 * original.stat().st_size, copy
+        unpack = brotli.decompress if copy.suffix == ".br" else gzip.decompress
+        assert unpack(copy.read_bytes()) == original.read_bytes(), copy
+    # a wheel deflated already gets none
+    for name in ("tricklab-*.whl", "pygments-*.whl"):
+        wheel = next(runtime.glob(name))
+        assert not Path(f"{wheel}.br").exists() and not Path(f"{wheel}.gz").exists(), wheel.name
+    small = [path for path in built.rglob("*") if path.is_file() and path.stat().st_size < 1024]
+    assert small and not any(Path(f"{path}.gz").exists() for path in small if path.suffix not in (".br", ".gz"))
+    assert site.site_size(built) < sum(path.stat().st_size for path in built.rglob("*") if path.is_file())
+
+
+def test_site_serve_sends_the_compressed_copy_with_caching_headers(built: Path, site_url: str) -> None:
+    import gzip
+    import urllib.request
+
+    def fetch(path: str, **headers: str) -> tuple[int, dict[str, str], bytes]:
+        request = urllib.request.Request(f"{site_url}/{path}", headers=headers)
+        try:
+            with urllib.request.urlopen(request) as answer:
+                return answer.status, dict(answer.headers), answer.read()
+        except urllib.error.HTTPError as refused:
+            return refused.code, dict(refused.headers), b""
+
+    wasm = "static/pyodide/pyodide.asm.wasm"
+    status, headers, body = fetch(wasm, **{"Accept-Encoding": "gzip, deflate"})
+    assert status == 200 and headers["Content-Encoding"] == "gzip" and headers["Content-Type"] == "application/wasm"
+    assert gzip.decompress(body) == (built / wasm).read_bytes() and headers["Vary"] == "Accept-Encoding"
+    status, headers, body = fetch(wasm, **{"Accept-Encoding": "gzip, br"})
+    assert headers["Content-Encoding"] == "br" and int(headers["Content-Length"]) == len(body) < len(
+        Path(f"{built / wasm}.gz").read_bytes()
+    ), "Brotli where the browser takes it"
+    status, headers, body = fetch(wasm, **{"Accept-Encoding": "identity, gzip;q=0"})
+    assert "Content-Encoding" not in headers and body == (built / wasm).read_bytes(), "as it is, when refused"
+    assert headers["Cache-Control"] == "no-cache", "a name without its content's hash: asked each time"
+    status, _, body = fetch(wasm, **{"If-Modified-Since": headers["Last-Modified"]})
+    assert status == 304 and body == b"", "and told it is not modified"
+    hashed = next(path for path in built.rglob("*.js") if site.HASHED.search(path.name))
+    _, headers, _ = fetch(str(hashed.relative_to(built)))
+    assert "immutable" in headers["Cache-Control"], hashed.name
+    assert fetch("no/such/file.js")[0] == 404
+
+
 def test_a_page_s_urls_are_made_relative_to_its_folder(tmp_path: Path) -> None:
     page = tmp_path / "voici" / "render" / "play.html"
     page.parent.mkdir(parents=True)
@@ -148,7 +207,19 @@ def test_the_site_root_opens_the_gallery_whose_links_open_the_apps(site_url: str
 
 
 def test_explain_trick_answers_a_click(site_url: str, browser: Any) -> None:
-    page, log = app_page(browser, site_url, "explain_trick.html?game=tricks-and-stones&players=4", CARD)
+    """It works from the compressed copies: the page's and its kernel's worker's requests are sent them."""
+    from .servers import _watch
+
+    page = browser.new_page(viewport={"width": 1280, "height": 1000})
+    encodings: dict[str, str | None] = {}
+    page.on(
+        "response",
+        lambda r: encodings.setdefault(r.url.split("?")[0].rsplit("/", 1)[-1], r.headers.get("content-encoding")),
+    )
+    log = _watch(page, f"{site_url}/voici/render/explain_trick.html?game=tricks-and-stones&players=4")
+    page.locator(CARD).first.wait_for(timeout=BOOT)
+    assert encodings.get("explain_trick.html") in ("gzip", "br"), encodings
+    assert encodings.get("pyodide.asm.wasm") in ("gzip", "br"), "the runtime, fetched by the kernel's worker"
     before = page.locator(f"{BOARD} .tl-trick .tl-card").count()
     page.locator(f"{BOARD} .tl-deck button:not([disabled])").first.click()
     page.wait_for_function(

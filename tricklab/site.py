@@ -34,6 +34,7 @@ import tarfile
 import tempfile
 import zipfile
 from pathlib import Path
+from typing import BinaryIO
 
 from . import __version__
 
@@ -47,6 +48,8 @@ TOOLS = (
     "ipywidgets==8.1.9",
     "jupyterlab_widgets==3.0.17",
     "anywidget==0.11.0",
+    # the site's files precompressed, for hosts that serve them (_site_compress.py)
+    "brotli==1.1.0",
 )
 #: the Pyodide runtime (Python 3.12) that pyodide-kernel 0.6.1 is made for
 PYODIDE = "0.27.6"
@@ -470,24 +473,85 @@ def build(out: Path, apps: Path) -> Path:
     (out / "index.html").write_text(GALLERY_REDIRECT)
     (out / "voici" / "index.html").write_text(GALLERY_REDIRECT.replace("voici/render/", "render/"))
     (out / ".nojekyll").touch()  # a GitHub Pages branch serves the folder as it is
+    _run([bin_dir / "python", "-I", Path(__file__).with_name("_site_compress.py"), out, cache / "compressed"])
     return out / "index.html"
 
 
 def site_size(out: Path) -> int:
-    return sum(path.stat().st_size for path in out.rglob("*") if path.is_file())
+    """The bytes of the site's files (not of their compressed copies)."""
+    return sum(path.stat().st_size for path in out.rglob("*") if path.is_file() and path.suffix not in ENDINGS)
 
 
 mimetypes.add_type("application/wasm", ".wasm")  # streaming compilation wants this type
 
 
-class _Quiet(http.server.SimpleHTTPRequestHandler):
+#: the compressed copies the build writes beside a file (``_site_compress.py``), by the name a
+#: browser gives its encoding in ``Accept-Encoding``, the one to prefer first
+ENDINGS = {".br": "br", ".gz": "gzip"}
+#: a file name with a content hash in it (``main.3f9a1c2be7.js``): its content never changes
+HASHED = re.compile(r"[.-][0-9a-f]{8,}\.[A-Za-z0-9]+$")
+
+
+def accepted(header: str | None) -> set[str]:
+    """The encodings an ``Accept-Encoding`` header accepts (lower case; none refused with ``q=0``)."""
+    names = set()
+    for part in (header or "").split(","):
+        name, _, params = part.strip().partition(";")
+        q = params.strip().lower().replace(" ", "")
+        if name and q not in ("q=0", "q=0.0", "q=0.00", "q=0.000"):
+            names.add(name.strip().lower())
+    return names
+
+
+def cache_control(path: str) -> str:
+    """How long a browser may keep a file without asking: for ever where its name holds its
+    content's hash, else it asks each time (and is told "not modified" while it is not)."""
+    return "public, max-age=31536000, immutable" if HASHED.search(path) else "no-cache"
+
+
+class _Host(http.server.SimpleHTTPRequestHandler):
+    """Serves the site as a real host does: a file's Brotli or gzip copy to a browser that accepts
+    it (with the file's own type), caching headers, and "not modified" on asking again."""
+
+    def send_head(self) -> BinaryIO | None:
+        path = self.translate_path(self.path)
+        if not os.path.isfile(path):
+            return super().send_head()  # directories, redirects, 404s: as the standard server does
+        takes = accepted(self.headers.get("Accept-Encoding"))
+        encoding, served = None, path
+        for ending, name in ENDINGS.items():
+            if name in takes and os.path.isfile(path + ending):
+                encoding, served = name, path + ending
+                break
+        try:
+            handle = open(served, "rb")  # noqa: SIM115 (the caller closes it, as for the standard server)
+        except OSError:
+            self.send_error(http.HTTPStatus.NOT_FOUND, "File not found")
+            return None
+        stat = os.fstat(handle.fileno())
+        modified = self.date_time_string(int(stat.st_mtime))
+        self.send_response(http.HTTPStatus.OK if self.headers.get("If-Modified-Since") != modified else 304)
+        self.send_header("Content-Type", self.guess_type(path))
+        self.send_header("Last-Modified", modified)
+        self.send_header("Cache-Control", cache_control(path))
+        self.send_header("Vary", "Accept-Encoding")
+        if self.headers.get("If-Modified-Since") == modified:
+            self.end_headers()
+            handle.close()
+            return None
+        if encoding is not None:
+            self.send_header("Content-Encoding", encoding)
+        self.send_header("Content-Length", str(stat.st_size))
+        self.end_headers()
+        return handle
+
     def log_message(self, format: str, *args: object) -> None:
         if os.environ.get("TRICKLAB_SITE_LOG"):
             super().log_message(format, *args)
 
 
 def server(out: Path, host: str = "127.0.0.1", port: int = 8000) -> http.server.ThreadingHTTPServer:
-    handler = functools.partial(_Quiet, directory=str(out))
+    handler = functools.partial(_Host, directory=str(out))
     return http.server.ThreadingHTTPServer((host, port), handler)
 
 
