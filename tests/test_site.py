@@ -122,6 +122,23 @@ def test_the_site_holds_compressed_copies_of_what_compresses(built: Path) -> Non
     assert site.site_size(built) < sum(path.stat().st_size for path in built.rglob("*") if path.is_file())
 
 
+def test_the_site_s_wheels_hold_bytecode_in_their_sources_place_and_the_lock_knows_them(built: Path) -> None:
+    import hashlib
+    import zipfile
+
+    runtime = built / "static" / "pyodide"
+    lock = json.loads((runtime / "pyodide-lock.json").read_text())
+    for name, package in lock["packages"].items():
+        wheel = runtime / package["file_name"]
+        assert hashlib.sha256(wheel.read_bytes()).hexdigest() == package["sha256"], name
+        assert package["imports"], f"{name}: its modules are named, as read before compiling"
+        files = zipfile.ZipFile(wheel).namelist()
+        assert not [f for f in files if f.endswith(".py")], f"{name}: a source left"
+    tricklab_files = zipfile.ZipFile(runtime / lock["packages"]["tricklab"]["file_name"]).namelist()
+    assert "tricklab/rules.pyc" in tricklab_files or "tricklab/match.pyc" in tricklab_files
+    assert not [f for f in tricklab_files if "__pycache__" in f], "bytecode in the sources' place"
+
+
 def test_site_serve_sends_the_compressed_copy_with_caching_headers(built: Path, site_url: str) -> None:
     import gzip
     import urllib.request

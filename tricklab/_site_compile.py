@@ -4,9 +4,10 @@ Pyodide's npm package and the wheels hold source only, so a page compiled every 
 imported, the standard library's too, at each visit: seconds of a first card. Compiled here by
 the very Python the page runs, the page only loads them. ``main(folder)`` rewrites in place:
 
-- each wheel keeps its sources, and gets each module's bytecode where an installed package has
-  it (``__pycache__/name.cpython-312.pyc``);
-- ``python_stdlib.zip`` gets bytecode instead of source, as Pyodide's own full build has it.
+- each wheel and ``python_stdlib.zip`` get each module's bytecode instead of its source
+  (``name.pyc`` in ``name.py``'s place, which Python imports as it is), as Pyodide's own full
+  build has them: a third fewer bytes to fetch and unpack. Tracebacks in the page show no
+  source lines; no app reads a module's source.
 
 The bytecode is "unchecked": the files are never edited in the browser, so it is used as it is.
 """
@@ -31,8 +32,9 @@ def bytecode(name: str, source: bytes) -> bytes | None:
     return bytes(_code_to_hash_pyc(code, importlib.util.source_hash(source), checked=False))
 
 
-def rewrite(path: Path, beside_source: bool) -> int:
-    """Rewrite the zip at ``path`` with bytecode; returns how many modules were compiled."""
+def rewrite(path: Path) -> int:
+    """Rewrite the zip at ``path`` with bytecode in its sources' place; returns how many modules
+    were compiled (zipimport and an installed wheel's folder both take ``name.pyc`` as it is)."""
     done = 0
     partial = path.with_name(path.name + ".partial")
     with zipfile.ZipFile(path) as source, zipfile.ZipFile(partial, "w", zipfile.ZIP_DEFLATED) as target:
@@ -41,11 +43,7 @@ def rewrite(path: Path, beside_source: bool) -> int:
             compiled = bytecode(info.filename, data) if info.filename.endswith(".py") else None
             if compiled is None:
                 target.writestr(info, data)
-            elif beside_source:
-                target.writestr(info, data)
-                target.writestr(importlib.util.cache_from_source(info.filename), compiled)
-                done += 1
-            else:  # zipimport takes ``name.pyc`` in the source's place
+            else:
                 target.writestr(info.filename[:-3] + ".pyc", compiled)
                 done += 1
     os.replace(partial, path)
@@ -54,6 +52,6 @@ def rewrite(path: Path, beside_source: bool) -> int:
 
 def main(folder: str) -> str:
     wheels = sorted(Path(folder).glob("*.whl"))
-    modules = sum(rewrite(wheel, beside_source=True) for wheel in wheels)
-    stdlib = rewrite(Path(folder) / "python_stdlib.zip", beside_source=False)
+    modules = sum(rewrite(wheel) for wheel in wheels)
+    stdlib = rewrite(Path(folder) / "python_stdlib.zip")
     return f"{modules} modules of {len(wheels)} wheels and {stdlib} of the standard library compiled"

@@ -260,6 +260,18 @@ def compile_python(runtime: Path, folder: Path) -> None:
     _run(["node", "-e", _COMPILE_JS, runtime.resolve(), script, folder.resolve()])
 
 
+def rehash(lock_file: Path) -> list[str]:
+    """Write each wheel's hash again into the lock file (``pyodide-lock.json``) beside them, after
+    compiling changed them (Pyodide checks each wheel it loads against it); returns the names of
+    the packages it lists, sorted."""
+    lock = json.loads(lock_file.read_text())
+    packages: dict[str, dict[str, object]] = lock["packages"]
+    for package in packages.values():
+        package["sha256"] = hashlib.sha256((lock_file.parent / str(package["file_name"])).read_bytes()).hexdigest()
+    lock_file.write_text(json.dumps(lock, indent=1))
+    return sorted(packages)
+
+
 def lite_config(packages: list[str]) -> dict[str, object]:
     """The ``jupyter-lite.json`` of the build: the kernel boots from the site's own Pyodide and wheels."""
     return {
@@ -429,7 +441,7 @@ def build(out: Path, apps: Path) -> Path:
         shutil.copytree(runtime, pyodide, ignore=shutil.ignore_patterns("*.map", "*.d.ts", "*.mjs", "console.html"))
         for wheel in every:
             shutil.copy2(wheel, pyodide / wheel.name)
-        compile_python(runtime, pyodide)  # before the lock file, which holds each wheel's hash
+        # the lock file reads each wheel's modules from its sources, which compiling takes out
         left_out = _run(
             [
                 bin_dir / "python",
@@ -442,9 +454,10 @@ def build(out: Path, apps: Path) -> Path:
             stdout=subprocess.PIPE,
         ).stdout
         print(f"tricklab site: requirements the browser does without: {left_out.strip()}", flush=True)
-        lock = json.loads((pyodide / "pyodide-lock.json").read_text())
+        compile_python(runtime, pyodide)
+        listed = rehash(pyodide / "pyodide-lock.json")
         # the kernel checks these names as written, before it installs what is not preloaded
-        names = sorted(lock["packages"]) + ["pyodide_kernel"]
+        names = listed + ["pyodide_kernel"]
         names.remove("pyodide-kernel")
         lite = work / "lite"
         lite.mkdir()
