@@ -761,26 +761,27 @@ function render({ model, el }) {
     drawAround(scene);
     draw();
   };
-  let read = 0; // scenes read so far: one read after another makes an earlier one stale
-  let gone = false; // the view was taken down
+  // Every scene is drawn, in the order it came: one may ask for something once (reveal_id) that
+  // the next no longer asks for, so none is skipped. A deflated one is read before those after it.
+  let reading = Promise.resolve();
+  let gone = false; // the view was taken down: what is read after that is dropped
   let askedPlain = false;
   const onScene = () => {
     const text = model.get("_packed");
-    const n = ++read;
     if (typeof text === "string" && text.startsWith(PACKED) && !canInflate()) {
       if (!askedPlain) connection.send({ intent: "plain" });
       askedPlain = true;
       return;
     }
-    let next;
-    try {
-      next = readScene(text);
-    } catch {
-      return; // not a scene: the one shown stays
-    }
-    // a scene read after the view was taken down (a host draws it again elsewhere) is dropped
-    if (next instanceof Promise) next.then((s) => { if (n === read && !gone) show(s); }, () => {});
-    else show(next);
+    const drawn = (next) => {
+      if (gone) return;
+      try {
+        show(next);
+      } catch (error) {
+        setTimeout(() => { throw error; }); // told as any error is, and the next scene is still drawn
+      }
+    };
+    reading = reading.then(() => readScene(text)).then(drawn, () => {}); // not a scene: the one shown stays
   };
   const onMessage = () => drawAround(scene);
 
