@@ -16,7 +16,7 @@ import hashlib
 import sys
 from pathlib import Path
 
-import brotli  # type: ignore[import-not-found, unused-ignore]
+import brotli  # type: ignore[import-untyped, import-not-found, unused-ignore]
 
 #: the smallest file worth a compressed copy
 SMALLEST = 1024
