@@ -6,6 +6,7 @@ can be tried and shows its figure."""
 from __future__ import annotations
 
 import re
+import time
 from typing import Any
 from urllib.parse import urlencode
 
@@ -37,11 +38,18 @@ def one_move_before_the_sheet() -> str:
     return urlencode({"game": GAME, "players": str(PLAYERS), **table.link_state()})
 
 
-def in_viewport(page: Any, locator: Any) -> bool:
-    """Whether the top of ``locator``'s box is inside the viewport (what the learner sees first)."""
-    box = locator.bounding_box()
+def in_viewport(page: Any, locator: Any, within_s: float = 2.0) -> bool:
+    """Whether the top of ``locator``'s box is inside the viewport (what the learner sees first),
+    now or within ``within_s`` seconds (a scene drawn a moment later on a busy machine)."""
     size = page.viewport_size
-    return box is not None and -2 <= box["y"] < size["height"] - 20 and box["x"] < size["width"]
+    deadline = time.monotonic() + within_s
+    while True:
+        box = locator.bounding_box()
+        if box is not None and -2 <= box["y"] < size["height"] - 20 and box["x"] < size["width"]:
+            return True
+        if time.monotonic() > deadline:
+            return False
+        page.wait_for_timeout(100)
 
 
 @pytest.mark.parametrize("size", ["desktop", "phone", "projector"])
