@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import json
 import re
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -106,16 +105,17 @@ def test_a_rule_link_opens_the_rulebook_at_its_clause(browser: Any, voila_url: s
             page.context.close() if open_ is open_phone_page else page.close()
 
 
-def test_the_static_sites_pages_carry_the_same_loading_screen(tmp_path: Path) -> None:
-    """The site's build puts the same screen, with each notebook's words, first in each page's body."""
+def test_the_static_sites_pages_carry_the_same_loading_screen() -> None:
+    """The site's pages carry the same screen, with each notebook's words, first in their body."""
     from tricklab import site
 
-    render = tmp_path / "voici" / "render"
-    render.mkdir(parents=True)
-    (render / "play.html").write_text('<html><head></head><body class="x"><div id="loading">Starting up</div></body>')
-    (render / "other.html").write_text("<html><body></body></html>")  # no notebook of that name: left alone
-    assert site.show_loading(tmp_path, APPS) == 1
-    page = (render / "play.html").read_text()
-    assert page.index('<body class="x">') < page.index("TRICKLAB_LOADING") < page.index('id="loading"')
-    assert json.dumps(words("play")["app"]) in page and "innerHTML" not in page
-    assert site.show_loading(tmp_path, APPS) == 0  # once only
+    static = {
+        "app.js": "app.0123456789ab.js",
+        "worker.js": "worker.0123456789ab.js",
+        "page.css": "page.0123456789ab.css",
+    }
+    page = site.page(APPS / "play.ipynb", static=static, wheels=[], snapshot=None)
+    body = page.index("<body>")
+    assert body < page.index("TRICKLAB_LOADING") < page.index('id="tricklab-app"')
+    assert page.index("TRICKLAB_LOADING") == page.index("window.TRICKLAB_LOADING", body) + len("window.")
+    assert json.dumps(words("play")["app"]) in page and "innerHTML" not in page.split("TRICKLAB_LOADING", 1)[1]

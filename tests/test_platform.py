@@ -289,7 +289,7 @@ def test_in_the_browser_a_new_review_closes_the_one_under_way(browser: None) -> 
     run(main)
 
 
-# --- links between the apps: notebooks under Voilà, the pages Voici built in the site ----------------
+# --- links between the apps: notebooks under Voilà, the pages built from them in the site ---------------
 
 
 @pytest.mark.parametrize(

@@ -8,6 +8,7 @@ each test opens as few pages as it can.
 from __future__ import annotations
 
 import json
+import re
 import subprocess
 import threading
 import time
@@ -74,24 +75,25 @@ def test_the_site_has_every_app_and_what_they_load_and_nothing_unused(built: Pat
     for app in APPS:
         assert (built / "voici" / "render" / app.notebook.replace(".ipynb", ".html")).is_file(), app.notebook
         assert (built / "voici" / "files" / "screenshots" / app.picture).is_file(), app.picture
-    lock = json.loads((built / "static" / "pyodide" / "pyodide-lock.json").read_text())
+    runtime = built / site.RUNTIME
+    lock = json.loads((runtime / "pyodide-lock.json").read_text())
     for name, package in lock["packages"].items():
-        assert (built / "static" / "pyodide" / package["file_name"]).is_file(), name
+        assert (runtime / package["file_name"]).is_file(), name
         assert set(package["depends"]) <= set(lock["packages"]), name
-    assert "tricklab" in lock["packages"] and "ipywidgets" in lock["packages"]
-    # the server side stays out of the browser: no JupyterLab, Voilà or Jupyter server
-    assert not {"jupyterlab", "voila", "jupyter-server", "notebook"} & set(lock["packages"])
-    config = json.loads((built / "jupyter-lite.json").read_text())["jupyter-config-data"]
-    kernel = config["litePluginSettings"][site.KERNEL_PLUGIN]
-    assert kernel["disablePyPIFallback"] is True
-    assert not any((built / name).exists() for name in site.UNUSED)
-    assert not list(built.rglob("*.map"))
-    assert (built / site.FONT_DIR / "css" / "all.min.css").is_file()
-    for page in (built / "voici").rglob("*.html"):
+    assert {"tricklab", "ipywidgets", "anywidget", "traitlets", "comm"} <= set(lock["packages"])
+    # no notebook front end, IPython, kernel or highlighter in the browser: the widgets and tricklab
+    servers = {"jupyterlab", "voila", "jupyter-server", "notebook", "ipython", "ipykernel", "pygments", "jedi"}
+    assert not servers & set(lock["packages"]), set(lock["packages"])
+    wheels = sorted(path.name for path in runtime.glob("*.whl"))
+    assert wheels == sorted(package["file_name"] for package in lock["packages"].values()), "nothing unused"
+    assert sorted(path.name for path in built.iterdir()) == [".nojekyll", "index.html", "static", "voici"]
+    assert not list(built.rglob("*.map")) and not list(built.rglob("*.ipynb"))
+    screenshots = [path for path in built.rglob("*.png")]
+    assert len({path.name for path in screenshots}) == len(screenshots), "each picture stored once"
+    for page in (built / "voici" / "render").glob("*.html"):
         text = page.read_text()
-        assert "cdn.jsdelivr.net" not in text and '"./static/pyodide/' not in text, page
-        if page.parent.name == "render":  # a page of an app, or the gallery: JupyterLite reads its address
-            assert text.index("<script") == text.index(site.THEME_GUARD), page
+        assert text.index("<script") == text.index(site.THEME_GUARD), page
+        assert not re.search(r"\b(kernel|notebook|IPython|Voici)\b", text.split("TRICKLAB_SITE")[0]), page
 
 
 def test_the_site_holds_compressed_copies_of_what_compresses(built: Path) -> None:
@@ -114,7 +116,7 @@ def test_the_site_holds_compressed_copies_of_what_compresses(built: Path) -> Non
         unpack = brotli.decompress if copy.suffix == ".br" else gzip.decompress
         assert unpack(copy.read_bytes()) == original.read_bytes(), copy
     # a wheel deflated already gets none
-    for name in ("tricklab-*.whl", "pygments-*.whl"):
+    for name in ("tricklab-*.whl", "ipywidgets-*.whl"):
         wheel = next(runtime.glob(name))
         assert not Path(f"{wheel}.br").exists() and not Path(f"{wheel}.gz").exists(), wheel.name
     small = [path for path in built.rglob("*") if path.is_file() and path.stat().st_size < 1024]
@@ -170,33 +172,31 @@ def test_site_serve_sends_the_compressed_copy_with_caching_headers(built: Path, 
     assert fetch("no/such/file.js")[0] == 404
 
 
-def test_a_page_s_urls_are_made_relative_to_its_folder(tmp_path: Path) -> None:
-    page = tmp_path / "voici" / "render" / "play.html"
-    page.parent.mkdir(parents=True)
-    page.write_text(
-        '{"pyodideUrl": "./static/pyodide/pyodide.js", "load": "./static/remoteEntry.js", '
-        '"federated": "./extensions/anywidget"}'
-        f'<link href="{site._FONT_CDN}all.min.css">'
-    )
-    assert site.fix_urls(tmp_path) == 1
-    assert page.read_text() == (
-        '{"pyodideUrl": "../../static/pyodide/pyodide.js", "load": "./static/remoteEntry.js", '
-        '"federated": "../../extensions/anywidget"}<link href="../../static/fontawesome/css/all.min.css">'
-    )
-    assert site.fix_urls(tmp_path) == 0  # a second pass changes nothing
-
-
-def test_a_page_s_first_script_is_the_theme_guard_once(tmp_path: Path) -> None:
-    page = tmp_path / "voici" / "render" / "play.html"
-    page.parent.mkdir(parents=True)
-    page.write_text(
-        '<!DOCTYPE html>\n<html lang="en">\n<head><meta charset="utf-8" />\n<title>play</title><script>1</script>'
-    )
-    assert site.guard_themes(tmp_path) == 1
-    text = page.read_text()
-    assert text.startswith('<!DOCTYPE html>\n<html lang="en">\n<head><meta charset="utf-8" />\n<script data-tricklab=')
-    assert text.index(site.THEME_GUARD) < text.index("<title>") < text.index("<script>1")
-    assert site.guard_themes(tmp_path) == 0 and page.read_text() == text  # a second pass changes nothing
+def test_a_page_holds_the_app_s_code_and_words_safely_and_its_first_script_is_the_theme_guard(
+    tmp_path: Path,
+) -> None:
+    """The page is made from the app's notebook: its cells are the page's code and its words the
+    loading screen's, which nothing in them can end early (a cell that says "</script>")."""
+    notebook = tmp_path / "odd.ipynb"
+    cells = [{"cell_type": "code", "source": ["x = '</script><script>alert(1)</script>'\n", "x"], "metadata": {}}]
+    cells.append({"cell_type": "markdown", "source": "not code", "metadata": {}})
+    meta = {"tricklab": {"app": "A <b>&</b> app", "coming": "</script>"}}
+    notebook.write_text(json.dumps({"cells": cells, "metadata": meta, "nbformat": 4, "nbformat_minor": 5}))
+    static = {
+        "app.js": "app.0123456789ab.js",
+        "worker.js": "worker.0123456789ab.js",
+        "page.css": "page.0123456789ab.css",
+    }
+    text = site.page(notebook, static=static, wheels=["w-1.0-py3-none-any.0123456789ab.whl"], snapshot=None)
+    assert text.index("<script") == text.index(site.THEME_GUARD)
+    assert text.count("</script>") == text.count("<script"), "no script ends early"
+    assert "<title>A &lt;b&gt;&amp;&lt;/b&gt; app · tricklab</title>" in text
+    config = re.search(r"window.TRICKLAB_SITE = (.*);</script>", text)
+    assert config is not None
+    given = json.loads(config.group(1))
+    assert given["cells"] == ["x = '</script><script>alert(1)</script>'\nx"]
+    assert given["wheels"] == ["static/pyodide/w-1.0-py3-none-any.0123456789ab.whl"] and given["root"] == "../../"
+    assert f'src="../../static/tricklab/{static["app.js"]}"' in text
 
 
 # --- each app in the browser ------------------------------------------------------------------------------
@@ -234,7 +234,13 @@ def test_explain_trick_answers_a_click(site_url: str, browser: Any) -> None:
         lambda r: encodings.setdefault(r.url.split("?")[0].rsplit("/", 1)[-1], r.headers.get("content-encoding")),
     )
     log = _watch(page, f"{site_url}/voici/render/explain_trick.html?game=tricks-and-stones&players=4")
+    said = [page.evaluate("document.body.innerText")]
+    page.locator("#tricklab-loading").wait_for(timeout=BOOT)
+    said.append(page.evaluate("document.body.innerText"))
     page.locator(CARD).first.wait_for(timeout=BOOT)
+    said.append(page.evaluate("document.body.innerText"))
+    words = re.compile(r"kernel|notebook|ipython|jupyter|voici|executing|running", re.IGNORECASE)
+    assert not [text for text in said if words.search(text)], "the learner reads about the app, not its machinery"
     assert encodings.get("explain_trick.html") in ("gzip", "br"), encodings
     assert encodings.get("pyodide.asm.wasm") in ("gzip", "br"), "the runtime, fetched by the kernel's worker"
     before = page.locator(f"{BOARD} .tl-trick .tl-card").count()

@@ -1,6 +1,6 @@
 """Where the kernel runs: a Jupyter kernel on a server, or Pyodide in the visitor's browser.
 
-In the static site (Voici) Python runs in a web worker: the kernel cannot see the page's
+In the static site Python runs in a Web Worker of the page: it cannot see the page's
 address, ``threading.Thread.start()`` raises, and an app's page is ``play.html`` where Voilà
 has ``play.ipynb``. The apps ask this module, never ``sys.platform`` themselves, and write
 their links to each other through :func:`app_link`; tests can make the kernel believe it runs
@@ -59,7 +59,7 @@ def on_app_page() -> bool:
 
 def app_link(link: str) -> str:
     """A link from one app's page to another (``play.ipynb?game=kalah``, ``rulebooks.ipynb#mk.sow``):
-    Voilà serves an app at its notebook's name; the static site, at the page Voici built from it
+    Voilà serves an app at its notebook's name; the static site, at the page built from it
     (``play.html?game=kalah``). Links are written once, as notebooks, and pass through here."""
     end = min((at for at in (link.find("?"), link.find("#")) if at >= 0), default=len(link))
     page = link[:end]

@@ -1,18 +1,24 @@
-"""``tricklab site build DIR``: the Voilà apps as a static site whose Python runs in the browser.
+"""``tricklab site build DIR``: the apps as a static site whose Python runs in the browser.
 
-The site is built with Voici (the apps' notebooks through JupyterLite) and the Pyodide runtime from
-its npm package. Everything comes from the package registries alone, at pinned versions, into a
-private cache (``$TRICKLAB_SITE_CACHE``, else ``~/.cache/tricklab-site``):
+Each app page is the app notebook's code, run by Pyodide in a Web Worker with tricklab and the
+widgets' pure-Python packages only (no JupyterLab, Voici, IPython, ipykernel or pygments), and the
+widgets drawn in the page by a small widget manager from the messages of a bridge that carries
+their comm (:mod:`tricklab.bridge`; the page's scripts are ``tricklab/share/site/``). Everything
+comes from the package registries alone, at pinned versions, into a private cache
+(``$TRICKLAB_SITE_CACHE``, else ``~/.cache/tricklab-site``):
 
 - the build tools (:data:`TOOLS`): those of the running environment when it has them at these
   versions (``pip install 'tricklab[site]'``), else a virtual environment of their own;
 - Pyodide's runtime (:data:`PYODIDE`), which holds no wheels;
-- the pure-Python wheels the apps need in the browser (:data:`BROWSER_WHEELS`): tricklab, ipywidgets,
-  anywidget and what they and the in-browser kernel import, and neither JupyterLab nor Voilà.
+- the pure-Python wheels the apps need in the browser (:data:`BROWSER_WHEELS`).
 
-The site's own Pyodide lock file lists just those wheels, all served from the site, and the kernel
-loads them as it boots, with no fall-back to PyPI: opened with no network beyond its host, it works.
-``tricklab site serve DIR`` serves a built site on this machine.
+The page starts its worker, and with it every download, as its first script, and shows the app's
+loading screen with what is under way until the app is drawn. Opened with no network beyond its
+host, the site works. ``tricklab site serve DIR`` serves a built site on this machine as a real
+host does (compressed, with caching headers).
+
+The pages keep the addresses of the site's first version (``voici/render/play.html``), so links
+shared then still open their app.
 """
 
 from __future__ import annotations
@@ -20,6 +26,7 @@ from __future__ import annotations
 import base64
 import functools
 import hashlib
+import html
 import http.server
 import importlib.metadata
 import json
@@ -38,55 +45,35 @@ from typing import BinaryIO
 
 from . import __version__
 
-#: the build tools, pinned together: newer voici-core with pyodide-kernel 0.7 finds no kernel
+#: the build tools, pinned together
 TOOLS = (
-    "voici-core==0.9.0",
-    "jupyterlite-core==0.6.4",
-    "jupyterlite-pyodide-kernel==0.6.1",
+    # the lock file of the site's wheels (pyodide-lock reads them with packaging and pkginfo)
     "pyodide-lock==0.1.2",
-    # their front-end extensions go into the site
-    "ipywidgets==8.1.9",
-    "jupyterlab_widgets==3.0.17",
-    "anywidget==0.11.0",
+    "packaging==24.2",
+    "pkginfo==2.0",
     # the site's files precompressed, for hosts that serve them (_site_compress.py)
     "brotli==1.1.0",
 )
-#: the Pyodide runtime (Python 3.12) that pyodide-kernel 0.6.1 is made for
+#: the Pyodide runtime (Python 3.12)
 PYODIDE = "0.27.6"
-#: the icon font widgets use (the stepper's Play button), which Voici's pages ask a CDN for
-FONT_AWESOME = "5.15.4"
-#: what the browser loads beside tricklab; IPython 8 imports sqlite3 (not in Pyodide's npm package),
-#: IPython 9.1 and later need a newer kernel. Not IPython's jedi (and parso): it completes code as
-#: one types, which no app page does, and IPython imports it at start when it is there
+#: what the browser loads beside tricklab: the widgets (ipywidgets' containers, anywidget's boards)
+#: and what they import, and nothing of IPython's or a kernel's (tricklab.bridge stands in for the
+#: few names ipywidgets takes from IPython)
 BROWSER_WHEELS = (
-    "micropip==0.7.2",
-    "packaging==24.2",
-    "ipython==9.0.2",
-    "ipython_pygments_lexers==1.1.1",
-    "decorator==5.3.1",
-    "matplotlib-inline==0.2.2",
-    "prompt_toolkit==3.0.53",
-    "wcwidth==0.2.13",
-    "pygments==2.19.2",
-    "stack_data==0.6.3",
-    "executing==2.3.0",
-    "asttokens==3.0.0",
-    "pure_eval==0.2.4",
     "traitlets==5.16.1",
     "comm==0.2.3",
     "ipywidgets==8.1.9",
-    "jupyterlab_widgets==3.0.17",
     "anywidget==0.11.0",
     "psygnal==0.16.1",
     "typing_extensions==4.16.0",
 )
-#: the in-browser kernel's own wheels, shipped with jupyterlite-pyodide-kernel
-KERNEL_WHEELS = ("piplite-", "pyodide_kernel-", "ipykernel-", "widgetsnbextension-4")
-#: what the kernel installs at boot unless it is preloaded, and the site does without: the stdlib
-#: modules that Pyodide's npm package lacks, and jedi (see :data:`BROWSER_WHEELS`); no app uses them
-STAND_INS = ("ssl", "sqlite3", "jedi")
-#: the kernel's settings in the site's ``jupyter-lite.json``
-KERNEL_PLUGIN = "@jupyterlite/pyodide-kernel-extension:kernel"
+#: the site's own scripts and page stylesheet, in the package (tricklab/share/site)
+SITE_FILES = Path(__file__).resolve().parent / "share" / "site"
+#: where the site keeps them, its wheels and Pyodide's runtime
+STATIC = "static/tricklab"
+RUNTIME = "static/pyodide"
+#: the app pages' folder, as the site's first version had it
+PAGES = "voici/render"
 GALLERY_REDIRECT = """<!DOCTYPE html>
 <html lang="en"><head><meta charset="utf-8"><title>tricklab</title>
 <meta http-equiv="refresh" content="0; url=voici/render/index.html"></head>
@@ -118,7 +105,7 @@ def installed_tools() -> Path | None:
         except importlib.metadata.PackageNotFoundError:
             return None
     scripts = Path(sysconfig.get_path("scripts"))
-    return scripts if (scripts / "voici").exists() and (scripts / "python").exists() else None
+    return scripts if (scripts / "python").exists() else None
 
 
 def tools_env(cache: Path) -> Path:
@@ -183,31 +170,6 @@ def browser_wheels(cache: Path, bin_dir: Path) -> list[Path]:
     return sorted(folder.glob("*.whl"))
 
 
-def kernel_wheels(bin_dir: Path) -> list[Path]:
-    """The in-browser kernel's wheels that jupyterlite-pyodide-kernel ships in its extension."""
-    pypi = bin_dir.parent / "share/jupyter/labextensions/@jupyterlite/pyodide-kernel-extension/static/pypi"
-    return sorted(wheel for wheel in pypi.glob("*.whl") if wheel.name.startswith(KERNEL_WHEELS))
-
-
-def stand_in_wheel(name: str, folder: Path) -> Path:
-    """An empty wheel called ``name``: the kernel's boot asks for it; nothing the apps run imports it."""
-    path = folder / f"{name}-0.0.0-py3-none-any.whl"
-    dist = f"{name}-0.0.0.dist-info"
-    placeholder = f"_no_{name}"  # ``import ssl`` still fails as it should: nothing here is called ssl
-    files = {
-        f"{placeholder}.py": f'"""Stands in for {name} at the kernel\'s boot; {name} itself is not in the site."""\n',
-        f"{dist}/METADATA": f"Metadata-Version: 2.1\nName: {name}\nVersion: 0.0.0\n",
-        f"{dist}/WHEEL": "Wheel-Version: 1.0\nGenerator: tricklab\nRoot-Is-Purelib: true\nTag: py3-none-any\n",
-        f"{dist}/top_level.txt": f"{placeholder}\n",
-    }
-    record = "".join(f"{file},,\n" for file in files) + f"{dist}/RECORD,,\n"
-    with zipfile.ZipFile(path, "w") as archive:
-        for file, text in files.items():
-            archive.writestr(file, text)
-        archive.writestr(f"{dist}/RECORD", record)
-    return path
-
-
 #: what of the package the browser does without: the apps and tutorials (the site has them as
 #: pages), the Voilà template (its loading screen is put into the pages at build time), bytecode
 BROWSER_LEAVES_OUT = ("_data", "share", "__pycache__")
@@ -261,69 +223,26 @@ def compile_python(runtime: Path, folder: Path) -> None:
 
 
 def rehash(lock_file: Path) -> list[str]:
-    """Write each wheel's hash again into the lock file (``pyodide-lock.json``) beside them, after
-    compiling changed them (Pyodide checks each wheel it loads against it); returns the names of
-    the packages it lists, sorted."""
+    """Name each wheel beside the lock file (``pyodide-lock.json``) with its content's hash, so a
+    browser keeps it for good, and write those names and hashes into the lock file (after
+    compiling changed the wheels); returns the wheels' file names, in the lock's order."""
     lock = json.loads(lock_file.read_text())
     packages: dict[str, dict[str, object]] = lock["packages"]
+    names = []
     for package in packages.values():
-        package["sha256"] = hashlib.sha256((lock_file.parent / str(package["file_name"])).read_bytes()).hexdigest()
+        wheel = lock_file.parent / str(package["file_name"])
+        digest = hashlib.sha256(wheel.read_bytes()).hexdigest()
+        named = wheel.with_name(f"{wheel.stem}.{digest[:12]}.whl")
+        wheel.rename(named)
+        package["file_name"], package["sha256"] = named.name, digest
+        names.append(named.name)
     lock_file.write_text(json.dumps(lock, indent=1))
-    return sorted(packages)
+    return names
 
 
-def lite_config(packages: list[str]) -> dict[str, object]:
-    """The ``jupyter-lite.json`` of the build: the kernel boots from the site's own Pyodide and wheels."""
-    return {
-        "jupyter-lite-schema-version": 0,
-        "jupyter-config-data": {
-            "litePluginSettings": {
-                KERNEL_PLUGIN: {
-                    "pyodideUrl": "./static/pyodide/pyodide.js",
-                    "disablePyPIFallback": True,
-                    "loadPyodideOptions": {"packages": packages},
-                }
-            }
-        },
-    }
-
-
-#: where the ``./`` URLs of a page's embedded config point from a page one or two folders down
-#: (not ``"./static/remoteEntry...``: a federated extension's ``load`` is relative to the extension)
-_RELATIVE = ('"./static/pyodide/', '"./extensions/', '"./build/', '"./voici', '"./lab/', '"./files')
-
-
-#: the icon font's stylesheets as Voici's pages ask for them, and where the site keeps its copy
-_FONT_CDN = "https://cdn.jsdelivr.net/npm/@fortawesome/fontawesome-free@^5/css/"
-FONT_DIR = "static/fontawesome"
-
-
-def fix_urls(out: Path) -> int:
-    """Rewrite the URLs that voici 0.9.0 leaves in each page.
-
-    The ``./`` URLs of the config embedded in each page are meant from the site's root, but the
-    browser resolves them from the page's own folder (``voici/render/``), so the kernel asked for
-    ``voici/render/static/pyodide/pyodide.js``. The icon font's stylesheets come from a CDN,
-    which a site that works offline must not need: they point at the site's own copy.
-    Returns how many pages were changed.
-    """
-    changed = 0
-    for page in (out / "voici").rglob("*.html"):
-        up = "../" * (len(page.relative_to(out).parts) - 1)
-        text = page.read_text()
-        fixed = text.replace(f'"{_FONT_CDN}', f'"{up}{FONT_DIR}/css/')
-        for prefix in _RELATIVE:
-            fixed = fixed.replace(prefix, '"' + up + prefix[3:])
-        if fixed != text:
-            page.write_text(fixed)
-            changed += 1
-    return changed
-
-
-#: the first script of each page: before JupyterLite reads the address, of its ``theme`` values
-#: only the last that is exactly ``light`` or ``dark`` stays, as ``tricklab serve`` keeps it
-#: (``tricklab.serve.keep_checked_link_arguments``). Voici decodes the value a second time
-#: (``?theme=%25``: URIError, a page that never shows) and asks for any other name as a theme
+#: the first script of each page: of the address's ``theme`` values only the last that is exactly
+#: ``light`` or ``dark`` stays, as ``tricklab serve`` keeps it
+#: (``tricklab.serve.keep_checked_link_arguments``)
 THEME_GUARD = """<script data-tricklab="theme-guard">
 (() => {
   // a link chooses light or dark, nothing else: any other theme is left out of the address
@@ -341,104 +260,90 @@ THEME_GUARD = """<script data-tricklab="theme-guard">
 })();
 </script>
 """
-_HEAD = re.compile(r"<head(?:\s[^>]*)?>(\s*<meta charset=[^>]*>)?", re.IGNORECASE)
-
-
-def guard_themes(out: Path) -> int:
-    """Put :data:`THEME_GUARD` in each page, before its first script; returns how many pages changed."""
-    changed = 0
-    for page in (out / "voici").rglob("*.html"):
-        text = page.read_text()
-        head = _HEAD.search(text)
-        if head is None or 'data-tricklab="theme-guard"' in text:
-            continue
-        page.write_text(text[: head.end()] + "\n" + THEME_GUARD + text[head.end() :])
-        changed += 1
-    return changed
-
 
 #: the apps' loading screen, shared with the Voilà template (see its own notes)
 LOADING_JS = Path(__file__).resolve().parent / "share" / "voila" / "templates" / "tricklab" / "loading.js"
-_BODY = re.compile(r"<body(?:\s[^>]*)?>", re.IGNORECASE)
+
+
+def _script_json(value: object) -> str:
+    """``value`` as JSON to put in a ``<script>``: "<", ">" and "&" escaped, so no text ends the script."""
+    return json.dumps(value).replace("<", "\\u003c").replace(">", "\\u003e").replace("&", "\\u0026")
+
+
+def app_words(notebook: Path) -> dict[str, str]:
+    """The app's name and what is coming, from the notebook's metadata (``"tricklab": {"app": ...,
+    "coming": ...}``), as Voilà's template has them."""
+    metadata = json.loads(notebook.read_text()).get("metadata", {}).get("tricklab", {})
+    return {"app": str(metadata.get("app", "tricklab")), "coming": str(metadata.get("coming", "Getting ready…"))}
 
 
 def loading_screen(notebook: Path) -> str:
-    """The script of an app page's loading screen, with the app's name and what is coming from
-    the notebook's metadata (``"tricklab": {"app": ..., "coming": ...}``), as Voilà's template has it."""
-    metadata = json.loads(notebook.read_text()).get("metadata", {}).get("tricklab", {})
-    words = {"app": str(metadata.get("app", "tricklab")), "coming": str(metadata.get("coming", "Getting ready…"))}
-    # the words as a JSON object in a script: "<", ">" and "&" escaped, so no text ends the script
-    said = json.dumps(words).replace("<", "\\u003c").replace(">", "\\u003e").replace("&", "\\u0026")
+    """The script of an app page's loading screen, with the app's name and what is coming."""
+    said = _script_json(app_words(notebook))
     return f'<script data-tricklab="loading">\nwindow.TRICKLAB_LOADING = {said};\n{LOADING_JS.read_text()}</script>\n'
 
 
-def show_loading(out: Path, apps: Path) -> int:
-    """Put each app page's :func:`loading_screen` first in its body; returns how many pages changed."""
-    changed = 0
-    for page in (out / "voici" / "render").glob("*.html"):
-        notebook = apps / f"{page.stem}.ipynb"
-        text = page.read_text()
-        body = _BODY.search(text)
-        if body is None or not notebook.is_file() or 'data-tricklab="loading"' in text:
-            continue
-        page.write_text(text[: body.end()] + "\n" + loading_screen(notebook) + text[body.end() :])
-        changed += 1
-    return changed
+def code_cells(notebook: Path) -> list[str]:
+    """The notebook's code cells, as the page's Python runs them."""
+    cells = json.loads(notebook.read_text()).get("cells", [])
+    return [
+        "".join(cell["source"]) if isinstance(cell["source"], list) else str(cell["source"])
+        for cell in cells
+        if cell.get("cell_type") == "code"
+    ]
 
 
-#: what ``voici build`` writes that no page of the site uses: JupyterLite's own applications
-#: (the pages use ``voici/build``), its documentation, Voici's listing of the notebooks (the
-#: gallery lists the apps; ``voici/`` opens the gallery), and the wheels the kernel extension keeps
-#: for ``piplite`` (the site has them in its Pyodide folder, preloaded)
-UNUSED = ("doc", "lab", "notebooks", "tree", "edit", "consoles", "repl", "jupyter-lite.ipynb", "voici/tree")
-KERNEL_PYPI = "extensions/@jupyterlite/pyodide-kernel-extension/static/pypi"
-#: JupyterLite's application bundle, of which the pages use only the themes (``?theme=dark``)
-APP_BUILD, KEPT_OF_APP_BUILD = "build", "themes"
+def page(notebook: Path, *, static: dict[str, str], wheels: list[str], snapshot: str | None) -> str:
+    """The page of the app ``notebook``, one folder below the site's root's ``voici``
+    (``voici/render/play.html``): ``static`` names the site's scripts and page stylesheet by their
+    hashed names, ``wheels`` and ``snapshot`` are addresses from the site's root."""
+    up = "../" * len(Path(PAGES).parts)
+    config = {
+        "root": up,
+        "worker": f"{STATIC}/{static['worker.js']}",
+        "wheels": [f"{RUNTIME}/{name}" for name in wheels],
+        "snapshot": snapshot,
+        "cells": code_cells(notebook),
+    }
+    title = html.escape(app_words(notebook)["app"])
+    return (
+        '<!DOCTYPE html>\n<html lang="en">\n<head>\n<meta charset="utf-8">\n'
+        '<meta name="viewport" content="width=device-width, initial-scale=1">\n'
+        f"{THEME_GUARD}"
+        f"<title>{title}{'' if title == 'tricklab' else ' · tricklab'}</title>\n"
+        '<link rel="icon" href="data:,">\n'  # no icon: not asked for (a 404 each visit)
+        f'<link rel="stylesheet" href="{up}{STATIC}/{static["page.css"]}">\n'
+        f'<script data-tricklab="site">window.TRICKLAB_SITE = {_script_json(config)};</script>\n'
+        f'<script src="{up}{STATIC}/{static["app.js"]}"></script>\n'
+        "</head>\n<body>\n"
+        f"{loading_screen(notebook)}"
+        '<main id="tricklab-app"></main>\n'
+        "</body>\n</html>\n"
+    )
 
 
-def prune(out: Path) -> int:
-    """Remove what no page loads (:data:`UNUSED`, the application bundle but its themes, source
-    maps); returns the bytes saved."""
-    before = site_size(out)
-    app_build = out / APP_BUILD
-    unused = [out / name for name in (*UNUSED, KERNEL_PYPI)]
-    unused += [path for path in app_build.glob("*") if path.name != KEPT_OF_APP_BUILD]
-    for path in unused:
-        if path.is_dir():
-            shutil.rmtree(path)
-        elif path.exists():
-            path.unlink()
-    for source_map in out.rglob("*.map"):
-        source_map.unlink()
-    return before - site_size(out)
-
-
-def font(cache: Path, out: Path) -> None:
-    """The icon font's stylesheets and web fonts (woff2, woff: what browsers of today take)."""
-    package = npm_package(cache, "@fortawesome/fontawesome-free", FONT_AWESOME)
-    target = out / FONT_DIR
-    (target / "css").mkdir(parents=True, exist_ok=True)
-    for sheet in ("all.min.css", "v4-shims.min.css"):
-        shutil.copy2(package / "css" / sheet, target / "css" / sheet)
-    shutil.copytree(package / "webfonts", target / "webfonts", ignore=shutil.ignore_patterns("*.eot", "*.svg", "*.ttf"))
+def _hashed_copy(source: Path, folder: Path) -> str:
+    """Copy ``source`` into ``folder`` under a name with its content's hash; returns that name."""
+    data = source.read_bytes()
+    name = f"{source.stem}.{hashlib.sha256(data).hexdigest()[:12]}{source.suffix}"
+    (folder / name).write_bytes(data)
+    return name
 
 
 def build(out: Path, apps: Path) -> Path:
     """Build the static site into ``out``; returns the gallery page."""
     cache = cache_dir()
-    npm_package(cache, "@fortawesome/fontawesome-free", FONT_AWESOME)  # every download before ``out`` is replaced
     cache.mkdir(parents=True, exist_ok=True)
     bin_dir = tools_env(cache)
     runtime = pyodide_runtime(cache)
     wheels = browser_wheels(cache, bin_dir)
     with tempfile.TemporaryDirectory() as tmp:
         work = Path(tmp)
-        local = work / "wheels"
-        local.mkdir()
-        ours = [tricklab_wheel(local), *(stand_in_wheel(name, local) for name in STAND_INS)]
-        every = [*wheels, *kernel_wheels(bin_dir), *ours]
         pyodide = work / "pyodide"
-        shutil.copytree(runtime, pyodide, ignore=shutil.ignore_patterns("*.map", "*.d.ts", "*.mjs", "console.html"))
+        pyodide.mkdir()
+        for name in ("pyodide.js", "pyodide.asm.js", "pyodide.asm.wasm", "python_stdlib.zip"):
+            shutil.copy2(runtime / name, pyodide / name)
+        every = [*wheels, tricklab_wheel(work)]
         for wheel in every:
             shutil.copy2(wheel, pyodide / wheel.name)
         # the lock file reads each wheel's modules from its sources, which compiling takes out
@@ -455,34 +360,22 @@ def build(out: Path, apps: Path) -> Path:
         ).stdout
         print(f"tricklab site: requirements the browser does without: {left_out.strip()}", flush=True)
         compile_python(runtime, pyodide)
-        listed = rehash(pyodide / "pyodide-lock.json")
-        # the kernel checks these names as written, before it installs what is not preloaded
-        names = listed + ["pyodide_kernel"]
-        names.remove("pyodide-kernel")
-        lite = work / "lite"
-        lite.mkdir()
-        (lite / "jupyter-lite.json").write_text(json.dumps(lite_config(names), indent=2))
-        contents = work / "contents"
-        shutil.copytree(apps, contents, ignore=shutil.ignore_patterns(".ipynb_checkpoints", "voila.json"))
+        names = rehash(pyodide / "pyodide-lock.json")
         if out.exists():
             shutil.rmtree(out)
-        _run(
-            [bin_dir / "voici", "build", "--lite-dir", lite, "--contents", contents, "--output-dir", out.resolve()],
-            cwd=lite,
-            stdout=subprocess.DEVNULL,
-        )
-        shutil.rmtree(out / "static" / "pyodide", ignore_errors=True)
-        shutil.copytree(pyodide, out / "static" / "pyodide")
-    fix_urls(out)
-    guard_themes(out)
-    show_loading(out, apps)
-    font(cache, out)
-    prune(out)
-    # the gallery's pictures are asked for beside the app pages, as under Voilà
-    if (out / "files" / "screenshots").is_dir():
-        shutil.copytree(out / "files" / "screenshots", out / "voici" / "files" / "screenshots", dirs_exist_ok=True)
-    # the site's root opens the gallery (JupyterLite's own root page opens a file listing), and so
-    # does ``voici/`` (Voici's opened the listing)
+        out.mkdir(parents=True)
+        shutil.copytree(pyodide, out / RUNTIME)
+    static = out / STATIC
+    static.mkdir(parents=True)
+    hashed = {source.name: _hashed_copy(source, static) for source in sorted(SITE_FILES.iterdir()) if source.is_file()}
+    pages = out / PAGES
+    pages.mkdir(parents=True)
+    for notebook in sorted(apps.glob("*.ipynb")):
+        (pages / f"{notebook.stem}.html").write_text(page(notebook, static=hashed, wheels=names, snapshot=None))
+    # the gallery's pictures are asked for beside the app pages (``../files/screenshots``), as under Voilà
+    if (apps / "screenshots").is_dir():
+        shutil.copytree(apps / "screenshots", out / "voici" / "files" / "screenshots")
+    # the site's root and ``voici/`` open the gallery
     (out / "index.html").write_text(GALLERY_REDIRECT)
     (out / "voici" / "index.html").write_text(GALLERY_REDIRECT.replace("voici/render/", "render/"))
     (out / ".nojekyll").touch()  # a GitHub Pages branch serves the folder as it is
@@ -574,4 +467,4 @@ def serve(out: Path, host: str = "127.0.0.1", port: int = 8000) -> None:
         httpd.serve_forever()
 
 
-__all__ = ["build", "cache_dir", "fix_urls", "guard_themes", "serve", "server", "site_size"]
+__all__ = ["build", "cache_dir", "page", "serve", "server", "site_size"]

@@ -345,8 +345,8 @@ def rulebooks_html(books: Sequence[tuple[str, Rulebook]]) -> str:
     """Several games' rulebooks on one page: a line of links to each, then each ``(title, rulebook)``
     under a heading whose id is :func:`heading_id` of its title, as a Markdown heading's would be.
 
-    Plain HTML rather than Markdown: JupyterLite asks its file store about a Markdown output's
-    headings, which the static site does not have (a 404 in the page's console)."""
+    Plain HTML rather than Markdown: every page that shows it (Voilà, the static site, a
+    notebook) shows HTML as it is."""
     links = " · ".join(f'<a href="#{esc(heading_id(title))}">{esc(title)}</a>' for title, _ in books)
     parts = [f'<p class="tl-rulebook-links">Rulebooks: {links}</p>']
     for title, rulebook in books:

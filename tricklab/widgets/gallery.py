@@ -173,9 +173,8 @@ class Landing:
 
 
 def landing_app() -> Landing | w.HTML:
-    """The ``index`` app: the gallery page. In the static site it is an HTML widget: JupyterLite
-    takes over the links of a notebook's HTML output (it opens files of its own through them),
-    and a widget's links are the page's own."""
+    """The ``index`` app: the gallery page. In the static site it is an HTML widget, drawn by the
+    page's widget manager as every app is (the site shows no notebook output of its own)."""
     if in_browser():
         return w.HTML(landing_html())
     return Landing()

@@ -1,8 +1,7 @@
 // The loading screen of a tricklab app, from the page's first paint until the app is drawn.
 //
-// Voilà (and Voici in the static site) show a spinner that says "Running play...", "Executing 1
-// of 1" and "Starting up kernel...": words about notebooks, not about the app. This script hides
-// that spinner and shows the app's name, what is coming ("Getting the table ready…") and a
+// Voilà shows a spinner that says "Running play...", "Executing 1 of 1" and "Starting up
+// kernel...": words about notebooks, not about the app. This script hides that spinner and shows the app's name, what is coming ("Getting the table ready…") and a
 // progress bar that moves on at each stage the page reports (the notebook running, its output
 // arriving) and creeps forward between them. It goes once the app's own drawing (a board, the
 // gallery, the rulebooks) is on the page, and then brings a link's #anchor into view (a
@@ -12,7 +11,8 @@
 // by #, % or a brace; tests/test_serve.py checks).
 //
 // window.TRICKLAB_LOADING = {app, coming} is set just before this script (the Voilà template
-// and the static site's build write it from the app notebook's metadata). Text only: every
+// and the static site's build write it from the app notebook's metadata). The static site's page
+// reports its own stages, in words and figures, through window.tricklabLoading. Text only: every
 // word is set with textContent, never as markup.
 (function () {
   "use strict";
@@ -81,7 +81,7 @@
   stage(coming, 8, 35);
   window.setTimeout(done, 180000); // whatever happens, the page itself is never hidden for good
 
-  // the stages the page reports: Voilà's voila_process / voila_finish, Voici's update_loading_text
+  // the stages Voilà's page reports: voila_process, then voila_finish
   var started = false;
   function running() {
     if (!started) {
@@ -94,12 +94,11 @@
     window.setTimeout(done, 30000); // should the app never be drawn, the page is shown anyway
   }
   // installed now and again once the page is parsed: a page whose own helpers come after this
-  // script (Voici's) defines them again
+  // script defines them again
   function install() {
-    if (window.update_loading_text !== running) window.update_loading_text = running;
     if (window.voila_process !== running) window.voila_process = running;
-    // Voilà calls voila_finish once the notebook has run, Voici display_cells: both are followed
-    ["voila_finish", "display_cells"].forEach(function (name) {
+    // Voilà calls voila_finish once the notebook has run: it is followed
+    ["voila_finish"].forEach(function (name) {
       var theirs = window[name];
       if (typeof theirs !== "function" || theirs.tricklab) return;
       var wrapped = function () {
@@ -145,6 +144,14 @@
       window.setTimeout(bring, ms);
     });
   }
+  // the static site's page reports its own stages (tricklab/share/site/app.js): what is under way
+  // in words, how far along, and when the app could not start (the page is then shown as it is)
+  window.tricklabLoading = {
+    stage: function (text, value) {
+      stage(String(text || ""), Number(value) || 0, Math.min(95, (Number(value) || 0) + 20));
+    },
+    done: done,
+  };
   // the app is drawn: a board (class "tricklab"), the gallery or the rulebooks is on the page and
   // shown, and it is not the board that only asks the page for its link ("Opening the link…")
   var DRAWN = ".tricklab, .tricklab-landing, .tl-rulebook-links";
