@@ -1,32 +1,37 @@
-"""The static site against ``tricklab serve``: each app's first card, side by side in the same run.
+"""What a class meets: the static site against ``tricklab serve``, each app's first card, side by side in one run.
 
 Builds the site (``tricklab site build``, or takes ``--site DIR`` already built), serves it with
-``tricklab site serve``'s server, and starts ``tricklab serve`` on ``voila_apps/`` as it runs for
-a class (its preheated kernels included). Debian's Chromium, driven by Playwright, then opens
-each app in turn on both, round robin, every request that is not to 127.0.0.1 sent to a dead
+``tricklab site serve``'s server (compressed, with caching headers, as a real host), and starts
+``tricklab serve`` on ``voila_apps/`` as it runs for a class (its preheated kernels included).
+Both are reached through a relay of this script's own (:class:`Link`), so everything a page
+and its workers fetch goes over the same link and is counted: on loopback as it is, or, with
+``--mbit 10 --rtt 40``, a school's network (10 Mbit/s each way shared by every connection,
+40 ms round trips), which throttles Python's Web Worker in the site too (Chromium's own
+throttling does not).
+
+Each app is opened in turn on both, round robin, by Debian's Chromium driven by Playwright, in
+a browser profile of its own on disk, every request that is not to 127.0.0.1 sent to a dead
 proxy:
 
-- Voilà, first visit: a new browser context (cold HTTP cache); the page takes a preheated
-  kernel, as every visitor of ``tricklab serve`` does while the pool lasts;
-- Voilà, fresh kernel: the same with ``theme=dark``, which Voilà never takes from the pool;
-- site, first visit: a new browser context, so Pyodide and every wheel come over the network;
-- site, second visit: the same context opens the page again (the browser's cache, and its
-  cache of compiled WebAssembly).
+- first visit: a new profile (nothing cached); for Voilà the page takes a preheated kernel, as
+  every visitor of ``tricklab serve`` does while the pool lasts. The site's page then prepares
+  an interpreter for the next visit while the learner reads; the run waits for it as a
+  learner would stay on the page;
+- second visit: Chromium is closed and opened again on the same profile (its disk cache, and
+  the site's prepared interpreter), and the same link opened again.
 
 A first card is the first frame in which the app's first element (a card, a pit, the gallery,
-a rulebook) is visible, from the navigation's start, measured in the page (as in
-``voila_apps.py``). The server and kernels are left to settle before each Voilà load. On
-loopback the network costs nothing; ``--mbit 20`` gives each page a school's network
-(Chromium's own throttling), where a first visit pays for what it downloads.
+a rulebook) is visible, from the navigation's start, measured in the page. Bytes are those the
+link carried to the browser for the visit (compressed as served, headers included).
 
 Prints figures; asserts nothing. Needs Debian's Chromium at /usr/bin/chromium, and npm for
-the site's build. Usage: python benchmarks/site.py [--loads 3] [--site DIR]
+the site's build. Usage: python benchmarks/site.py [--loads 3] [--site DIR] [--mbit 10 --rtt 40]
 """
 
 from __future__ import annotations
 
 import argparse
-import gzip
+import contextlib
 import json
 import os
 import platform
@@ -36,6 +41,7 @@ import sys
 import tempfile
 import threading
 import time
+from collections import deque
 from pathlib import Path
 from typing import Any
 
@@ -44,7 +50,7 @@ from voila_apps import (
     CHROMIUM,
     WATCH_JS,
     Errors,
-    launch_chromium,
+    chromium_args,
     pool_size,
     settle,
     voila_flags,
@@ -68,11 +74,94 @@ PAGES = {
     "bid_trainer": ("game=tricks-and-stones&players=4&seed=12", CARD),
     "rulebooks": ("", "table.tl-rulebook"),
 }
-MODES = ("Voilà, first visit", "Voilà, fresh kernel", "site, first visit", "site, second visit")
+MIB = 2**20
 
 
 def out(*values: object) -> None:
     print(*values, flush=True)
+
+
+class Link:
+    """A TCP relay from a loopback port to ``target``: every byte both ways, held back to ``mbit``
+    Mbit/s (each way, shared by all connections, as one home or school line) and delayed by half
+    of ``rtt`` milliseconds each way; ``mbit=0`` for no limit. ``received`` counts the bytes
+    carried towards the browser."""
+
+    def __init__(self, target: int, mbit: float = 0, rtt: float = 0) -> None:
+        self.target = target
+        self.rate = mbit * 1e6 / 8 if mbit else 0.0
+        self.delay = rtt / 2000
+        self.received = 0
+        self.lock = threading.Lock()
+        self.free_at = {"down": 0.0, "up": 0.0}  # when each direction's line is free again
+        self.server = socket.create_server(("127.0.0.1", 0))
+        self.port = self.server.getsockname()[1]
+        threading.Thread(target=self._accept, daemon=True).start()
+
+    def _accept(self) -> None:
+        while True:
+            try:
+                client, _ = self.server.accept()
+            except OSError:
+                return
+            upstream = socket.create_connection(("127.0.0.1", self.target))
+            for sock in (client, upstream):
+                sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
+            threading.Thread(target=self._pump, args=(upstream, client, "down"), daemon=True).start()
+            threading.Thread(target=self._pump, args=(client, upstream, "up"), daemon=True).start()
+
+    def _pump(self, source: socket.socket, sink: socket.socket, way: str) -> None:
+        """Read from ``source`` and write to ``sink`` when the line has carried it (a second thread
+        writes, so reading goes on while a chunk waits)."""
+        chunks: deque[tuple[float, bytes]] = deque()
+        ready = threading.Condition()
+        done = False
+
+        def write() -> None:
+            while True:
+                with ready:
+                    while not chunks and not done:
+                        ready.wait()
+                    if not chunks:
+                        break
+                    due, data = chunks.popleft()
+                wait = due - time.monotonic()
+                if wait > 0:
+                    time.sleep(wait)
+                try:
+                    sink.sendall(data)
+                except OSError:
+                    break
+            with contextlib.suppress(OSError):
+                sink.shutdown(socket.SHUT_WR)
+
+        writer = threading.Thread(target=write, daemon=True)
+        writer.start()
+        while True:
+            try:
+                data = source.recv(16384)
+            except OSError:
+                data = b""
+            if not data:
+                break
+            now = time.monotonic()
+            with self.lock:
+                start = max(now, self.free_at[way])
+                self.free_at[way] = start + (len(data) / self.rate if self.rate else 0)
+                due = self.free_at[way] + self.delay
+                if way == "down":
+                    self.received += len(data)
+            with ready:
+                chunks.append((due, data))
+                ready.notify()
+        with ready:
+            done = True
+            ready.notify()
+        writer.join()
+        source.close()
+
+    def close(self) -> None:
+        self.server.close()
 
 
 def first_card(page: Any) -> float:
@@ -85,27 +174,40 @@ def first_card(page: Any) -> float:
     return float(min(result["seen"].values())) / 1000
 
 
-def open_page(context: Any, errors: Errors, app: str, url: str, mbit: float = 0) -> Any:
-    page = context.new_page()
-    errors.watch(page, app)
-    if mbit:  # a network such as a school's: ``mbit`` Mbit/s each way, 20 ms there and back
-        cdp = context.new_cdp_session(page)
-        cdp.send("Network.enable")
-        rate = mbit * 1e6 / 8
-        conditions = {"offline": False, "latency": 20, "downloadThroughput": rate, "uploadThroughput": rate}
-        cdp.send("Network.emulateNetworkConditions", conditions)
-    page.goto(url, wait_until="commit", timeout=240_000)
-    return page
+def browser(playwright: Any, profile: Path, proxy: str) -> Any:
+    """Chromium on the on-disk ``profile``, every request not to 127.0.0.1 sent to ``proxy`` (a dead one)."""
+    return playwright.chromium.launch_persistent_context(
+        str(profile),
+        executable_path=str(CHROMIUM),
+        viewport={"width": 1280, "height": 1000},
+        args=chromium_args(proxy),
+    )
 
 
-def loaded_bytes(folder: Path, files: list[str]) -> tuple[int, int, int]:
-    """What a first visit to an app page downloads: files, bytes as served, and gzip-compressed."""
-    raw = packed = 0
-    for name in files:
-        data = (folder / name).read_bytes()
-        raw += len(data)
-        packed += len(gzip.compress(data, compresslevel=6))
-    return len(files), raw, packed
+def visit(
+    playwright: Any, profile: Path, proxy: str, link: Link, url: str, selector: str, errors: Errors, app: str
+) -> tuple[float, int]:
+    """Open ``url`` in Chromium on ``profile``: the first card's seconds and the bytes the link carried.
+    A site page that prepares an interpreter for the next visit is left to finish it first."""
+    context = browser(playwright, profile, proxy)
+    try:
+        context.add_init_script(WATCH_JS % json.dumps({"first": selector}))
+        page = context.new_page()
+        errors.watch(page, app)
+        before = link.received
+        page.goto(url, wait_until="commit", timeout=240_000)
+        seconds = first_card(page)
+        carried = link.received - before
+        if "/voici/" in url:
+            page.wait_for_function(
+                "window.tricklabStart && (window.tricklabStart.restored || window.tricklabPrepared !== undefined)",
+                timeout=240_000,
+            )
+        else:
+            page.wait_for_timeout(500)
+        return seconds, carried
+    finally:
+        context.close()
 
 
 def main() -> None:
@@ -113,13 +215,17 @@ def main() -> None:
     parser.add_argument("--loads", type=int, default=3, help="loads per app and mode")
     parser.add_argument("--site", type=Path, help="a site already built (default: build one into a temporary folder)")
     parser.add_argument("--apps", default=",".join(PAGES), help="the apps to open, comma-separated")
-    parser.add_argument("--mbit", type=float, default=0, help="the network's speed (default: loopback, unthrottled)")
+    parser.add_argument("--mbit", type=float, default=0, help="the link's speed each way (default: no limit)")
+    parser.add_argument("--rtt", type=float, default=0, help="the link's round trip in milliseconds (default: 0)")
     args = parser.parse_args()
     if not CHROMIUM.exists():
         raise SystemExit("Debian's Chromium is not installed at /usr/bin/chromium (apt-get install -y chromium)")
     from playwright.sync_api import sync_playwright
 
     apps = [app for app in args.apps.split(",") if app]
+    modes = ("Voilà, first", "Voilà, second", "site, first", "site, second")
+    times: dict[tuple[str, str], list[float]] = {}
+    carried: dict[tuple[str, str], list[int]] = {}
     with tempfile.TemporaryDirectory(prefix="tricklab-site-bench-") as tmp, socket.socket() as dead_proxy:
         folder = args.site
         if folder is None:
@@ -127,65 +233,59 @@ def main() -> None:
             started = time.monotonic()
             site.build(folder, APPS)
             out(f"site built in {time.monotonic() - started:.0f} s")
-        out(f"site: {folder}, {site.site_size(folder) / 2**20:.1f} MiB in all")
+        out(f"site: {folder}, {site.site_size(folder) / MIB:.1f} MiB in all (besides its compressed copies)")
         httpd = site.server(folder, port=0)
         threading.Thread(target=httpd.serve_forever, daemon=True).start()
-        site_base = f"http://127.0.0.1:{httpd.server_address[1]}/voici/render"
-        served: list[str] = []
+        site_link = Link(httpd.server_address[1], args.mbit, args.rtt)
         dead_proxy.bind(("127.0.0.1", 0))
         proxy = f"http://127.0.0.1:{dead_proxy.getsockname()[1]}"
         config = json.loads((APPS / "voila.json").read_text())
         errors = Errors()
-        times: dict[tuple[str, str], list[float]] = {}
         with voila_server(APPS, Path(tmp) / "voila.log") as (voila_base, server), sync_playwright() as playwright:
+            voila_link = Link(int(voila_base.rsplit(":", 1)[1]), args.mbit, args.rtt)
             pool = pool_size(config, voila_flags(server))
             settle(server, pool * len(PAGES), timeout=120)
-            chromium = launch_chromium(playwright, proxy)
+            version = playwright.chromium.launch(executable_path=str(CHROMIUM))
             out(
-                f"tricklab site benchmark: Chromium {chromium.version}, Python {platform.python_version()} here, "
+                f"tricklab site benchmark: Chromium {version.version}, Python {platform.python_version()} here, "
                 f"Pyodide {site.PYODIDE} in the page, {os.cpu_count()} cores; {args.loads} loads per app and mode"
             )
-            network = f"{args.mbit:g} Mbit/s each way and 20 ms round trips" if args.mbit else "loopback, unthrottled"
-            out(f"network: {network}")
-            out(f"Voilà: tricklab serve --apps voila_apps/ ({' '.join(voila_flags(server))}; pool {pool} per app)\n")
-            for _ in range(args.loads):
+            version.close()
+            network = f"{args.mbit:g} Mbit/s each way, {args.rtt:g} ms round trips" if args.mbit else "loopback"
+            out(f"link: {network}; Voilà: tricklab serve (pool {pool} per app)\n")
+            for load in range(args.loads):
                 for app in apps:
                     query, selector = PAGES[app]
-                    watch = WATCH_JS % json.dumps({"first": selector})
-                    for mode, url in (
-                        (MODES[0], f"{voila_base}/voila/render/{app}.ipynb?{query}"),
-                        (MODES[1], f"{voila_base}/voila/render/{app}.ipynb?{query}&theme=dark"),
+                    for name, link, path in (
+                        ("Voilà", voila_link, f"voila/render/{app}.ipynb?{query}"),
+                        ("site", site_link, f"voici/render/{app}.html?{query}"),
                     ):
-                        settle(server, pool * len(PAGES), timeout=120)
-                        context = chromium.new_context(viewport={"width": 1280, "height": 1000})
-                        context.add_init_script(watch)
-                        page = open_page(context, errors, app, url, args.mbit)
-                        times.setdefault((app, mode), []).append(first_card(page))
-                        context.close()
-                    context = chromium.new_context(viewport={"width": 1280, "height": 1000})
-                    context.add_init_script(watch)
-                    if not served:  # what the first page of the run loads
-                        context.on("request", lambda request: served.append(request.url))
-                    page = open_page(context, errors, app, f"{site_base}/{app}.html?{query}", args.mbit)
-                    times.setdefault((app, MODES[2]), []).append(first_card(page))
-                    page.close()
-                    page = open_page(context, errors, app, f"{site_base}/{app}.html?{query}", args.mbit)
-                    times.setdefault((app, MODES[3]), []).append(first_card(page))
-                    context.close()
-            chromium.close()
+                        profile = Path(tmp) / f"profile-{name}-{app}-{load}"
+                        url = f"http://127.0.0.1:{link.port}/{path}"
+                        for which in ("first", "second"):
+                            if name == "Voilà":
+                                settle(server, pool * len(PAGES), timeout=120)
+                            seconds, got = visit(playwright, profile, proxy, link, url, selector, errors, app)
+                            times.setdefault((app, f"{name}, {which}"), []).append(seconds)
+                            carried.setdefault((app, f"{name}, {which}"), []).append(got)
+            voila_link.close()
+        site_link.close()
         httpd.shutdown()
-        paths = {url.split("/", 3)[3].split("?")[0] for url in served if url.startswith("http://127.0.0.1")}
-        downloads = loaded_bytes(folder, sorted(name for name in paths if (folder / name).is_file()))
 
-    out("first card, seconds: median (slowest) of the loads; ratio: the site's first visit to Voilà's first visit")
-    out(f"| app | {' | '.join(MODES)} | ratio |")
-    out("|---|" + "---|" * (len(MODES) + 1))
+    out("first card, seconds: median (slowest) of the loads; ratios: the site's to Voilà's, first and second visits")
+    out(f"| app | {' | '.join(modes)} | site ÷ Voilà, first | site ÷ Voilà, second |")
+    out("|---|" + "---|" * (len(modes) + 2))
     for app in apps:
-        cells = [f"{statistics.median(times[app, m]):.1f} ({max(times[app, m]):.1f})" for m in MODES]
-        ratio = statistics.median(times[app, MODES[2]]) / statistics.median(times[app, MODES[0]])
-        out(f"| {app} | {' | '.join(cells)} | {ratio:.1f} |")
-    count, raw, packed = downloads
-    out(f"\na first visit loads {count} files: {raw / 2**20:.1f} MiB as served, {packed / 2**20:.1f} MiB gzipped")
+        cells = [f"{statistics.median(times[app, m]):.1f} ({max(times[app, m]):.1f})" for m in modes]
+        first = statistics.median(times[app, modes[2]]) / statistics.median(times[app, modes[0]])
+        second = statistics.median(times[app, modes[3]]) / statistics.median(times[app, modes[1]])
+        out(f"| {app} | {' | '.join(cells)} | {first:.2f} | {second:.2f} |")
+    out("\nbytes the link carried to the browser, MiB: median of the loads (compressed as served)")
+    out(f"| app | {' | '.join(modes)} |")
+    out("|---|" + "---|" * len(modes))
+    for app in apps:
+        cells = [f"{statistics.median(carried[app, m]) / MIB:.2f}" for m in modes]
+        out(f"| {app} | {' | '.join(cells)} |")
     for app, found in errors.by_notebook.items():
         if found:
             out(f"errors in {app}: {found[:3]}")

@@ -263,20 +263,22 @@ class Errors:
         page.on("request", on_request)
 
 
+def chromium_args(proxy: str) -> list[str]:
+    """Chromium's flags for a benchmark: headless and quiet, every request that is not to
+    127.0.0.1 sent to ``proxy`` (a dead one: such requests fail at once)."""
+    return [
+        "--no-sandbox",
+        "--disable-gpu",
+        "--disable-background-networking",
+        "--disable-component-update",
+        f"--proxy-server={proxy}",
+        "--proxy-bypass-list=<-loopback>;127.0.0.1",
+    ]
+
+
 def launch_chromium(playwright: Any, proxy: str) -> Any:
-    """Debian's Chromium, headless, every request that is not to 127.0.0.1 sent to ``proxy``
-    (a dead one: such requests fail at once)."""
-    return playwright.chromium.launch(
-        executable_path=str(CHROMIUM),
-        args=[
-            "--no-sandbox",
-            "--disable-gpu",
-            "--disable-background-networking",
-            "--disable-component-update",
-            f"--proxy-server={proxy}",
-            "--proxy-bypass-list=<-loopback>;127.0.0.1",
-        ],
-    )
+    """Debian's Chromium, headless, with :func:`chromium_args`."""
+    return playwright.chromium.launch(executable_path=str(CHROMIUM), args=chromium_args(proxy))
 
 
 def is_loopback(url: str) -> bool:

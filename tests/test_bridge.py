@@ -116,10 +116,12 @@ def test_markup_a_cell_shows_goes_as_html_and_none_shows_nothing(sent: list[dict
         def _repr_html_(self) -> str:
             return "<svg></svg>"
 
-    assert bridge.show(Picture()) and sent[-1] == {"kind": "show", "bundle": {"text/html": "<svg></svg>"}}
+    assert bridge.show(Picture()) and sent[-1] == {"kind": "show", "bundle": {"text/html": "<svg></svg>"}, "cell": None}
     assert not bridge.show(None) and not bridge.show(3)
     bridge.run_cell("x = 1\nx = x + 1", {})  # no expression last: nothing shown
     assert len(sent) == 1
+    bridge.run_cell("Picture()", {"Picture": Picture}, cell=2)
+    assert sent[-1]["cell"] == 2, "shown in the place of the cell that showed it"
 
 
 def test_without_a_bridge_nothing_is_sent_and_it_says_why() -> None:
@@ -154,4 +156,4 @@ print(json.dumps(said))
     result = json.loads(done.stdout.strip().splitlines()[-1])
     assert result["ipython"].startswith("Stands in for IPython")
     assert {"open", "show"} <= set(result["kinds"])
-    assert result["last"] == {"kind": "show", "bundle": {"text/html": "<b>rules</b>"}}
+    assert result["last"] == {"kind": "show", "bundle": {"text/html": "<b>rules</b>"}, "cell": None}

@@ -114,7 +114,7 @@ def test_the_static_sites_pages_carry_the_same_loading_screen() -> None:
         "worker.js": "worker.0123456789ab.js",
         "page.css": "page.0123456789ab.css",
     }
-    page = site.page(APPS / "play.ipynb", static=static, wheels=[], snapshot=None)
+    page = site.page(APPS / "play.ipynb", static=static, wheels=[], prepared=None)
     body = page.index("<body>")
     assert body < page.index("TRICKLAB_LOADING") < page.index('id="tricklab-app"')
     assert page.index("TRICKLAB_LOADING") == page.index("window.TRICKLAB_LOADING", body) + len("window.")

@@ -122,7 +122,7 @@ def _code_lines(script: str) -> list[str]:
 
 
 def test_the_module_is_board_js_without_its_comments_and_every_line_of_code_kept() -> None:
-    source = frontend.SCRIPT.read_text(encoding="utf-8")
+    source = frontend.script()
     module = full_module()
     assert module.startswith("\n".join(_code_lines(source)) + "\n"), "every line of code, in order, nothing else"
     assert len(module) < len(source) + len(stylesheet.minified()), "the comments are left out"

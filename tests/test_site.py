@@ -187,14 +187,16 @@ def test_a_page_holds_the_app_s_code_and_words_safely_and_its_first_script_is_th
         "worker.js": "worker.0123456789ab.js",
         "page.css": "page.0123456789ab.css",
     }
-    text = site.page(notebook, static=static, wheels=["w-1.0-py3-none-any.0123456789ab.whl"], snapshot=None)
+    text = site.page(notebook, static=static, wheels=["w-1.0-py3-none-any.0123456789ab.whl"], prepared=None)
     assert text.index("<script") == text.index(site.THEME_GUARD)
     assert text.count("</script>") == text.count("<script"), "no script ends early"
     assert "<title>A &lt;b&gt;&amp;&lt;/b&gt; app · tricklab</title>" in text
     config = re.search(r"window.TRICKLAB_SITE = (.*);</script>", text)
     assert config is not None
     given = json.loads(config.group(1))
-    assert given["cells"] == ["x = '</script><script>alert(1)</script>'\nx"]
+    assert given["cells"] == [{"code": "x = '</script><script>alert(1)</script>'\nx"}, {"html": "<p>not code</p>"}]
+    rendered = site.page(notebook, static=static, wheels=[], prepared=None, markdown={"not code": "<p><b>not</b></p>"})
+    assert '{"html": "\\u003cp\\u003e\\u003cb\\u003enot' in rendered, "a Markdown cell as the build rendered it"
     assert given["wheels"] == ["static/pyodide/w-1.0-py3-none-any.0123456789ab.whl"] and given["root"] == "../../"
     assert f'src="../../static/tricklab/{static["app.js"]}"' in text
 
@@ -250,6 +252,51 @@ def test_explain_trick_answers_a_click(site_url: str, browser: Any) -> None:
     )
     no_errors(log)
     page.close()
+
+
+def test_a_next_visit_restores_the_interpreter_the_first_prepared_and_one_that_is_not_is_dropped(
+    site_url: str, browser: Any
+) -> None:
+    """After a first visit's app is drawn, the page prepares an interpreter (every module a page
+    runs imported) and the browser keeps it; the next visit of another app restores it and works
+    as ever; a kept one that cannot be restored is dropped, and Python starts afresh."""
+    from .servers import _watch
+
+    context = browser.new_context(viewport={"width": 1280, "height": 1000})
+    started = "window.tricklabStart && window.tricklabStart.restored"
+    try:
+        first = context.new_page()
+        logs = [_watch(first, f"{site_url}/voici/render/explain_trick.html?game=tricks-and-stones&players=4")]
+        first.locator(CARD).first.wait_for(timeout=BOOT)
+        assert first.evaluate(started) is False, "nothing kept yet: a normal start"
+        first.wait_for_function("window.tricklabPrepared !== undefined", timeout=BOOT)
+        assert first.evaluate("window.tricklabPrepared") is True
+        first.close()
+        second = context.new_page()
+        logs.append(_watch(second, f"{site_url}/voici/render/replay.html?game=band-of-tricks&players=5&seed=7&step=4"))
+        second.locator(CARD).first.wait_for(timeout=BOOT)
+        assert second.evaluate(started) is True, "the prepared interpreter, restored"
+        caption = second.locator(f"{BOARD} .tl-caption")
+        expect(caption).to_contain_text("Step 4 of")
+        second.get_by_role("button", name="▶", exact=True).click()
+        expect(caption).to_contain_text("Step 5 of")
+        # what the browser keeps is spoilt: the page drops it and starts Python afresh
+        spoil = (
+            "async () => { const cache = await caches.open('tricklab-prepared'); const [key] = await cache.keys();"
+            " await cache.put(key, new Response(new Uint8Array(4096).fill(7))); return key.url; }"
+        )
+        assert "tricklab-prepared/" in second.evaluate(spoil)
+        second.close()
+        third = context.new_page()
+        logs.append(_watch(third, f"{site_url}/voici/render/quiz.html?game=kalah&seed=1"))
+        third.locator(f"{BOARD} .tl-pit").first.wait_for(timeout=BOOT)
+        assert third.evaluate(started) is False
+        third.wait_for_function("window.tricklabPrepared !== undefined", timeout=BOOT)
+        assert third.evaluate("window.tricklabPrepared") is True, "and prepares a good one again"
+        for log in logs:
+            no_errors(log)
+    finally:
+        context.close()
 
 
 def test_the_site_watches_its_connection_as_voila_does(site_url: str, browser: Any) -> None:
@@ -312,6 +359,9 @@ def test_the_quiz_and_the_rulebooks_render(site_url: str, browser: Any, page_nam
     page, log = app_page(browser, site_url, page_name, ready)
     if page_name.startswith("rulebooks"):
         expect(page.locator("h2[id='Mandala']")).to_have_count(1)
+        heading = page.locator("#tricklab-app h1").first
+        expect(heading).to_have_text("tricklab rulebooks")  # the notebook's Markdown cell, first
+        assert heading.evaluate("h => h.compareDocumentPosition(document.querySelector('table.tl-rulebook')) & 4")
         assert page.locator("table.tl-rulebook td").first.evaluate("td => getComputedStyle(td).textAlign") == "left"
     page.wait_for_timeout(1500)  # late errors: pictures, widget state
     no_errors(log)
@@ -357,10 +407,17 @@ def test_a_link_s_theme_is_dark_or_light_and_runs_nothing(
     page.close()
 
 
-def test_on_a_phone_the_play_table_fits_the_screen(site_url: str, browser: Any) -> None:
-    page, log = app_page(browser, site_url, "play.html?game=kalah&seed=1", f"{BOARD} .tl-pit", phone=True)
+@pytest.mark.parametrize(
+    ("page_name", "ready"),
+    [("play.html?game=kalah&seed=1", f"{BOARD} .tl-pit"), ("rulebooks.html", "table.tl-rulebook")],
+)
+def test_on_a_phone_the_app_fits_the_screen(site_url: str, browser: Any, page_name: str, ready: str) -> None:
+    """Nothing makes the page wider than the phone: a wide table scrolls in its own place."""
+    page, log = app_page(browser, site_url, page_name, ready, phone=True)
     overflow = page.evaluate("document.documentElement.scrollWidth - document.documentElement.clientWidth")
     assert overflow <= 0, overflow
+    margin = page.locator("#tricklab-app").evaluate("el => parseFloat(getComputedStyle(el).paddingLeft)")
+    assert margin >= 12, "the text keeps off the screen's edge"
     no_errors(log)
     page.close()
 

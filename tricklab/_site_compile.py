@@ -4,10 +4,13 @@ Pyodide's npm package and the wheels hold source only, so a page compiled every 
 imported, the standard library's too, at each visit: seconds of a first card. Compiled here by
 the very Python the page runs, the page only loads them. ``main(folder)`` rewrites in place:
 
-- each wheel and ``python_stdlib.zip`` get each module's bytecode instead of its source
-  (``name.pyc`` in ``name.py``'s place, which Python imports as it is), as Pyodide's own full
-  build has them: a third fewer bytes to fetch and unpack. Tracebacks in the page show no
-  source lines; no app reads a module's source.
+- each wheel gets each module's bytecode instead of its source (``name.pyc`` in ``name.py``'s
+  place, which Python imports as it is), as Pyodide's own full build has them: a third fewer
+  bytes to fetch, and nothing to compile in the page. Tracebacks in the page show no source
+  lines; no app reads a module's source.
+- ``python_stdlib.zip`` gets bytecode for the modules a page imports as it starts (found by
+  running every app's cells here, as a page does: ``cells.json`` in the folder), and keeps the
+  others' source, which is smaller: a module imported later is compiled then, as without this.
 
 The bytecode is "unchecked": the files are never edited in the browser, so it is used as it is.
 """
@@ -32,15 +35,17 @@ def bytecode(name: str, source: bytes) -> bytes | None:
     return bytes(_code_to_hash_pyc(code, importlib.util.source_hash(source), checked=False))
 
 
-def rewrite(path: Path) -> int:
-    """Rewrite the zip at ``path`` with bytecode in its sources' place; returns how many modules
-    were compiled (zipimport and an installed wheel's folder both take ``name.pyc`` as it is)."""
+def rewrite(path: Path, only: set[str] | None = None) -> int:
+    """Rewrite the zip at ``path`` with bytecode in its sources' place (of the files named in
+    ``only``, when given); returns how many modules were compiled (zipimport and an installed
+    wheel's folder both take ``name.pyc`` as it is)."""
     done = 0
     partial = path.with_name(path.name + ".partial")
     with zipfile.ZipFile(path) as source, zipfile.ZipFile(partial, "w", zipfile.ZIP_DEFLATED) as target:
         for info in source.infolist():
             data = source.read(info)
-            compiled = bytecode(info.filename, data) if info.filename.endswith(".py") else None
+            wanted = info.filename.endswith(".py") and (only is None or info.filename in only)
+            compiled = bytecode(info.filename, data) if wanted else None
             if compiled is None:
                 target.writestr(info, data)
             else:
@@ -50,8 +55,39 @@ def rewrite(path: Path) -> int:
     return done
 
 
+#: where Pyodide keeps its standard library
+STDLIB = "/lib/python312.zip/"
+
+
+def imported_at_start(folder: Path) -> set[str]:
+    """The standard library's files (names inside its zip) that the pages import as they start:
+    every module a page may run (``tricklab.bridge.prepare``) and every app's cells, run once
+    with the widgets' messages going nowhere."""
+    import json
+    import sys
+
+    sys.path[0:0] = [str(wheel) for wheel in sorted(folder.glob("*.whl"))]
+    from tricklab import bridge
+
+    bridge.install(lambda text: None)
+    bridge.prepare()
+    cells = folder / "cells.json"
+    for app in json.loads(cells.read_text()) if cells.exists() else []:
+        namespace: dict[str, object] = {}
+        for cell in app:
+            bridge.run_cell(cell, namespace)
+    found = set()
+    for module in list(sys.modules.values()):
+        origin = getattr(getattr(module, "__spec__", None), "origin", None) or ""
+        if origin.startswith(STDLIB):
+            found.add(origin[len(STDLIB) :])
+    return found
+
+
 def main(folder: str) -> str:
-    wheels = sorted(Path(folder).glob("*.whl"))
+    site = Path(folder)
+    used = imported_at_start(site)
+    wheels = sorted(site.glob("*.whl"))
     modules = sum(rewrite(wheel) for wheel in wheels)
-    stdlib = rewrite(Path(folder) / "python_stdlib.zip")
+    stdlib = rewrite(site / "python_stdlib.zip", only=used)
     return f"{modules} modules of {len(wheels)} wheels and {stdlib} of the standard library compiled"

@@ -12,8 +12,8 @@ The messages are JSON text, one object each:
 
 * Python to the page: ``{"kind": "open", "comm_id", "target_name", "data", "metadata"}`` (a widget
   is made: ``data`` holds its state), ``{"kind": "msg", "comm_id", "data"}`` (a state update or a
-  custom message), ``{"kind": "close", "comm_id"}``, ``{"kind": "show", "bundle"}`` (what an app's
-  cell shows: a widget's view, or HTML).
+  custom message), ``{"kind": "close", "comm_id"}``, ``{"kind": "show", "bundle", "cell"}`` (what
+  an app's cell shows: a widget's view, or HTML; ``cell``, its place in the notebook).
 * The page to Python: ``{"kind": "msg", "comm_id", "data"}`` (``data["method"]``: ``"update"``
   with ``state``, ``"custom"`` with ``content``, or ``"request_state"``).
 
@@ -26,7 +26,9 @@ ipywidgets); the engine never imports it.
 
 from __future__ import annotations
 
+import gc
 import importlib
+import importlib.metadata
 import json
 import sys
 import types
@@ -40,6 +42,8 @@ from .errors import TricklabError
 
 #: where messages to the page go (set by :func:`install`)
 _post: Callable[[str], None] | None = None
+#: the notebook cell that runs (or ran last): what it shows goes there on the page
+_cell: int | None = None
 
 
 class BridgeError(TricklabError):
@@ -90,11 +94,45 @@ def install(post: Callable[[str], None]) -> None:
     _post = post
     comm.create_comm = _create_comm
     comm.get_comm_manager = _get_comm_manager
+    _ipython_or_stand_ins()
+
+
+def _ipython_or_stand_ins() -> None:
+    """IPython where it is installed, else the stand-ins for what ipywidgets imports from it."""
     if "IPython" not in sys.modules:
         try:
             importlib.import_module("IPython")
         except ImportError:
             _stand_in_for_ipython()
+
+
+#: tricklab's modules no page runs: the command line, the servers and the site's build
+SERVER_SIDE = ("tricklab.__main__", "tricklab._site_", "tricklab.serve", "tricklab.site")
+
+
+def prepare() -> list[str]:
+    """Import every module of tricklab a page may run, and the widgets with them, as a prepared
+    interpreter holds them (a page keeps such an interpreter to start from the next time);
+    returns their names. Nothing from the page is touched: a prepared interpreter holds no
+    reference to it."""
+    import pkgutil
+
+    import tricklab
+
+    _ipython_or_stand_ins()
+    names = []
+    for module in pkgutil.walk_packages(tricklab.__path__, "tricklab."):
+        if not module.name.startswith(SERVER_SIDE):
+            importlib.import_module(module.name)
+            names.append(module.name)
+    # a zip opened now (to read a package's metadata) would be a closed file in an interpreter
+    # restored from this one: nothing keeps one open
+    new = getattr(getattr(importlib.metadata, "FastPath", None), "__new__", None)
+    forget = getattr(new, "cache_clear", None)
+    if callable(forget):
+        forget()
+    gc.collect()
+    return names
 
 
 def receive(text: str) -> None:
@@ -134,7 +172,7 @@ def show(value: object) -> bool:
     bundle = {mime: data for mime, data in bundle.items() if mime in wanted and data is not None}
     if not bundle:
         return False
-    send({"kind": "show", "bundle": bundle})
+    send({"kind": "show", "bundle": bundle, "cell": _cell})
     return True
 
 
@@ -169,11 +207,14 @@ def _stand_in_for_ipython() -> None:
         sys.modules[module.__name__] = module
 
 
-def run_cell(code: str, namespace: dict[str, Any]) -> None:
+def run_cell(code: str, namespace: dict[str, Any], cell: int | None = None) -> None:
     """Run an app's cell as a notebook does: its statements, then its last expression's value
-    shown (:func:`show`)."""
+    shown (:func:`show`). ``cell``: the cell's place in the notebook, where the page shows what
+    it (and whatever it shows later) displays."""
     import ast
 
+    global _cell
+    _cell = cell
     tree = ast.parse(code, "<app>", "exec")
     last: ast.expr | None = None
     final = tree.body[-1] if tree.body else None
@@ -185,4 +226,4 @@ def run_cell(code: str, namespace: dict[str, Any]) -> None:
         show(eval(compile(ast.Expression(last), "<app>", "eval"), namespace))
 
 
-__all__ = ["BridgeError", "PageComm", "install", "receive", "run_cell", "send", "show"]
+__all__ = ["BridgeError", "PageComm", "install", "prepare", "receive", "run_cell", "send", "show"]

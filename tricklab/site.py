@@ -51,6 +51,9 @@ TOOLS = (
     "pyodide-lock==0.1.2",
     "packaging==24.2",
     "pkginfo==2.0",
+    # the app notebooks' Markdown cells, as a notebook shows them (_site_markdown.py)
+    "markdown-it-py==3.0.0",
+    "mdurl==0.1.2",
     # the site's files precompressed, for hosts that serve them (_site_compress.py)
     "brotli==1.1.0",
 )
@@ -283,27 +286,63 @@ def loading_screen(notebook: Path) -> str:
     return f'<script data-tricklab="loading">\nwindow.TRICKLAB_LOADING = {said};\n{LOADING_JS.read_text()}</script>\n'
 
 
-def code_cells(notebook: Path) -> list[str]:
-    """The notebook's code cells, as the page's Python runs them."""
+def _cells(notebook: Path) -> list[tuple[str, str]]:
+    """The notebook's code and Markdown cells, in order: ``(cell_type, source)``."""
     cells = json.loads(notebook.read_text()).get("cells", [])
     return [
-        "".join(cell["source"]) if isinstance(cell["source"], list) else str(cell["source"])
+        (cell["cell_type"], "".join(cell["source"]) if isinstance(cell["source"], list) else str(cell["source"]))
         for cell in cells
-        if cell.get("cell_type") == "code"
+        if cell.get("cell_type") in ("code", "markdown")
     ]
 
 
-def page(notebook: Path, *, static: dict[str, str], wheels: list[str], snapshot: str | None) -> str:
+def code_cells(notebook: Path) -> list[str]:
+    """The notebook's code cells, as the page's Python runs them."""
+    return [source for kind, source in _cells(notebook) if kind == "code"]
+
+
+def markdown_cells(notebook: Path) -> list[str]:
+    """The notebook's Markdown cells (the build renders them: :func:`render_markdown`)."""
+    return [source for kind, source in _cells(notebook) if kind == "markdown"]
+
+
+def render_markdown(bin_dir: Path, texts: list[str]) -> dict[str, str]:
+    """Each Markdown text's HTML, rendered by the build tools (``_site_markdown.py``)."""
+    if not texts:
+        return {}
+    done = _run(
+        [bin_dir / "python", "-I", Path(__file__).with_name("_site_markdown.py")],
+        input=json.dumps(texts),
+        stdout=subprocess.PIPE,
+    )
+    return dict(zip(texts, json.loads(done.stdout), strict=True))
+
+
+def page(
+    notebook: Path,
+    *,
+    static: dict[str, str],
+    wheels: list[str],
+    prepared: str | None,
+    markdown: dict[str, str] | None = None,
+) -> str:
     """The page of the app ``notebook``, one folder below the site's root's ``voici``
     (``voici/render/play.html``): ``static`` names the site's scripts and page stylesheet by their
-    hashed names, ``wheels`` and ``snapshot`` are addresses from the site's root."""
+    hashed names, ``wheels`` the wheels' files, ``prepared`` the key under which a browser keeps
+    the interpreter it prepared (None: it keeps none), ``markdown`` each Markdown cell's HTML
+    (:func:`render_markdown`; a cell not in it is shown as plain text)."""
     up = "../" * len(Path(PAGES).parts)
+    rendered = markdown or {}
+    cells = [
+        {"code": source} if kind == "code" else {"html": rendered.get(source, f"<p>{html.escape(source)}</p>")}
+        for kind, source in _cells(notebook)
+    ]
     config = {
         "root": up,
         "worker": f"{STATIC}/{static['worker.js']}",
         "wheels": [f"{RUNTIME}/{name}" for name in wheels],
-        "snapshot": snapshot,
-        "cells": code_cells(notebook),
+        "prepared": prepared,
+        "cells": cells,
     }
     title = html.escape(app_words(notebook)["app"])
     return (
@@ -359,7 +398,11 @@ def build(out: Path, apps: Path) -> Path:
             stdout=subprocess.PIPE,
         ).stdout
         print(f"tricklab site: requirements the browser does without: {left_out.strip()}", flush=True)
+        # which of the standard library's modules are compiled: those the apps import as they start
+        cells = pyodide / "cells.json"
+        cells.write_text(json.dumps([code_cells(notebook) for notebook in sorted(apps.glob("*.ipynb"))]))
         compile_python(runtime, pyodide)
+        cells.unlink()
         names = rehash(pyodide / "pyodide-lock.json")
         if out.exists():
             shutil.rmtree(out)
@@ -368,10 +411,15 @@ def build(out: Path, apps: Path) -> Path:
     static = out / STATIC
     static.mkdir(parents=True)
     hashed = {source.name: _hashed_copy(source, static) for source in sorted(SITE_FILES.iterdir()) if source.is_file()}
+    # a browser's prepared interpreter is of this runtime, these wheels and this worker only
+    prepared = hashlib.sha256("\n".join([PYODIDE, hashed["worker.js"], *names]).encode()).hexdigest()[:16]
+    notebooks = sorted(apps.glob("*.ipynb"))
+    markdown = render_markdown(bin_dir, sorted({text for notebook in notebooks for text in markdown_cells(notebook)}))
     pages = out / PAGES
     pages.mkdir(parents=True)
-    for notebook in sorted(apps.glob("*.ipynb")):
-        (pages / f"{notebook.stem}.html").write_text(page(notebook, static=hashed, wheels=names, snapshot=None))
+    for notebook in notebooks:
+        made = page(notebook, static=hashed, wheels=names, prepared=prepared, markdown=markdown)
+        (pages / f"{notebook.stem}.html").write_text(made)
     # the gallery's pictures are asked for beside the app pages (``../files/screenshots``), as under Voilà
     if (apps / "screenshots").is_dir():
         shutil.copytree(apps / "screenshots", out / "voici" / "files" / "screenshots")

@@ -17,7 +17,6 @@ import html
 import re
 from collections.abc import Iterable, Mapping, Sequence
 from functools import cache
-from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
 
 from ..cards import SUIT_SYMBOL, Card, FrenchCard
@@ -32,8 +31,6 @@ if TYPE_CHECKING:
     from ..games.base import Rules, TrickOutcome
     from ..match import Match
     from .boards import Picking
-
-STATIC = Path(__file__).resolve().parent / "static"
 
 # Okabe-Ito colours: distinguishable with the common colour-vision deficiencies.
 SEAT_COLOURS = ("#E69F00", "#56B4E9", "#009E73", "#CC79A7", "#0072B2", "#D55E00")

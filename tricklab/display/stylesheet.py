@@ -40,15 +40,13 @@ from __future__ import annotations
 
 import base64
 import hashlib
+import importlib.resources
 import re
 import sys
 import zlib
 from dataclasses import dataclass, field
 from functools import cache
-from pathlib import Path
 from typing import Any
-
-STATIC = Path(__file__).resolve().parent / "static"
 
 #: the attribute of the ``<style>`` element that carries the sheet; its value is the sheet's digest
 MARK = "data-tricklab-css"
@@ -57,7 +55,9 @@ MARK = "data-tricklab-css"
 @cache
 def css() -> str:
     """The stylesheet shared by static pictures and the widgets."""
-    return (STATIC / "tricklab.css").read_text(encoding="utf-8")
+    # read through the package, which may be a folder or a zip on ``sys.path`` (the static site),
+    # when first asked for: a zip is then opened only while it is read
+    return (importlib.resources.files(__package__) / "static" / "tricklab.css").read_text(encoding="utf-8")
 
 
 _STRING = re.compile(r'"(?:[^"\\]|\\.)*"|\'(?:[^\'\\]|\\.)*\'')

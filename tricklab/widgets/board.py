@@ -8,7 +8,6 @@ import re
 import zlib
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
-from pathlib import Path
 from typing import Any, ClassVar
 
 import anywidget
@@ -22,8 +21,6 @@ from ..games.base import quote_names
 from ..platform import on_app_page
 from . import frontend
 from .controls import Control, Controls
-
-STATIC = Path(__file__).resolve().parent / "static"
 
 #: the board's "Copy link" button; the front end copies the page's address itself, or shows
 #: it selected in the text field where the page may not use the clipboard

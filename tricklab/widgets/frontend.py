@@ -36,6 +36,7 @@ from __future__ import annotations
 
 import base64
 import hashlib
+import importlib.resources
 import json
 import re
 import sys
@@ -44,7 +45,6 @@ import zlib
 from collections.abc import Iterator
 from contextlib import contextmanager
 from functools import cache
-from pathlib import Path
 from typing import TYPE_CHECKING
 
 from ..display import stylesheet
@@ -52,7 +52,15 @@ from ..display import stylesheet
 if TYPE_CHECKING:
     from .board import Board
 
-SCRIPT = Path(__file__).resolve().parent / "static" / "board.js"
+
+@cache
+def script() -> str:
+    """The boards' front end, ``static/board.js``: read through the package, which may be a folder
+    or a zip on ``sys.path`` (the static site), when it is first asked for (a zip is then opened
+    only while it is read)."""
+    return (importlib.resources.files(__package__) / "static" / "board.js").read_text(encoding="utf-8")
+
+
 #: how long a waiting board waits for the carrier's module before it asks its kernel for it
 ASK_AFTER_MS = 1500
 #: what a waiting board sends to ask for the module, and the key of the answer
@@ -64,7 +72,7 @@ ASK_SHEET = "sheet"
 @cache
 def key() -> str:
     """The name the boards of one page share on ``globalThis``: the module's own digest."""
-    digest = hashlib.sha256(SCRIPT.read_bytes() + stylesheet.digest().encode()).hexdigest()[:16]
+    digest = hashlib.sha256(script().encode("utf-8") + stylesheet.digest().encode()).hexdigest()[:16]
     return f"tricklab.board.{digest}"
 
 
@@ -93,8 +101,8 @@ def full_module(sheet: bool = True) -> str:
     slot; without the sheet (``sheet=False``) for a page a picture has brought it to already."""
     given: dict[str, object] = {"digest": stylesheet.digest()}
     given.update({"css": stylesheet.minified()} if sheet else {"ask_after_ms": ASK_AFTER_MS})
-    script = without_comments(SCRIPT.read_text(encoding="utf-8"))
-    return f"{script}SHEET = {json.dumps(given, ensure_ascii=False)};\n{_slot()}slot.resolve({{ render }});\n"
+    code = without_comments(script())
+    return f"{code}SHEET = {json.dumps(given, ensure_ascii=False)};\n{_slot()}slot.resolve({{ render }});\n"
 
 
 def _loader(packed: str | None) -> str:

@@ -3,9 +3,10 @@
 // messages the worker's bridge sends (tricklab/bridge.py), and sends back what the learner does.
 //
 // It runs as the page's first script: the worker, and with it every download, starts at once.
-// window.TRICKLAB_SITE = {root, worker, wheels, snapshot, cells} is written by the build (tricklab.site):
-// the site's root from this page, the wheels' and the snapshot's addresses from there, and the app
-// notebook's code cells.
+// window.TRICKLAB_SITE = {root, worker, wheels, prepared, cells} is written by the build (tricklab.site):
+// the site's root from this page, the worker's and the wheels' addresses from there, the key of
+// the build's prepared interpreter (worker.js) and the app notebook's cells: {code} for Python,
+// {html} for its text (Markdown, rendered at the build), each shown in its place, in order.
 //
 // The widgets it knows are those the apps are made of: anywidget's (each board: its module's
 // render({model, el}) draws it), ipywidgets' boxes (VBox, HBox, Box: their children in a column
@@ -32,14 +33,23 @@
   else document.addEventListener("DOMContentLoaded", theme);
 
   // --- the worker ---------------------------------------------------------------------------
-  const worker = new Worker(at(site.worker));
-  worker.postMessage({
-    kind: "start",
-    runtime: at("static/pyodide/"),
-    wheels: site.wheels.map(at),
-    snapshot: site.snapshot ? at(site.snapshot) : null,
-    cells: site.cells,
-  });
+  let worker = null;
+  /** Start the app's worker (again, when a prepared interpreter could not be restored). */
+  function startWorker() {
+    worker = new Worker(at(site.worker));
+    worker.onmessage = fromWorker;
+    worker.onerror = (event) => {
+      event.preventDefault();
+      failed(String(event.message || "Python could not be started in this browser."));
+    };
+    worker.postMessage({
+      kind: "start",
+      runtime: at("static/pyodide/"),
+      wheels: site.wheels.map(at),
+      prepared: site.prepared,
+      cells: site.cells,
+    });
+  }
   const toPython = (commId, data) => worker.postMessage({ kind: "msg", text: JSON.stringify({ kind: "msg", comm_id: commId, data }) });
 
   // --- the widgets' models ------------------------------------------------------------------
@@ -204,9 +214,9 @@
   const app = () => document.getElementById("tricklab-app");
 
   /** Markup an app's cell shows, with its scripts run (as a notebook runs a trusted output's). */
-  function showHtml(html) {
+  function showHtml(html, cell) {
     const output = document.createElement("div");
-    output.className = "tricklab-output";
+    output.className = "tricklab-output tricklab-rendered";
     output.innerHTML = html;
     for (const old of output.querySelectorAll("script")) {
       const script = document.createElement("script");
@@ -214,18 +224,41 @@
       script.textContent = old.textContent;
       old.replaceWith(script);
     }
-    app().append(output);
+    placeOf(cell).append(output);
   }
 
-  function showBundle(bundle) {
+  /** Where the notebook's cell number ``cell`` shows its outputs: one place per cell, in order. */
+  function placeOf(cell) {
+    const places = app().querySelectorAll(":scope > .tricklab-cell");
+    return (Number.isInteger(cell) && places[cell]) || app();
+  }
+
+  /** One place per cell of the notebook, its text (Markdown, rendered at the build) shown at once. */
+  function placeCells() {
+    for (const cell of site.cells) {
+      const place = document.createElement("div");
+      place.className = "tricklab-cell";
+      if (typeof cell.html === "string") {
+        const text = document.createElement("div");
+        text.className = "tricklab-output tricklab-rendered";
+        text.innerHTML = cell.html;
+        place.append(text);
+      }
+      app().append(place);
+    }
+  }
+  if (document.getElementById("tricklab-app")) placeCells();
+  else document.addEventListener("DOMContentLoaded", placeCells);
+
+  function showBundle(bundle, cell) {
     const view = bundle["application/vnd.jupyter.widget-view+json"];
     if (view && typeof view.model_id === "string") {
       const output = document.createElement("div");
       output.className = "tricklab-output";
-      app().append(output);
+      placeOf(cell).append(output);
       modelOf(view.model_id).then((model) => show(model, output));
     } else if (typeof bundle["text/html"] === "string") {
-      showHtml(bundle["text/html"]);
+      showHtml(bundle["text/html"], cell);
     }
   }
 
@@ -267,23 +300,46 @@
       for (const view of [...model.views]) removeView(view.el);
       model.emit("destroy");
     } else if (message.kind === "show") {
-      showBundle(message.bundle || {});
+      showBundle(message.bundle || {}, message.cell);
     }
   }
 
-  worker.onmessage = (event) => {
+  // Once a first visit's app is drawn, a second worker prepares an interpreter for the next
+  // visit of any app of the site, while the learner reads (worker.js says how): not where the
+  // browser keeps nothing for the page, nor where the visitor asked to save data.
+  function prepareForNextTime() {
+    const saving = navigator.connection && navigator.connection.saveData;
+    if (!site.prepared || !window.caches || saving) return;
+    const later = window.requestIdleCallback || ((callback) => setTimeout(callback, 1000));
+    later(() => {
+      const helper = new Worker(at(site.worker));
+      helper.onmessage = (event) => {
+        if ((event.data || {}).kind !== "prepared") return;
+        window.tricklabPrepared = Boolean(event.data.kept);
+        helper.terminate();
+      };
+      helper.onerror = (event) => {
+        event.preventDefault();
+        helper.terminate();
+      };
+      helper.postMessage({ kind: "prepare", runtime: at("static/pyodide/"), wheels: site.wheels.map(at), prepared: site.prepared });
+    }, { timeout: 3000 });
+  }
+
+  function fromWorker(event) {
     const message = event.data || {};
     if (message.kind === "bridge") fromBridge(message.text);
-    else if (message.kind === "progress") loading()?.stage(`${message.words} ${message.percent} %`, message.percent);
+    else if (message.kind === "progress") loading()?.stage(message.words || (window.TRICKLAB_LOADING || {}).coming, message.percent);
     else if (message.kind === "ready") {
       // how the start went, for the site's benchmark (benchmarks/site.py) and the curious
       window.tricklabStart = { restored: message.restored, timings: message.timings };
-      loading()?.stage("Almost ready… 95 %", 95);
-    }
-    else if (message.kind === "failed") failed(message.text);
-  };
-  worker.onerror = (event) => {
-    event.preventDefault();
-    failed(String(event.message || "Python could not be started in this browser."));
-  };
+      loading()?.stage("Almost ready…", 95);
+      if (!message.restored) prepareForNextTime();
+    } else if (message.kind === "retry") {
+      worker.terminate(); // its prepared interpreter could not be restored: Python starts afresh
+      startWorker();
+    } else if (message.kind === "failed") failed(message.text);
+  }
+
+  startWorker();
 })();

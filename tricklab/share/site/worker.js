@@ -2,15 +2,28 @@
 // and the widgets' pure-Python packages, and no Jupyter kernel, IPython or notebook front end.
 //
 // The page (app.js) starts this worker as its first script and sends {kind: "start", runtime,
-// wheels, snapshot, cells}: Pyodide's folder, the wheels' addresses, the interpreter snapshot's
-// (or null) and the app notebook's code cells. The wheels start downloading at once, while the
-// interpreter starts; they are unpacked into site-packages as they arrive, the widgets' comm is
-// carried to the page (tricklab/bridge.py), and the cells run as a notebook runs them.
+// wheels, prepared, cells}: Pyodide's folder, the wheels' addresses, the key of the build's
+// prepared interpreter (below) and the app notebook's cells ({code} or, for text, {html}). The wheels start downloading
+// at once, while the interpreter starts; they go on sys.path as they are (Python imports from a
+// zip), the widgets' comm is carried to the page (tricklab/bridge.py), and the cells run as a
+// notebook runs them.
 //
-// To the page: {kind: "progress", percent, words} while starting, {kind: "bridge", text} for each
+// To the page: {kind: "progress", percent, words} while starting (no words: the app's own), {kind: "bridge", text} for each
 // widget message (JSON text, read by the page's widget manager), {kind: "ready", restored,
-// timings} once the cells have run (whether a snapshot was restored; when each stage ended), {kind: "failed", text} when something stops the app. From the page: {kind: "start"}
-// once, then {kind: "msg", text}: what the learner did, for a widget.
+// timings} once the cells have run (whether a prepared interpreter was restored; when each stage
+// ended, in milliseconds since the worker started), {kind: "failed", text} when something stops
+// the app, {kind: "retry"} when a prepared interpreter could not be restored (it is dropped; the
+// page starts a fresh worker). From the page: {kind: "start"} once, then {kind: "msg", text}:
+// what the learner did, for a widget.
+//
+// The prepared interpreter. After a first visit's app is drawn, the page starts a second worker
+// of this script with {kind: "prepare", runtime, wheels, prepared}: it starts Python, puts the
+// wheels on sys.path, imports every module a page runs (tricklab.bridge.prepare) and keeps a
+// snapshot of Python's memory in the browser (Cache Storage, where the page's origin has it),
+// then answers {kind: "prepared", kept} and is done. Every later visit of any app of the site
+// restores that snapshot instead of starting Python and importing again. It is kept under the
+// build's key, so a new build of the site never restores an old one's; one that cannot be
+// restored is dropped, and Python starts afresh.
 "use strict";
 
 let python = null; // a promise of the bridge's receive function, once the app runs
@@ -22,6 +35,15 @@ self.onmessage = (event) => {
       postMessage({ kind: "failed", text: String((error && error.message) || error) });
       return null;
     });
+  } else if (message.kind === "prepare" && python === null) {
+    python = Promise.resolve(null);
+    prepare(message).then(
+      (kept) => postMessage({ kind: "prepared", kept }),
+      (error) => {
+        console.warn("tricklab: no prepared interpreter this time:", String((error && error.message) || error));
+        postMessage({ kind: "prepared", kept: false });
+      },
+    );
   } else if (message.kind === "msg" && python !== null && typeof message.text === "string") {
     python.then((receive) => {
       if (!receive) return;
@@ -35,7 +57,12 @@ self.onmessage = (event) => {
   }
 };
 
+// where the wheels are put, each a zip on sys.path (the same in a prepared interpreter)
+const WHEELS = "/lib/tricklab-wheels";
+const SNAPSHOTS = "tricklab-prepared";
+
 const progress = (percent, words) => postMessage({ kind: "progress", percent, words });
+const said = (error) => String((error && error.message) || error);
 
 async function download(url) {
   const response = await fetch(url);
@@ -43,41 +70,92 @@ async function download(url) {
   return response.arrayBuffer();
 }
 
-async function start({ runtime, wheels, snapshot, cells }) {
-  const timings = {}; // milliseconds since the worker started, at the end of each stage
-  const mark = (name) => { timings[name] = Math.round(performance.now()); };
-  progress(5, "Starting…");
-  // every download starts now: the wheels and the snapshot come while the runtime starts
+/** Write the wheels (their bytes, as they arrive) where sys.path has them; returns their paths. */
+async function placeWheels(py, wheels, arriving) {
+  py.FS.mkdirTree(WHEELS);
+  const paths = [];
+  for (const [i, buffer] of (await Promise.all(arriving)).entries()) {
+    const path = `${WHEELS}/${wheels[i].split("/").pop()}`;
+    py.FS.writeFile(path, new Uint8Array(buffer));
+    paths.push(path);
+  }
+  return paths;
+}
+
+const snapshotAddress = (key) => new URL(`${SNAPSHOTS}/${encodeURIComponent(key)}`, self.location.href).href;
+
+// what a Pyodide snapshot starts with (its first four bytes, little-endian)
+const SNAPSHOT_MAGIC = 1886286592;
+
+async function savedSnapshot(key) {
+  if (!key || !self.caches) return null;
+  try {
+    const found = await (await caches.open(SNAPSHOTS)).match(snapshotAddress(key));
+    const bytes = found ? new Uint8Array(await found.arrayBuffer()) : null;
+    if (bytes && (bytes.length < 1 << 20 || new DataView(bytes.buffer).getUint32(0, true) !== SNAPSHOT_MAGIC)) {
+      await caches.delete(SNAPSHOTS); // spoilt: dropped, and a normal start
+      return null;
+    }
+    return bytes;
+  } catch {
+    return null; // storage refused (a private window, a full disk): a normal start
+  }
+}
+
+async function start({ runtime, wheels, prepared, cells }) {
+  const timings = {};
+  const mark = (name) => {
+    timings[name] = Math.round(performance.now());
+  };
+  progress(5, ""); // the app's own words: "Getting the table ready…"
+  // every download starts now: the wheels come while the runtime starts
   const arriving = wheels.map(download);
-  const restoring = snapshot ? download(snapshot).catch(() => null) : Promise.resolve(null);
   importScripts(runtime + "pyodide.js");
-  const saved = await restoring;
+  const saved = await savedSnapshot(prepared);
   let py = null;
   if (saved) {
     try {
-      py = await loadPyodide({ indexURL: runtime, _loadSnapshot: new Uint8Array(saved) });
+      py = await loadPyodide({ indexURL: runtime, _loadSnapshot: saved });
     } catch (error) {
-      console.warn("tricklab: the prepared interpreter could not be restored; starting afresh:", String(error));
-      py = null;
+      // dropped, and the page starts a fresh worker: this one's runtime may be half set up
+      console.warn("tricklab: the prepared interpreter could not be restored; starting afresh:", said(error));
+      await caches.delete(SNAPSHOTS).catch(() => false);
+      postMessage({ kind: "retry" });
+      return null;
     }
   }
   const restored = py !== null;
   if (!restored) py = await loadPyodide({ indexURL: runtime });
   mark("runtime");
   progress(45, "Unpacking the cards…");
-  let unpacked = 0;
-  for (const buffer of await Promise.all(arriving)) {
-    py.unpackArchive(buffer, "wheel"); // into site-packages
-    unpacked += 1;
-    progress(45 + Math.round((25 * unpacked) / wheels.length), "Unpacking the cards…");
-  }
+  const paths = await placeWheels(py, wheels, arriving);
+  // a restored interpreter has them on sys.path already, and its own random numbers are drawn anew
+  if (restored) py.runPython("import random; random.seed()");
+  else py.runPython(`import sys; sys.path[0:0] = ${JSON.stringify(paths)}`);
   mark("wheels");
-  progress(70, "Dealing the cards…");
+  progress(70, "");
   const bridge = py.pyimport("tricklab.bridge");
   bridge.install((text) => postMessage({ kind: "bridge", text }));
   const namespace = py.globals.get("dict")();
-  for (const cell of cells) bridge.run_cell(cell, namespace);
+  for (const [i, cell] of cells.entries()) {
+    if (typeof cell.code === "string") bridge.run_cell(cell.code, namespace, i);
+  }
   mark("app");
   postMessage({ kind: "ready", restored, timings });
   return (text) => bridge.receive(text);
+}
+
+async function prepare({ runtime, wheels, prepared }) {
+  if (!prepared || !self.caches) return false;
+  const arriving = wheels.map(download); // from the browser's cache: the page has just loaded them
+  importScripts(runtime + "pyodide.js");
+  const py = await loadPyodide({ indexURL: runtime, _makeSnapshot: true });
+  const paths = await placeWheels(py, wheels, arriving);
+  // nothing of the page is referenced before the snapshot: no bridge, no cell
+  py.runPython(`import sys; sys.path[0:0] = ${JSON.stringify(paths)}\nfrom tricklab import bridge\nbridge.prepare()`);
+  const bytes = py.makeMemorySnapshot();
+  const cache = await caches.open(SNAPSHOTS);
+  for (const old of await cache.keys()) await cache.delete(old); // one build's snapshot at a time
+  await cache.put(snapshotAddress(prepared), new Response(bytes));
+  return true;
 }

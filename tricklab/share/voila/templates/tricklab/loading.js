@@ -43,8 +43,14 @@
   box.setAttribute("aria-busy", "true");
   var title = document.createElement("h1");
   title.textContent = app;
-  var said = document.createElement("p");
+  var line = document.createElement("p");
+  var said = document.createElement("span");
   said.textContent = coming;
+  var figure = document.createElement("span"); // how far along, as the bar shows it: " 40 %"
+  figure.className = "tl-loading-figure";
+  figure.setAttribute("aria-hidden", "true"); // the bar says it to a screen reader, once
+  line.appendChild(said);
+  line.appendChild(figure);
   var bar = document.createElement("div");
   bar.className = "tl-loading-bar";
   bar.setAttribute("role", "progressbar");
@@ -54,7 +60,7 @@
   var fill = document.createElement("span");
   bar.appendChild(fill);
   box.appendChild(title);
-  box.appendChild(said);
+  box.appendChild(line);
   box.appendChild(bar);
 
   var percent = 0;
@@ -63,6 +69,7 @@
     percent = Math.max(percent, Math.min(99, value));
     fill.style.width = percent + "%";
     bar.setAttribute("aria-valuenow", String(Math.round(percent)));
+    figure.textContent = "\u00a0" + Math.round(percent) + "\u00a0%";
   }
   function stage(text, value, next) {
     if (text) said.textContent = text;
