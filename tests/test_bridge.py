@@ -17,6 +17,7 @@ from tricklab import bridge
 from tricklab.errors import TricklabError
 from tricklab.widgets.board import Board
 
+from .servers import ROOT
 from .test_board import _unpacked as read_packed
 
 
@@ -157,3 +158,46 @@ print(json.dumps(said))
     assert result["ipython"].startswith("Stands in for IPython")
     assert {"open", "show"} <= set(result["kinds"])
     assert result["last"] == {"kind": "show", "bundle": {"text/html": "<b>rules</b>"}, "cell": None}
+
+
+def test_the_site_s_dataclasses_run_the_code_the_build_kept_and_compile_what_it_did_not(tmp_path: Any) -> None:
+    """``tricklab/share/site/boot.py`` with what ``tricklab/_site_compile.py`` keeps: a source the
+    build met runs the kept code (here, a marked one, to see that it is that code which runs);
+    any other source is compiled as ever."""
+    import dataclasses
+    import importlib.util
+    import marshal
+
+    from tricklab import _site_compile
+
+    spec = importlib.util.spec_from_file_location("site_boot", ROOT / "tricklab" / "share" / "site" / "boot.py")
+    assert spec is not None and spec.loader is not None
+    boot = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(boot)
+    try:
+        kept = _site_compile.keep_dataclass_code()
+
+        @dataclasses.dataclass
+        class Seen:
+            x: int
+
+        assert Seen(3).x == 3 and kept, "the sources the dataclass compiled, kept"
+        init = next(source for source in kept if "def __create_fn__" in source and "__init__" in source)
+        marked = init.replace("self.x=x", "self.x=x; self.marked=True")
+        assert marked != init
+        path = tmp_path / "dataclasses.bin"
+        path.write_bytes(marshal.dumps({init: compile(marked, "<string>", "exec")}))
+        assert boot.use_dataclass_code(str(path)) == 1
+
+        @dataclasses.dataclass
+        class Again:
+            x: int
+
+        @dataclasses.dataclass
+        class Other:
+            y: str
+
+        assert Again(4).x == 4 and getattr(Again(4), "marked", False) is True, "the kept code ran"
+        assert Other("a").y == "a" and not hasattr(Other("a"), "marked"), "a source not kept: compiled"
+    finally:
+        vars(dataclasses).pop("exec", None)

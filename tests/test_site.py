@@ -208,6 +208,7 @@ def test_the_site_root_opens_the_gallery_whose_links_open_the_apps(site_url: str
     page, log = open_page(browser, f"{site_url}/index.html")
     page.wait_for_url("**/voici/render/index.html", timeout=30_000)
     page.locator(".tricklab-gallery").wait_for(timeout=BOOT)
+    assert page.evaluate("window.tricklabStart.python") is False, "the gallery needs no Python in the page"
     hrefs = page.locator(".tricklab-landing a").evaluate_all("links => links.map(a => a.getAttribute('href'))")
     assert hrefs and all(".html" in href and ".ipynb" not in href for href in hrefs), hrefs
     pictures = page.locator(".tricklab-gallery img.tricklab-picture-light")
@@ -358,6 +359,7 @@ def test_play_lets_the_bots_move_at_their_pace_and_the_learner_bid(site_url: str
 def test_the_quiz_and_the_rulebooks_render(site_url: str, browser: Any, page_name: str, ready: str) -> None:
     page, log = app_page(browser, site_url, page_name, ready)
     if page_name.startswith("rulebooks"):
+        assert page.evaluate("window.tricklabStart.python") is False, "markup only: shown as the build made it"
         expect(page.locator("h2[id='Mandala']")).to_have_count(1)
         heading = page.locator("#tricklab-app h1").first
         expect(heading).to_have_text("tricklab rulebooks")  # the notebook's Markdown cell, first

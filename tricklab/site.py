@@ -325,23 +325,34 @@ def page(
     wheels: list[str],
     prepared: str | None,
     markdown: dict[str, str] | None = None,
+    shown: list[str] | None = None,
+    dataclass_code: str | None = None,
 ) -> str:
     """The page of the app ``notebook``, one folder below the site's root's ``voici``
     (``voici/render/play.html``): ``static`` names the site's scripts and page stylesheet by their
     hashed names, ``wheels`` the wheels' files, ``prepared`` the key under which a browser keeps
     the interpreter it prepared (None: it keeps none), ``markdown`` each Markdown cell's HTML
-    (:func:`render_markdown`; a cell not in it is shown as plain text)."""
+    (:func:`render_markdown`; a cell not in it is shown as plain text), ``shown`` what each code
+    cell shows when the app is markup only (the build ran it): the page then runs no Python;
+    ``dataclass_code`` the file of the code the dataclasses' sources compile to (``boot.py``)."""
     up = "../" * len(Path(PAGES).parts)
     rendered = markdown or {}
-    cells = [
-        {"code": source} if kind == "code" else {"html": rendered.get(source, f"<p>{html.escape(source)}</p>")}
-        for kind, source in _cells(notebook)
-    ]
+    outputs = iter(shown or [])
+    cells: list[dict[str, str]] = []
+    for kind, source in _cells(notebook):
+        if kind == "markdown":
+            cells.append({"html": rendered.get(source, f"<p>{html.escape(source)}</p>")})
+        elif shown is not None:
+            cells.append({"html": next(outputs, ""), "ran": "at the build"})
+        else:
+            cells.append({"code": source})
     config = {
         "root": up,
         "worker": f"{STATIC}/{static['worker.js']}",
         "wheels": [f"{RUNTIME}/{name}" for name in wheels],
         "prepared": prepared,
+        "boot": f"{STATIC}/{static['boot.py']}" if "boot.py" in static else None,
+        "dataclasses": f"{RUNTIME}/{dataclass_code}" if dataclass_code else None,
         "cells": cells,
     }
     title = html.escape(app_words(notebook)["app"])
@@ -403,6 +414,11 @@ def build(out: Path, apps: Path) -> Path:
         cells.write_text(json.dumps([code_cells(notebook) for notebook in sorted(apps.glob("*.ipynb"))]))
         compile_python(runtime, pyodide)
         cells.unlink()
+        shown = json.loads((pyodide / "shown.json").read_text())
+        (pyodide / "shown.json").unlink()
+        kept = pyodide / "dataclasses.bin"  # the code the pages' dataclasses run (share/site/boot.py)
+        dataclass_code = _hashed_copy(kept, pyodide)
+        kept.unlink()
         names = rehash(pyodide / "pyodide-lock.json")
         if out.exists():
             shutil.rmtree(out)
@@ -417,8 +433,16 @@ def build(out: Path, apps: Path) -> Path:
     markdown = render_markdown(bin_dir, sorted({text for notebook in notebooks for text in markdown_cells(notebook)}))
     pages = out / PAGES
     pages.mkdir(parents=True)
-    for notebook in notebooks:
-        made = page(notebook, static=hashed, wheels=names, prepared=prepared, markdown=markdown)
+    for notebook, markup in zip(notebooks, shown, strict=True):
+        made = page(
+            notebook,
+            static=hashed,
+            wheels=names,
+            prepared=prepared,
+            markdown=markdown,
+            shown=markup,
+            dataclass_code=dataclass_code,
+        )
         (pages / f"{notebook.stem}.html").write_text(made)
     # the gallery's pictures are asked for beside the app pages (``../files/screenshots``), as under Voilà
     if (apps / "screenshots").is_dir():

@@ -4,11 +4,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-import ipywidgets as w
-
 from ..display import esc
 from ..games import DEFAULT_GAME, GAMES
-from ..platform import app_link, in_browser
+from ..platform import app_link
 
 #: the gallery's screenshots are ``voila_apps/screenshots``, asked for as ``../files/screenshots``
 #: beside the app pages (Voilà serves them there; the static site puts a copy there)
@@ -172,9 +170,7 @@ class Landing:
         return f"Landing({len(APPS)} apps)"
 
 
-def landing_app() -> Landing | w.HTML:
-    """The ``index`` app: the gallery page. In the static site it is an HTML widget, drawn by the
-    page's widget manager as every app is (the site shows no notebook output of its own)."""
-    if in_browser():
-        return w.HTML(landing_html())
+def landing_app() -> Landing:
+    """The ``index`` app: the gallery page, plain HTML (the static site's build shows it as it is,
+    with no Python in the page: ``tricklab.site``)."""
     return Landing()

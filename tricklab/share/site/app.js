@@ -3,10 +3,13 @@
 // messages the worker's bridge sends (tricklab/bridge.py), and sends back what the learner does.
 //
 // It runs as the page's first script: the worker, and with it every download, starts at once.
-// window.TRICKLAB_SITE = {root, worker, wheels, prepared, cells} is written by the build (tricklab.site):
-// the site's root from this page, the worker's and the wheels' addresses from there, the key of
-// the build's prepared interpreter (worker.js) and the app notebook's cells: {code} for Python,
-// {html} for its text (Markdown, rendered at the build), each shown in its place, in order.
+// window.TRICKLAB_SITE = {root, worker, wheels, prepared, boot, dataclasses, cells} is written by
+// the build (tricklab.site): the site's root from this page, the worker's and the wheels'
+// addresses from there, the key of the build's prepared interpreter (worker.js), what Python runs
+// first and the code it gives the dataclasses (boot.py), and the app notebook's cells: {code} for Python,
+// {html} for its text (Markdown, rendered at the build) or, with ran, for what a cell showed when
+// the build ran it (an app that is markup only: the page then starts no Python), each shown in
+// its place, in order.
 //
 // The widgets it knows are those the apps are made of: anywidget's (each board: its module's
 // render({model, el}) draws it), ipywidgets' boxes (VBox, HBox, Box: their children in a column
@@ -33,6 +36,10 @@
   else document.addEventListener("DOMContentLoaded", theme);
 
   // --- the worker ---------------------------------------------------------------------------
+  // an app that is markup only (the gallery, the rulebooks) was run at the build: no Python here
+  const runsPython = site.cells.some((cell) => typeof cell.code === "string");
+  /** What the worker runs first, and the code it gives the dataclasses (worker.js, boot.py). */
+  const booting = () => ({ boot: site.boot && at(site.boot), dataclasses: site.dataclasses && at(site.dataclasses) });
   let worker = null;
   /** Start the app's worker (again, when a prepared interpreter could not be restored). */
   function startWorker() {
@@ -47,6 +54,7 @@
       runtime: at("static/pyodide/"),
       wheels: site.wheels.map(at),
       prepared: site.prepared,
+      ...booting(),
       cells: site.cells,
     });
   }
@@ -238,13 +246,19 @@
     for (const cell of site.cells) {
       const place = document.createElement("div");
       place.className = "tricklab-cell";
-      if (typeof cell.html === "string") {
-        const text = document.createElement("div");
+      app().append(place);
+      if (typeof cell.html !== "string") continue;
+      if (cell.ran) showHtml(cell.html, site.cells.indexOf(cell)); // an output the build made: its scripts run
+      else {
+        const text = document.createElement("div"); // a Markdown cell's text
         text.className = "tricklab-output tricklab-rendered";
         text.innerHTML = cell.html;
         place.append(text);
       }
-      app().append(place);
+    }
+    if (!runsPython) {
+      window.tricklabStart = { restored: false, timings: {}, python: false };
+      prepareForNextTime();
     }
   }
   if (document.getElementById("tricklab-app")) placeCells();
@@ -322,7 +336,13 @@
         event.preventDefault();
         helper.terminate();
       };
-      helper.postMessage({ kind: "prepare", runtime: at("static/pyodide/"), wheels: site.wheels.map(at), prepared: site.prepared });
+      helper.postMessage({
+        kind: "prepare",
+        runtime: at("static/pyodide/"),
+        wheels: site.wheels.map(at),
+        prepared: site.prepared,
+        ...booting(),
+      });
     }, { timeout: 3000 });
   }
 
@@ -341,5 +361,5 @@
     } else if (message.kind === "failed") failed(message.text);
   }
 
-  startWorker();
+  if (runsPython) startWorker();
 })();

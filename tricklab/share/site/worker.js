@@ -2,8 +2,9 @@
 // and the widgets' pure-Python packages, and no Jupyter kernel, IPython or notebook front end.
 //
 // The page (app.js) starts this worker as its first script and sends {kind: "start", runtime,
-// wheels, prepared, cells}: Pyodide's folder, the wheels' addresses, the key of the build's
-// prepared interpreter (below) and the app notebook's cells ({code} or, for text, {html}). The wheels start downloading
+// wheels, prepared, boot, dataclasses, cells}: Pyodide's folder, the wheels' addresses, the key
+// of the build's prepared interpreter (below), what Python runs first (boot.py) and the code it
+// gives the dataclasses, and the app notebook's cells ({code} or, for text, {html}). The wheels start downloading
 // at once, while the interpreter starts; they go on sys.path as they are (Python imports from a
 // zip), the widgets' comm is carried to the page (tricklab/bridge.py), and the cells run as a
 // notebook runs them.
@@ -17,7 +18,7 @@
 // what the learner did, for a widget.
 //
 // The prepared interpreter. After a first visit's app is drawn, the page starts a second worker
-// of this script with {kind: "prepare", runtime, wheels, prepared}: it starts Python, puts the
+// of this script with {kind: "prepare", runtime, wheels, prepared, boot, dataclasses}: it starts Python, puts the
 // wheels on sys.path, imports every module a page runs (tricklab.bridge.prepare) and keeps a
 // snapshot of Python's memory in the browser (Cache Storage, where the page's origin has it),
 // then answers {kind: "prepared", kept} and is done. Every later visit of any app of the site
@@ -102,7 +103,27 @@ async function savedSnapshot(key) {
   }
 }
 
-async function start({ runtime, wheels, prepared, cells }) {
+// where the code of the dataclasses' sources goes (boot.py)
+const DATACLASS_CODE = "/lib/tricklab-dataclasses.bin";
+
+async function downloadText(url) {
+  const response = await fetch(url);
+  if (!response.ok) throw new Error(`${url}: ${response.status} ${response.statusText}`);
+  return response.text();
+}
+
+/** Before any module of tricklab: the dataclasses run the code the build kept (boot.py). */
+async function boot(py, booting) {
+  const [text, code] = await booting;
+  if (text === null || code === null) return;
+  py.FS.writeFile(DATACLASS_CODE, new Uint8Array(code));
+  py.runPython(`${text}\nuse_dataclass_code(${JSON.stringify(DATACLASS_CODE)})`);
+}
+
+const fetchBoot = (bootFile, dataclasses) =>
+  bootFile && dataclasses ? Promise.all([downloadText(bootFile), download(dataclasses)]) : Promise.resolve([null, null]);
+
+async function start({ runtime, wheels, prepared, boot: bootFile, dataclasses, cells }) {
   const timings = {};
   const mark = (name) => {
     timings[name] = Math.round(performance.now());
@@ -110,6 +131,7 @@ async function start({ runtime, wheels, prepared, cells }) {
   progress(5, ""); // the app's own words: "Getting the table ready…"
   // every download starts now: the wheels come while the runtime starts
   const arriving = wheels.map(download);
+  const booting = fetchBoot(bootFile, dataclasses);
   importScripts(runtime + "pyodide.js");
   const saved = await savedSnapshot(prepared);
   let py = null;
@@ -131,7 +153,10 @@ async function start({ runtime, wheels, prepared, cells }) {
   const paths = await placeWheels(py, wheels, arriving);
   // a restored interpreter has them on sys.path already, and its own random numbers are drawn anew
   if (restored) py.runPython("import random; random.seed()");
-  else py.runPython(`import sys; sys.path[0:0] = ${JSON.stringify(paths)}`);
+  else {
+    await boot(py, booting);
+    py.runPython(`import sys; sys.path[0:0] = ${JSON.stringify(paths)}`);
+  }
   mark("wheels");
   progress(70, "");
   const bridge = py.pyimport("tricklab.bridge");
@@ -145,12 +170,14 @@ async function start({ runtime, wheels, prepared, cells }) {
   return (text) => bridge.receive(text);
 }
 
-async function prepare({ runtime, wheels, prepared }) {
+async function prepare({ runtime, wheels, prepared, boot: bootFile, dataclasses }) {
   if (!prepared || !self.caches) return false;
   const arriving = wheels.map(download); // from the browser's cache: the page has just loaded them
+  const booting = fetchBoot(bootFile, dataclasses);
   importScripts(runtime + "pyodide.js");
   const py = await loadPyodide({ indexURL: runtime, _makeSnapshot: true });
   const paths = await placeWheels(py, wheels, arriving);
+  await boot(py, booting);
   // nothing of the page is referenced before the snapshot: no bridge, no cell
   py.runPython(`import sys; sys.path[0:0] = ${JSON.stringify(paths)}\nfrom tricklab import bridge\nbridge.prepare()`);
   const bytes = py.makeMemorySnapshot();

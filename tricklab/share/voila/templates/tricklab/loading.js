@@ -81,7 +81,7 @@
   }, 250);
 
   function place() {
-    if (!box.isConnected && document.body) document.body.appendChild(box);
+    if (!finished && !box.isConnected && document.body) document.body.appendChild(box); // not once the app is drawn
   }
   place();
   document.addEventListener("DOMContentLoaded", place);
