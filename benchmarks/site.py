@@ -22,7 +22,8 @@ proxy:
 
 A first card is the first frame in which the app's first element (a card, a pit, the gallery,
 a rulebook) is visible, from the navigation's start, measured in the page. Bytes are those the
-link carried to the browser for the visit (compressed as served, headers included).
+link carried to the browser for the whole visit, the site's preparing of the next one included
+(compressed as served, headers included).
 
 Prints figures; asserts nothing. Needs Debian's Chromium at /usr/bin/chromium, and npm for
 the site's build. Usage: python benchmarks/site.py [--loads 3] [--site DIR] [--mbit 10 --rtt 40]
@@ -197,7 +198,6 @@ def visit(
         before = link.received
         page.goto(url, wait_until="commit", timeout=240_000)
         seconds = first_card(page)
-        carried = link.received - before
         if "/voici/" in url:
             page.wait_for_function(
                 "window.tricklabStart && (window.tricklabStart.restored || window.tricklabPrepared !== undefined)",
@@ -205,7 +205,7 @@ def visit(
             )
         else:
             page.wait_for_timeout(500)
-        return seconds, carried
+        return seconds, link.received - before
     finally:
         context.close()
 
