@@ -106,8 +106,8 @@ def _ipython_or_stand_ins() -> None:
             _stand_in_for_ipython()
 
 
-#: tricklab's modules no page runs: the command line, the servers and the site's build
-SERVER_SIDE = ("tricklab.__main__", "tricklab._site_", "tricklab.serve", "tricklab.site")
+#: tricklab's modules no page runs: the command line, the servers, the class store and the site's build
+SERVER_SIDE = ("tricklab.__main__", "tricklab._site_", "tricklab.serve", "tricklab.site", "tricklab.store")
 
 
 def prepare() -> list[str]:

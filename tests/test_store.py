@@ -1,0 +1,188 @@
+"""The class store (tricklab/store.py), the same tests on SQLite and on a real PostgreSQL server:
+its schema and migrations, a session joined and answered, what a student may and may not see, and
+bad input refused by name with nothing written."""
+
+from __future__ import annotations
+
+import sqlite3
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from tricklab.errors import TricklabError
+from tricklab.store import (
+    CODE_LENGTH,
+    MIGRATIONS,
+    NotAllowed,
+    Session,
+    Store,
+    StoreError,
+    Student,
+    UnknownSession,
+)
+
+from .postgres import postgres_server
+
+pytestmark = pytest.mark.server
+
+
+@pytest.fixture(scope="module")
+def postgres_url() -> Iterator[str]:
+    with postgres_server() as url:
+        yield url
+
+
+@pytest.fixture(params=["sqlite", "postgresql"])
+def store(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Store]:
+    if request.param == "sqlite":
+        opened = Store.open(str(tmp_path / "class.sqlite3"))
+    else:
+        import psycopg
+
+        url = request.getfixturevalue("postgres_url")
+        # each test on a clean database: the tables dropped, then made again by the migrations
+        with psycopg.connect(url, autocommit=True) as connection:
+            for table in ("answer", "question", "student", "class_session", "schema_version"):
+                connection.execute(f"DROP TABLE IF EXISTS {table} CASCADE")
+        opened = Store.open(url)
+    yield opened
+    opened.close()
+
+
+def test_a_new_store_has_every_migration_once_and_opening_again_changes_nothing(store: Store) -> None:
+    assert store.version() == len(MIGRATIONS)
+    assert store.migrate() == len(MIGRATIONS)
+    with store._transaction():
+        rows = store._run("SELECT version FROM schema_version ORDER BY version").fetchall()
+    assert [row[0] for row in rows] == list(range(1, len(MIGRATIONS) + 1))
+
+
+def test_a_store_of_a_newer_tricklab_is_refused_not_written(store: Store) -> None:
+    with store._transaction():
+        store._run(f"INSERT INTO schema_version (version) VALUES ({len(MIGRATIONS) + 1})")
+    with pytest.raises(StoreError, match="newer than this tricklab"):
+        store.migrate()
+
+
+def test_a_session_is_joined_asked_answered_and_revealed(store: Store) -> None:
+    session = store.new_session("Ms Rivera", now=1.0)
+    assert len(session.join_code) == CODE_LENGTH and session.teacher_secret
+    ana = store.join(session.join_code.lower(), "  Ana  ", now=2.0)  # a code typed in lower case
+    ben = store.join(f" {session.join_code[:3]} {session.join_code[3:]} ", "Ben", now=2.0)
+    assert ana.name == "Ana" and ana.session_id == ben.session_id == session.id
+    assert store.current(ana) is None
+    question = store.send(session, "which-wins", {"trick": ["7H", "AH"], "trump": "S"}, "AH", now=3.0)
+    seen = store.current(ben)
+    assert seen is not None and seen.id == question.id and seen.shown == {"trick": ["7H", "AH"], "trump": "S"}
+    assert not seen.revealed and "AH" not in [v for v in vars(seen).values() if isinstance(v, str)]
+    store.answer(ana, question.id, "7H", now=4.0)
+    store.answer(ana, question.id, "AH", now=4.5)  # a second answer replaces the first
+    store.answer(ben, question.id, "7H", now=5.0)
+    assert store.counts(session, question.id) == {"AH": 1, "7H": 1}
+    with pytest.raises(NotAllowed, match="when the teacher reveals it"):
+        store.revealed_answer(ana, question.id)
+    assert store.reveal(session, question.id, now=6.0) == "AH"
+    assert store.revealed_answer(ben, question.id) == "AH"
+    after = store.current(ana)
+    assert after is not None and after.revealed
+    with pytest.raises(StoreError, match="answers are closed"):
+        store.answer(ben, question.id, "AH", now=7.0)
+    assert store.results(session) == [(1, "Ana", "AH", "AH"), (1, "Ben", "7H", "AH")]
+    second = store.send(session, "bid", {"hand": ["7H"]}, 2, now=8.0)
+    assert second.number == 2
+
+
+def test_only_the_teacher_sends_counts_reveals_and_sees_results(store: Store) -> None:
+    session = store.new_session("Ms Rivera", now=1.0)
+    student = store.join(session.join_code, "Ana", now=2.0)
+    question = store.send(session, "quiz", {"q": 1}, "A", now=3.0)
+    impostor = Session(session.id, session.join_code, "guessed-secret", session.teacher)
+    for call in (
+        lambda: store.send(impostor, "quiz", {}, "B", now=4.0),
+        lambda: store.counts(impostor, question.id),
+        lambda: store.reveal(impostor, question.id, now=4.0),
+        lambda: store.results(impostor),
+        lambda: store.results(student),  # type: ignore[arg-type]
+    ):
+        with pytest.raises(NotAllowed):
+            call()
+    forged = Student(student.id, student.session_id, student.name, "not-the-token")
+    with pytest.raises(NotAllowed):
+        store.answer(forged, question.id, "A", now=5.0)
+    assert store.counts(session, question.id) == {}, "nothing written by a refused call"
+
+
+def test_a_student_of_one_session_reaches_no_question_of_another(store: Store) -> None:
+    one, other = store.new_session("A", now=1.0), store.new_session("B", now=1.0)
+    ana = store.join(one.join_code, "Ana", now=2.0)
+    question = store.send(other, "quiz", {}, "A", now=3.0)
+    with pytest.raises(StoreError, match="no question"):
+        store.answer(ana, question.id, "A", now=4.0)
+    with pytest.raises(StoreError, match="no question"):
+        store.revealed_answer(ana, question.id)
+    assert store.current(ana) is None
+
+
+@pytest.mark.parametrize(
+    ("code", "said"), [("", "6 letters"), ("ABC", "6 letters"), ("ABCDE0", "6 letters"), (123456, "6 letters")]
+)
+def test_a_bad_join_code_is_refused_by_name(store: Store, code: object, said: str) -> None:
+    with pytest.raises(UnknownSession, match=said) as refused:
+        store.join(code, "Ana", now=1.0)  # type: ignore[arg-type]
+    assert isinstance(refused.value, TricklabError)
+
+
+def test_an_unknown_code_and_a_taken_or_bad_name_are_refused_and_nothing_is_written(store: Store) -> None:
+    session = store.new_session("T", now=1.0)
+    free = next(c for c in ("ABCDEF", "GHJKMN") if c != session.join_code)
+    with pytest.raises(UnknownSession, match="check it with your teacher"):
+        store.join(free, "Ana", now=2.0)
+    store.join(session.join_code, "Ana", now=2.0)
+    with pytest.raises(StoreError, match="called 'Ana' already"):
+        store.join(session.join_code, " Ana", now=3.0)
+    for bad in ("", "   ", "x" * 41, "bell\x07", 7):
+        with pytest.raises(StoreError, match="display name"):
+            store.join(session.join_code, bad, now=3.0)  # type: ignore[arg-type]
+    markup = store.join(session.join_code, "<b>Bo</b>", now=3.0)
+    assert markup.name == "<b>Bo</b>", "a name is text, kept as typed (escaped wherever it is shown)"
+    with store._transaction():
+        (count,) = store._run("SELECT COUNT(*) FROM student").fetchone()
+    assert count == 2
+
+
+def test_a_question_must_be_a_known_kind_in_json(store: Store) -> None:
+    session = store.new_session("T", now=1.0)
+    with pytest.raises(StoreError, match="kind is one of"):
+        store.send(session, "essay", {}, "A", now=2.0)
+    with pytest.raises(StoreError, match="must be JSON"):
+        store.send(session, "quiz", {"x": object()}, "A", now=2.0)
+    with pytest.raises(StoreError, match="JSON object"):
+        store.send(session, "quiz", ["not", "an", "object"], "A", now=2.0)  # type: ignore[arg-type]
+    with store._transaction():
+        (count,) = store._run("SELECT COUNT(*) FROM question").fetchone()
+    assert count == 0
+
+
+def test_the_embedded_store_is_one_file_in_wal_mode_and_keeps_everything_across_opening(tmp_path: Path) -> None:
+    path = tmp_path / "deep" / "class.sqlite3"
+    store = Store.open(f"sqlite:///{path}")
+    session = store.new_session("T", now=1.0)
+    store.join(session.join_code, "Ana", now=2.0)
+    store.close()
+    assert sqlite3.connect(path).execute("PRAGMA journal_mode").fetchone() == ("wal",)
+    again = Store.open(str(path))  # a restarted server: the session goes on
+    assert again.join(session.join_code, "Ben", now=3.0).session_id == session.id
+    again.close()
+
+
+def test_the_store_s_place_comes_from_the_environment(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("TRICKLAB_CLASS_DB", str(tmp_path / "from-env.sqlite3"))
+    store = Store.open()
+    assert store.where == str(tmp_path / "from-env.sqlite3") and Path(store.where).exists()
+    store.close()
+    with pytest.raises(StoreError, match=r"SQLite .* or PostgreSQL"):
+        Store.open("mysql://nowhere/db")
+    with pytest.raises(StoreError, match="cannot be reached") as refused:
+        Store.open("postgresql://someone:hunter2@/nothing?host=/nonexistent-folder")
+    assert "hunter2" not in str(refused.value), "a password is never repeated in a message"

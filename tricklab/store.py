@@ -1,0 +1,494 @@
+"""The class store: class sessions, who joined them, the questions sent and the answers given.
+
+One store for a class, in one of two databases with the same schema:
+
+- **SQLite**, embedded, by default: one file (WAL mode, so a page's writes never wait on another
+  page's reads), at ``$TRICKLAB_CLASS_DB`` when that is a path or a ``sqlite:///path`` URL, else
+  in the user's data folder (:func:`default_path`);
+- **PostgreSQL** when ``$TRICKLAB_CLASS_DB`` is a ``postgresql://`` URL: what a JupyterHub
+  deployment uses, so that learners' servers on several machines share one class (``psycopg``,
+  in the ``apps`` extra).
+
+The schema is made and changed by numbered migrations (:data:`MIGRATIONS`), each applied once, in
+order, in one transaction with the version it brings (:meth:`Store.migrate`). Every change is one
+transaction: nothing is half-written. What a student may not see (a question's answer before the
+reveal, another student's name or answer) is kept apart from what a student's page is given, and
+each call says whose view it is.
+
+Bad input gets a :class:`StoreError` that names the value at fault.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import secrets
+import sqlite3
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Protocol
+
+from .errors import TricklabError, describe
+
+#: the schema, one migration per version: each a list of statements, written for both databases
+MIGRATIONS: tuple[tuple[str, ...], ...] = (
+    (
+        """CREATE TABLE class_session (
+            id TEXT PRIMARY KEY,
+            join_code TEXT NOT NULL UNIQUE,
+            teacher_secret TEXT NOT NULL,
+            teacher TEXT NOT NULL,
+            created DOUBLE PRECISION NOT NULL,
+            ended DOUBLE PRECISION
+        )""",
+        """CREATE TABLE student (
+            id TEXT PRIMARY KEY,
+            session_id TEXT NOT NULL REFERENCES class_session(id),
+            name TEXT NOT NULL,
+            token TEXT NOT NULL UNIQUE,
+            joined DOUBLE PRECISION NOT NULL,
+            UNIQUE (session_id, name)
+        )""",
+        """CREATE TABLE question (
+            id TEXT PRIMARY KEY,
+            session_id TEXT NOT NULL REFERENCES class_session(id),
+            number INTEGER NOT NULL,
+            kind TEXT NOT NULL,
+            shown TEXT NOT NULL,
+            answer TEXT NOT NULL,
+            sent DOUBLE PRECISION NOT NULL,
+            revealed DOUBLE PRECISION,
+            UNIQUE (session_id, number)
+        )""",
+        """CREATE TABLE answer (
+            question_id TEXT NOT NULL REFERENCES question(id),
+            student_id TEXT NOT NULL REFERENCES student(id),
+            choice TEXT NOT NULL,
+            given DOUBLE PRECISION NOT NULL,
+            PRIMARY KEY (question_id, student_id)
+        )""",
+    ),
+)
+#: a join code's letters: no 0/O, 1/I/L, so a code read off a projector is typed right
+CODE_LETTERS = "ABCDEFGHJKMNPQRSTUVWXYZ23456789"
+CODE_LENGTH = 6
+#: the longest display name a student may give, in characters
+MAX_NAME = 40
+#: question kinds (what the answer is: a card, a place order, a number, a move)
+KINDS = ("quiz", "which-wins", "play", "bid", "move")
+
+
+class StoreError(TricklabError):
+    """A class store call refused: the value at fault is named."""
+
+
+class UnknownSession(StoreError):
+    """No class session has that join code or id (or it has ended)."""
+
+
+class NotAllowed(StoreError):
+    """The caller may not do that: a student asked for what only the teacher may do or see."""
+
+
+class _Connection(Protocol):
+    def execute(self, sql: str, parameters: Sequence[object] = ...) -> Any: ...
+
+    def commit(self) -> None: ...
+
+    def rollback(self) -> None: ...
+
+    def close(self) -> None: ...
+
+
+@dataclass(frozen=True)
+class Session:
+    """A class session as the teacher holds it: ``teacher_secret`` is what lets one act as its teacher."""
+
+    id: str
+    join_code: str
+    teacher_secret: str
+    teacher: str
+
+
+@dataclass(frozen=True)
+class Student:
+    """One who joined a session: ``token`` is what their page presents for every answer."""
+
+    id: str
+    session_id: str
+    name: str
+    token: str
+
+
+@dataclass(frozen=True)
+class Question:
+    """A question as a student's page is given it: what to show, not its answer."""
+
+    id: str
+    session_id: str
+    number: int
+    kind: str
+    shown: dict[str, object]
+    revealed: bool
+
+
+def default_path() -> Path:
+    """Where the embedded store lives when ``$TRICKLAB_CLASS_DB`` says nothing: the user's data folder."""
+    base = os.environ.get("XDG_DATA_HOME") or str(Path.home() / ".local" / "share")
+    return Path(base) / "tricklab" / "class.sqlite3"
+
+
+class Store:
+    """The class store (see the module's notes): :meth:`open` it, then call what a class does."""
+
+    def __init__(self, connection: _Connection, placeholder: str, where: str) -> None:
+        self._connection = connection
+        self._mark = placeholder
+        self.where = where
+
+    # --- opening -----------------------------------------------------------------------------
+
+    @classmethod
+    def open(cls, url: str | None = None) -> Store:
+        """The store at ``url`` (else ``$TRICKLAB_CLASS_DB``, else :func:`default_path`), its schema
+        brought up to date: a path or ``sqlite:///path`` (SQLite), or ``postgresql://...``."""
+        given = url if url is not None else os.environ.get("TRICKLAB_CLASS_DB") or str(default_path())
+        if not isinstance(given, str) or not given:
+            raise StoreError(f"a class store is a path or a URL (sqlite:///..., postgresql://...), not {describe(url)}")
+        if given.startswith(("postgresql://", "postgres://")):
+            store = cls._postgresql(given)
+        elif given.startswith("sqlite:///") or "://" not in given:
+            store = cls._sqlite(Path(given.removeprefix("sqlite://")) if given.startswith("sqlite:") else Path(given))
+        else:
+            raise StoreError(
+                f"a class store is SQLite (a path, sqlite:///...) or PostgreSQL (postgresql://...), not {given!r}"
+            )
+        store.migrate()
+        return store
+
+    @classmethod
+    def _sqlite(cls, path: Path) -> Store:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        connection = sqlite3.connect(path, isolation_level=None, check_same_thread=False, timeout=30)
+        connection.execute("PRAGMA journal_mode=WAL")
+        connection.execute("PRAGMA foreign_keys=ON")
+        connection.execute("PRAGMA busy_timeout=30000")
+        return cls(_SQLite(connection), "?", str(path))
+
+    @classmethod
+    def _postgresql(cls, url: str) -> Store:
+        try:
+            import psycopg
+        except ImportError:
+            raise StoreError(
+                "a PostgreSQL class store needs psycopg: pip install 'tricklab[apps]' (or psycopg[binary])"
+            ) from None
+        try:
+            connection = psycopg.connect(url, autocommit=False)
+        except psycopg.Error as exc:
+            raise StoreError(f"the PostgreSQL class store at {_safe(url)} cannot be reached: {exc}") from None
+        return cls(connection, "%s", _safe(url))
+
+    def close(self) -> None:
+        self._connection.close()
+
+    # --- the schema --------------------------------------------------------------------------
+
+    def version(self) -> int:
+        """The schema's version: how many of :data:`MIGRATIONS` are applied."""
+        with self._transaction():
+            self._run("CREATE TABLE IF NOT EXISTS schema_version (version INTEGER NOT NULL)")
+            row = self._run("SELECT MAX(version) FROM schema_version").fetchone()
+        return int(row[0] or 0)
+
+    def migrate(self) -> int:
+        """Apply the migrations not applied yet, each in one transaction with its version; returns
+        the version. A store made by a newer tricklab is refused rather than written to."""
+        done = self.version()
+        if done > len(MIGRATIONS):
+            raise StoreError(
+                f"the class store at {self.where} has schema version {done}, newer than this tricklab's "
+                f"{len(MIGRATIONS)}: upgrade tricklab"
+            )
+        for version, statements in enumerate(MIGRATIONS[done:], start=done + 1):
+            with self._transaction():
+                for statement in statements:
+                    self._run(statement)
+                self._run(f"INSERT INTO schema_version (version) VALUES ({self._mark})", (version,))
+        return len(MIGRATIONS)
+
+    # --- a session ---------------------------------------------------------------------------
+
+    def new_session(self, teacher: str, *, now: float) -> Session:
+        """A new class session of ``teacher`` (a hub user's name, or who started ``serve``), with
+        a join code no open session has and the teacher's secret."""
+        teacher = _name(teacher, "the teacher's name")
+        for _ in range(20):
+            session = Session(secrets.token_hex(8), _join_code(), secrets.token_urlsafe(24), teacher)
+            with self._transaction():
+                taken = self._run(
+                    f"SELECT 1 FROM class_session WHERE join_code = {self._mark}", (session.join_code,)
+                ).fetchone()
+                if taken:
+                    continue
+                self._run(
+                    "INSERT INTO class_session (id, join_code, teacher_secret, teacher, created) "
+                    f"VALUES ({self._marks(5)})",
+                    (session.id, session.join_code, session.teacher_secret, session.teacher, now),
+                )
+            return session
+        raise StoreError("no free join code was found; try again")  # pragma: no cover (31**6 codes)
+
+    def session_by_code(self, join_code: str) -> str:
+        """The id of the open session whose join code is ``join_code`` (case and spaces ignored)."""
+        code = "".join(str(join_code).split()).upper() if isinstance(join_code, str) else ""
+        if len(code) != CODE_LENGTH or not set(code) <= set(CODE_LETTERS):
+            raise UnknownSession(f"a join code is {CODE_LENGTH} letters and digits, not {describe(join_code)}")
+        with self._transaction():
+            row = self._run(
+                f"SELECT id FROM class_session WHERE join_code = {self._mark} AND ended IS NULL", (code,)
+            ).fetchone()
+        if row is None:
+            raise UnknownSession(f"no class session has the join code {code}: check it with your teacher")
+        return str(row[0])
+
+    def join(self, join_code: str, name: str, *, now: float) -> Student:
+        """``name`` joins the session of ``join_code``; a name taken in that session is refused."""
+        session_id = self.session_by_code(join_code)
+        name = _name(name, "a display name")
+        student = Student(secrets.token_hex(8), session_id, name, secrets.token_urlsafe(24))
+        with self._transaction():
+            taken = self._run(
+                f"SELECT 1 FROM student WHERE session_id = {self._mark} AND name = {self._mark}", (session_id, name)
+            ).fetchone()
+            if taken:
+                raise StoreError(f"someone in this class is called {name!r} already: choose another name")
+            self._run(
+                f"INSERT INTO student (id, session_id, name, token, joined) VALUES ({self._marks(5)})",
+                (student.id, session_id, name, student.token, now),
+            )
+        return student
+
+    # --- questions and answers ---------------------------------------------------------------
+
+    def send(self, session: Session, kind: str, shown: dict[str, object], answer: object, *, now: float) -> Question:
+        """The teacher sends a question: ``shown`` is what every student's page draws (it must
+        hold nothing from which the answer follows), ``answer`` what is revealed later."""
+        self._teacher(session)
+        if kind not in KINDS:
+            raise StoreError(f"a question's kind is one of {', '.join(KINDS)}, not {describe(kind)}")
+        if not isinstance(shown, dict):
+            raise StoreError(f"what a question shows is a JSON object, not {describe(shown)}")
+        shown_text, answer_text = _json(shown, "what a question shows"), _json(answer, "a question's answer")
+        with self._transaction():
+            row = self._run(
+                f"SELECT COALESCE(MAX(number), 0) FROM question WHERE session_id = {self._mark}", (session.id,)
+            ).fetchone()
+            question = Question(secrets.token_hex(8), session.id, int(row[0]) + 1, kind, dict(shown), False)
+            self._run(
+                f"INSERT INTO question (id, session_id, number, kind, shown, answer, sent) VALUES ({self._marks(7)})",
+                (question.id, session.id, question.number, kind, shown_text, answer_text, now),
+            )
+        return question
+
+    def current(self, student: Student) -> Question | None:
+        """The latest question of the student's session, as their page is given it (no answer)."""
+        self._student(student)
+        with self._transaction():
+            row = self._run(
+                "SELECT id, session_id, number, kind, shown, revealed FROM question "
+                f"WHERE session_id = {self._mark} ORDER BY number DESC LIMIT 1",
+                (student.session_id,),
+            ).fetchone()
+        if row is None:
+            return None
+        return Question(str(row[0]), str(row[1]), int(row[2]), str(row[3]), json.loads(row[4]), row[5] is not None)
+
+    def answer(self, student: Student, question_id: str, choice: str, *, now: float) -> None:
+        """``student`` answers the question: once (a second answer replaces the first until the
+        reveal); after the reveal, no more answers."""
+        self._student(student)
+        if not isinstance(choice, str) or not choice or len(choice) > 200:
+            raise StoreError(f"an answer is a short text, not {describe(choice)}")
+        with self._transaction():
+            row = self._run(
+                f"SELECT session_id, revealed FROM question WHERE id = {self._mark}", (question_id,)
+            ).fetchone()
+            if row is None or row[0] != student.session_id:
+                raise StoreError(f"there is no question {describe(question_id)} in your class")
+            if row[1] is not None:
+                raise StoreError("the answer has been shown already: answers are closed for this question")
+            self._run(
+                f"DELETE FROM answer WHERE question_id = {self._mark} AND student_id = {self._mark}",
+                (question_id, student.id),
+            )
+            self._run(
+                f"INSERT INTO answer (question_id, student_id, choice, given) VALUES ({self._marks(4)})",
+                (question_id, student.id, choice, now),
+            )
+
+    def counts(self, session: Session, question_id: str) -> dict[str, int]:
+        """How many chose each answer (no names): what the projector shows while answers come in."""
+        self._teacher(session)
+        with self._transaction():
+            rows = self._run(
+                "SELECT choice, COUNT(*) FROM answer JOIN question ON question.id = answer.question_id "
+                f"WHERE question_id = {self._mark} AND question.session_id = {self._mark} GROUP BY choice",
+                (question_id, session.id),
+            ).fetchall()
+        return {str(choice): int(count) for choice, count in rows}
+
+    def reveal(self, session: Session, question_id: str, *, now: float) -> object:
+        """The teacher reveals the question's answer (answers close); returns the answer."""
+        self._teacher(session)
+        with self._transaction():
+            row = self._run(
+                f"SELECT answer FROM question WHERE id = {self._mark} AND session_id = {self._mark}",
+                (question_id, session.id),
+            ).fetchone()
+            if row is None:
+                raise StoreError(f"there is no question {describe(question_id)} in this session")
+            self._run(
+                f"UPDATE question SET revealed = {self._mark} WHERE id = {self._mark} AND revealed IS NULL",
+                (now, question_id),
+            )
+        return json.loads(row[0])
+
+    def revealed_answer(self, student: Student, question_id: str) -> object:
+        """The answer, for a student's page, once the teacher has revealed it (before: refused)."""
+        self._student(student)
+        with self._transaction():
+            row = self._run(
+                f"SELECT answer, revealed FROM question WHERE id = {self._mark} AND session_id = {self._mark}",
+                (question_id, student.session_id),
+            ).fetchone()
+        if row is None:
+            raise StoreError(f"there is no question {describe(question_id)} in your class")
+        if row[1] is None:
+            raise NotAllowed("the answer is shown when the teacher reveals it")
+        return json.loads(row[0])
+
+    def results(self, session: Session) -> list[tuple[int, str, str, str]]:
+        """Every answer of the session, for the teacher: ``(question number, student's name,
+        choice, right answer)``, in question order, then by name."""
+        self._teacher(session)
+        with self._transaction():
+            rows = self._run(
+                "SELECT question.number, student.name, answer.choice, question.answer FROM answer "
+                "JOIN question ON question.id = answer.question_id JOIN student ON student.id = answer.student_id "
+                f"WHERE question.session_id = {self._mark} ORDER BY question.number, student.name",
+                (session.id,),
+            ).fetchall()
+        return [(int(number), str(name), str(choice), str(json.loads(right))) for number, name, choice, right in rows]
+
+    # --- who is who --------------------------------------------------------------------------
+
+    def _teacher(self, session: Session) -> None:
+        if not isinstance(session, Session):
+            raise NotAllowed(f"only the teacher's session may do this, not {describe(session)}")
+        with self._transaction():
+            row = self._run(
+                f"SELECT teacher_secret FROM class_session WHERE id = {self._mark}", (session.id,)
+            ).fetchone()
+        if row is None:
+            raise UnknownSession(f"there is no class session {describe(session.id)}")
+        if not secrets.compare_digest(str(row[0]), session.teacher_secret):
+            raise NotAllowed("only the session's teacher may do this")
+
+    def _student(self, student: Student) -> None:
+        if not isinstance(student, Student):
+            raise NotAllowed(f"only a student of the session may do this, not {describe(student)}")
+        with self._transaction():
+            row = self._run(f"SELECT token, session_id FROM student WHERE id = {self._mark}", (student.id,)).fetchone()
+        if row is None or not secrets.compare_digest(str(row[0]), student.token) or row[1] != student.session_id:
+            raise NotAllowed("that is not a student of this class")
+
+    # --- the database ------------------------------------------------------------------------
+
+    def _marks(self, count: int) -> str:
+        return ", ".join([self._mark] * count)
+
+    def _run(self, sql: str, parameters: Sequence[object] = ()) -> Any:
+        return self._connection.execute(sql, parameters)
+
+    @contextmanager
+    def _transaction(self) -> Iterator[None]:
+        """One transaction: committed when the block ends, rolled back if it raises."""
+        try:
+            yield
+        except BaseException:
+            self._connection.rollback()
+            raise
+        self._connection.commit()
+
+
+class _SQLite:
+    """sqlite3 with explicit transactions (``BEGIN IMMEDIATE``: a writer waits, never fails midway)."""
+
+    def __init__(self, connection: sqlite3.Connection) -> None:
+        self._connection = connection
+        self._open = False
+
+    def execute(self, sql: str, parameters: Sequence[object] = ()) -> sqlite3.Cursor:
+        if not self._open:
+            self._connection.execute("BEGIN IMMEDIATE")
+            self._open = True
+        return self._connection.execute(sql, parameters)
+
+    def commit(self) -> None:
+        if self._open:
+            self._connection.execute("COMMIT")
+            self._open = False
+
+    def rollback(self) -> None:
+        if self._open:
+            self._connection.execute("ROLLBACK")
+            self._open = False
+
+    def close(self) -> None:
+        self._connection.close()
+
+
+def _join_code() -> str:
+    return "".join(secrets.choice(CODE_LETTERS) for _ in range(CODE_LENGTH))
+
+
+def _name(value: object, what: str) -> str:
+    """A display name: text of 1 to :data:`MAX_NAME` printable characters, spaces squeezed."""
+    if not isinstance(value, str):
+        raise StoreError(f"{what} is text, not {describe(value)}")
+    name = " ".join(value.split())
+    if not name or len(name) > MAX_NAME or not name.isprintable():
+        raise StoreError(f"{what} is 1 to {MAX_NAME} printable characters, not {describe(value)}")
+    return name
+
+
+def _json(value: object, what: str) -> str:
+    try:
+        return json.dumps(value, ensure_ascii=False, sort_keys=True, allow_nan=False)
+    except (TypeError, ValueError):
+        raise StoreError(f"{what} must be JSON (text, numbers, lists, objects), not {describe(value)}") from None
+
+
+def _safe(url: str) -> str:
+    """``url`` without its password, to name it in a message."""
+    head, at, tail = url.rpartition("@")
+    scheme, _, user = head.partition("://")
+    if not at or ":" not in user:
+        return url
+    return f"{scheme}://{user.split(':')[0]}:***@{tail}"
+
+
+__all__ = [
+    "KINDS",
+    "MIGRATIONS",
+    "NotAllowed",
+    "Question",
+    "Session",
+    "Store",
+    "StoreError",
+    "Student",
+    "UnknownSession",
+]
