@@ -183,6 +183,9 @@ def test_the_store_s_place_comes_from_the_environment(tmp_path: Path, monkeypatc
     store.close()
     with pytest.raises(StoreError, match=r"SQLite .* or PostgreSQL"):
         Store.open("mysql://nowhere/db")
+    with pytest.raises(StoreError) as long:
+        Store.open("odd://" + "x" * 1_000_000)
+    assert len(str(long.value)) < 300, "a long value is described, not repeated"
     with pytest.raises(StoreError, match="cannot be reached") as refused:
         Store.open("postgresql://someone:hunter2@/nothing?host=/nonexistent-folder")
     assert "hunter2" not in str(refused.value), "a password is never repeated in a message"

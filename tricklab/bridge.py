@@ -72,7 +72,7 @@ class PageComm(BaseComm):
 def send(message: Mapping[str, object]) -> None:
     """Post ``message`` (JSON) to the page."""
     if _post is None:
-        raise BridgeError("the bridge to the page is not installed (tricklab.widgets.bridge.install)")
+        raise BridgeError("the bridge to the page is not installed (tricklab.bridge.install)")
     _post(json.dumps(message, separators=(",", ":"), ensure_ascii=False))
 
 

@@ -163,7 +163,8 @@ class Store:
             store = cls._sqlite(Path(given.removeprefix("sqlite://")) if given.startswith("sqlite:") else Path(given))
         else:
             raise StoreError(
-                f"a class store is SQLite (a path, sqlite:///...) or PostgreSQL (postgresql://...), not {given!r}"
+                "a class store is SQLite (a path, sqlite:///...) or PostgreSQL (postgresql://...), "
+                f"not {describe(given)}"
             )
         store.migrate()
         return store
@@ -246,10 +247,7 @@ class Store:
         code = "".join(str(join_code).split()).upper() if isinstance(join_code, str) else ""
         if len(code) != CODE_LENGTH or not set(code) <= set(CODE_LETTERS):
             raise UnknownSession(f"a join code is {CODE_LENGTH} letters and digits, not {describe(join_code)}")
-        with self._transaction():
-            row = self._run(
-                f"SELECT id FROM class_session WHERE join_code = {self._mark} AND ended IS NULL", (code,)
-            ).fetchone()
+        row = self._row(f"SELECT id FROM class_session WHERE join_code = {self._mark} AND ended IS NULL", (code,))
         if row is None:
             raise UnknownSession(f"no class session has the join code {code}: check it with your teacher")
         return str(row[0])
@@ -264,7 +262,7 @@ class Store:
                 f"SELECT 1 FROM student WHERE session_id = {self._mark} AND name = {self._mark}", (session_id, name)
             ).fetchone()
             if taken:
-                raise StoreError(f"someone in this class is called {name!r} already: choose another name")
+                raise StoreError(f"someone in this class is called {describe(name)} already: choose another name")
             self._run(
                 f"INSERT INTO student (id, session_id, name, token, joined) VALUES ({self._marks(5)})",
                 (student.id, session_id, name, student.token, now),
@@ -296,12 +294,11 @@ class Store:
     def current(self, student: Student) -> Question | None:
         """The latest question of the student's session, as their page is given it (no answer)."""
         self._student(student)
-        with self._transaction():
-            row = self._run(
-                "SELECT id, session_id, number, kind, shown, revealed FROM question "
-                f"WHERE session_id = {self._mark} ORDER BY number DESC LIMIT 1",
-                (student.session_id,),
-            ).fetchone()
+        row = self._row(
+            "SELECT id, session_id, number, kind, shown, revealed FROM question "
+            f"WHERE session_id = {self._mark} ORDER BY number DESC LIMIT 1",
+            (student.session_id,),
+        )
         if row is None:
             return None
         return Question(str(row[0]), str(row[1]), int(row[2]), str(row[3]), json.loads(row[4]), row[5] is not None)
@@ -332,12 +329,11 @@ class Store:
     def counts(self, session: Session, question_id: str) -> dict[str, int]:
         """How many chose each answer (no names): what the projector shows while answers come in."""
         self._teacher(session)
-        with self._transaction():
-            rows = self._run(
-                "SELECT choice, COUNT(*) FROM answer JOIN question ON question.id = answer.question_id "
-                f"WHERE question_id = {self._mark} AND question.session_id = {self._mark} GROUP BY choice",
-                (question_id, session.id),
-            ).fetchall()
+        rows = self._rows(
+            "SELECT choice, COUNT(*) FROM answer JOIN question ON question.id = answer.question_id "
+            f"WHERE question_id = {self._mark} AND question.session_id = {self._mark} GROUP BY choice",
+            (question_id, session.id),
+        )
         return {str(choice): int(count) for choice, count in rows}
 
     def reveal(self, session: Session, question_id: str, *, now: float) -> object:
@@ -359,11 +355,10 @@ class Store:
     def revealed_answer(self, student: Student, question_id: str) -> object:
         """The answer, for a student's page, once the teacher has revealed it (before: refused)."""
         self._student(student)
-        with self._transaction():
-            row = self._run(
-                f"SELECT answer, revealed FROM question WHERE id = {self._mark} AND session_id = {self._mark}",
-                (question_id, student.session_id),
-            ).fetchone()
+        row = self._row(
+            f"SELECT answer, revealed FROM question WHERE id = {self._mark} AND session_id = {self._mark}",
+            (question_id, student.session_id),
+        )
         if row is None:
             raise StoreError(f"there is no question {describe(question_id)} in your class")
         if row[1] is None:
@@ -374,13 +369,12 @@ class Store:
         """Every answer of the session, for the teacher: ``(question number, student's name,
         choice, right answer)``, in question order, then by name."""
         self._teacher(session)
-        with self._transaction():
-            rows = self._run(
-                "SELECT question.number, student.name, answer.choice, question.answer FROM answer "
-                "JOIN question ON question.id = answer.question_id JOIN student ON student.id = answer.student_id "
-                f"WHERE question.session_id = {self._mark} ORDER BY question.number, student.name",
-                (session.id,),
-            ).fetchall()
+        rows = self._rows(
+            "SELECT question.number, student.name, answer.choice, question.answer FROM answer "
+            "JOIN question ON question.id = answer.question_id JOIN student ON student.id = answer.student_id "
+            f"WHERE question.session_id = {self._mark} ORDER BY question.number, student.name",
+            (session.id,),
+        )
         return [(int(number), str(name), str(choice), str(json.loads(right))) for number, name, choice, right in rows]
 
     # --- who is who --------------------------------------------------------------------------
@@ -388,10 +382,7 @@ class Store:
     def _teacher(self, session: Session) -> None:
         if not isinstance(session, Session):
             raise NotAllowed(f"only the teacher's session may do this, not {describe(session)}")
-        with self._transaction():
-            row = self._run(
-                f"SELECT teacher_secret FROM class_session WHERE id = {self._mark}", (session.id,)
-            ).fetchone()
+        row = self._row(f"SELECT teacher_secret FROM class_session WHERE id = {self._mark}", (session.id,))
         if row is None:
             raise UnknownSession(f"there is no class session {describe(session.id)}")
         if not secrets.compare_digest(str(row[0]), session.teacher_secret):
@@ -400,8 +391,7 @@ class Store:
     def _student(self, student: Student) -> None:
         if not isinstance(student, Student):
             raise NotAllowed(f"only a student of the session may do this, not {describe(student)}")
-        with self._transaction():
-            row = self._run(f"SELECT token, session_id FROM student WHERE id = {self._mark}", (student.id,)).fetchone()
+        row = self._row(f"SELECT token, session_id FROM student WHERE id = {self._mark}", (student.id,))
         if row is None or not secrets.compare_digest(str(row[0]), student.token) or row[1] != student.session_id:
             raise NotAllowed("that is not a student of this class")
 
@@ -412,6 +402,16 @@ class Store:
 
     def _run(self, sql: str, parameters: Sequence[object] = ()) -> Any:
         return self._connection.execute(sql, parameters)
+
+    def _row(self, sql: str, parameters: Sequence[object] = ()) -> Any:
+        """The first row ``sql`` reads (None: none), in a transaction of its own."""
+        with self._transaction():
+            return self._run(sql, parameters).fetchone()
+
+    def _rows(self, sql: str, parameters: Sequence[object] = ()) -> list[Any]:
+        """Every row ``sql`` reads, in a transaction of its own."""
+        with self._transaction():
+            return list(self._run(sql, parameters).fetchall())
 
     @contextmanager
     def _transaction(self) -> Iterator[None]:

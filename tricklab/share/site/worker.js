@@ -33,7 +33,7 @@ self.onmessage = (event) => {
   const message = event.data || {};
   if (message.kind === "start" && python === null) {
     python = start(message).catch((error) => {
-      postMessage({ kind: "failed", text: String((error && error.message) || error) });
+      postMessage({ kind: "failed", text: said(error) });
       return null;
     });
   } else if (message.kind === "prepare" && python === null) {
@@ -41,7 +41,7 @@ self.onmessage = (event) => {
     prepare(message).then(
       (kept) => postMessage({ kind: "prepared", kept }),
       (error) => {
-        console.warn("tricklab: no prepared interpreter this time:", String((error && error.message) || error));
+        console.warn("tricklab: no prepared interpreter this time:", said(error));
         postMessage({ kind: "prepared", kept: false });
       },
     );
@@ -52,7 +52,7 @@ self.onmessage = (event) => {
         receive(message.text);
       } catch (error) {
         // a message the bridge refuses (tricklab.bridge.BridgeError) changes nothing; say why
-        console.warn("tricklab: a message from the page was refused:", String((error && error.message) || error));
+        console.warn("tricklab: a message from the page was refused:", said(error));
       }
     });
   }
