@@ -8,6 +8,7 @@ from typing import Any
 import pytest
 
 from tricklab import platform
+from tricklab.display import with_defs
 from tricklab.errors import InvalidOption
 from tricklab.widgets.board import Board
 
@@ -150,12 +151,30 @@ def test_a_long_scene_goes_to_the_page_deflated_and_a_short_one_as_it_is() -> No
     explainer = TrickExplainer()
     packed = explainer.get_state("_packed")["_packed"]
     assert packed.startswith("z:") and len(packed) * 4 < len(explainer.scene["html"]), "about tenfold smaller"
-    assert _unpacked(packed) == explainer.scene
+    assert _unpacked(packed) == {**explainer.scene, "html": with_defs(explainer.scene["html"])}
+    assert "<use " in explainer.scene["html"] and '<svg class="tl-defs"' in _unpacked(packed)["html"], (
+        "the page gets the parts the cards share with the scene"
+    )
     short = Board(scene={"html": "<p>♠ A</p>", "label": "short"})
     assert short._packed == '{"html":"<p>♠ A</p>","label":"short"}'
     assert "scene" not in short.get_state(), "the page gets the scene only packed"
     explainer.control("cards", "7H 8S QD 9C")
-    assert _unpacked(explainer._packed) == explainer.scene and "Queen of Diamonds" in explainer.scene["html"]
+    assert _unpacked(explainer._packed)["label"] == explainer.scene["label"]
+    assert "Queen of Diamonds" in _unpacked(explainer._packed)["html"]
+
+
+def test_the_boards_of_a_kernel_share_one_layout_and_a_hosted_board_has_its_own() -> None:
+    from tricklab.widgets import Quiz, TrickExplainer
+    from tricklab.widgets.board import for_hosting
+
+    first, second = TrickExplainer(), Quiz()
+    assert first.layout is second.layout and first.layout.comm is not None
+    with for_hosting():
+        hosted = Board(scene={"html": "", "label": "hosted"})
+    assert hosted.layout is not first.layout, "a layout whose comm talks to nobody is never shared"
+    first.layout.close()
+    third = Board(scene={"html": "", "label": "after"})
+    assert third.layout is not first.layout and third.layout.comm is not None, "a closed layout is not reused"
 
 
 def test_a_page_that_cannot_inflate_is_sent_plain_scenes_and_no_handler_sees_it(rec: Recorded) -> None:

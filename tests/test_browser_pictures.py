@@ -60,19 +60,47 @@ def _page(browser: Any, body: str, *, viewport: tuple[int, int] = (1280, 900), d
 
 CARDS = """() => [...document.querySelectorAll("svg.tl-card-svg")].map(svg => {
   const box = svg.getBoundingClientRect();
-  const face = svg.querySelector("rect");
-  const ink = svg.querySelector("text.tl-big, text.tl-band-number");
-  return {width: box.width, height: box.height, back: svg.classList.contains("tl-back"),
-          face: getComputedStyle(face).fill, ink: ink ? getComputedStyle(ink).fill : null,
+  return {x: box.x + window.scrollX, y: box.y + window.scrollY, width: box.width, height: box.height,
+          back: svg.classList.contains("tl-back"),
           suit: [...svg.classList].find(c => c.startsWith("tl-suit-") || c.startsWith("tl-band-")) || ""};
 })"""
+
+
+def _rgb(colour: tuple[int, ...]) -> str:
+    return f"rgb({colour[0]}, {colour[1]}, {colour[2]})"
+
+
+def _cards(page: Any) -> list[dict[str, Any]]:
+    """Every card of the page as a person sees it: its box, and, read from a screenshot, the colour
+    of its face (beside the big symbol) and its ink (the commonest colour that is neither the face
+    nor a grey: the suit's symbol or number). A card's parts are ``<use>`` copies, which no script
+    can read, so the pixels are what is checked."""
+    from io import BytesIO
+
+    from PIL import Image
+
+    cards = page.evaluate(CARDS)
+    shot = Image.open(BytesIO(page.screenshot(full_page=True))).convert("RGB")
+    for card in cards:
+        left, top = round(card["x"]), round(card["y"])
+        box = shot.crop((left + 2, top + 2, left + round(card["width"]) - 2, top + round(card["height"]) - 2))
+        face = shot.getpixel((left + round(card["width"] * 0.85), top + round(card["height"] * 0.5)))
+        counts = box.getcolors(box.width * box.height) or []
+        inks = [
+            (count, colour)
+            for count, colour in counts
+            if max(colour) - min(colour) > 15 and sum(abs(a - b) for a, b in zip(colour, face, strict=True)) > 60
+        ]
+        card["face"] = _rgb(face)
+        card["ink"] = _rgb(max(inks)[1]) if inks else None
+    return cards
 
 
 def test_with_every_style_stripped_cards_are_card_sized_and_coloured(browser: Any) -> None:
     body = "".join(_stripped(html) for html in _pictures())
     assert "<style" not in body
     page = _page(browser, body)
-    cards = page.evaluate(CARDS)
+    cards = _cards(page)
     page_width = page.evaluate("document.body.clientWidth")
     assert len(cards) > 50
     for card in cards:
@@ -116,7 +144,7 @@ def test_the_carried_sheet_styles_as_the_file_does_and_overrides_the_svgs(browse
     expected, got = with_file.evaluate(STYLES), carried.evaluate(STYLES)
     assert len(got) == len(expected) > 500
     assert [i for i, (a, b) in enumerate(zip(expected, got, strict=True)) if a != b] == []
-    cards = carried.evaluate(CARDS)
+    cards = _cards(carried)
     assert {c["width"] for c in cards if not c["back"]} >= {58}, "the sheet sizes the card (58 px), not the SVG's 60"
     face = DARK_FACE if dark else LIGHT_FACE
     assert all(c["face"] == face for c in cards if not c["back"]), "the theme's face colour, not the SVG's"

@@ -9,6 +9,7 @@ import pytest
 
 import tricklab
 from tricklab.display import (
+    Cards,
     DealerView,
     PlaceAllowances,
     StartPlayerView,
@@ -16,9 +17,11 @@ from tricklab.display import (
     card_html,
     card_label,
     card_svg,
+    cards_html,
     match_html,
     outcome_html,
     view_html,
+    with_defs,
 )
 from tricklab.display.boards import BOARDS, MandalasView, PitsView
 from tricklab.display.panels import (
@@ -46,18 +49,43 @@ def test_card_labels_are_spoken_names() -> None:
 
 def test_four_colour_option_changes_only_the_colour_class() -> None:
     jv = tricklab.get_rules("jewel-vault", players=4)
-    two = card_svg(jv.card("5D"))
-    four = card_svg(jv.card("5D"), four_colour=True)
+    two = with_defs(card_svg(jv.card("5D")))
+    four = with_defs(card_svg(jv.card("5D"), four_colour=True))
     assert "tl-suit-D" in two and "tl-four" not in two and "tl-four" in four
     assert "♦" in two
 
 
 def test_band_suits_have_distinct_colours_and_shapes() -> None:
     bt = tricklab.get_rules("band-of-tricks", players=4)
-    pictures = [card_svg(bt.card(c)) for c in ("R7", "S7", "P7", "M10")]
+    pictures = [with_defs(card_svg(bt.card(c))) for c in ("R7", "S7", "P7", "M10")]
     classes = {re.search(r"tl-band-[RSPM]", p).group(0) for p in pictures}  # type: ignore[union-attr]
     shapes = {re.search(r'd="([^"]+)"', p).group(1) for p in pictures}  # type: ignore[union-attr]
     assert len(classes) == 4 and len(shapes) == 4
+
+
+def _uses(html: str) -> list[str]:
+    return re.findall(r'<use href="#([^"]+)"/>', html)
+
+
+def test_cards_draw_the_parts_they_share_once_and_the_others_in_place() -> None:
+    """A part many cards of a picture share (a suit's face, a rank's corners) is defined once at the
+    end of the picture and used by each; a part used once is drawn in its card; every use finds
+    its part in the same picture, whatever else the page shows."""
+    ts = tricklab.get_rules("tricks-and-stones", players=4)
+    spades = Cards(ts.cards("7S 8S 9S 10S JS QS KS AS"))._repr_html_()
+    defined = re.findall(r'<g id="([^"]+)">', spades)
+    assert len(defined) == 1 and _uses(spades) == defined * 8, "the spade's face, once for eight cards"
+    assert spades.count("♠") == 2 and spades.count('class="tl-rank"') == 16, "the ranks drawn in their cards"
+    assert spades.index('<svg class="tl-defs"') > spades.rindex('<span class="tl-card"'), "the parts come last"
+    trick = ts.resolve_trick(["7H", "AS", "8D", "KC"], trump="S")._repr_html_()
+    assert '<svg class="tl-defs"' not in trick and not _uses(trick), "four cards that share nothing: drawn in place"
+    fours = Cards(ts.cards("7S 7H 7D 7C"))._repr_html_()
+    assert len(_uses(fours)) == 4 and len(set(_uses(fours))) == 1, "four sevens share their corners"
+    backs = cards_html([None] * 3)
+    assert with_defs(backs).count("<use") == 3 and with_defs(backs).count("tl-back-face") == 1
+    for html in (spades, trick, fours, with_defs(backs)):
+        assert set(_uses(html)) <= set(re.findall(r'<g id="([^"]+)">', html))
+    assert with_defs("<p>no card</p>") == "<p>no card</p>"
 
 
 def test_clickable_cards_are_buttons_with_intents() -> None:
@@ -287,11 +315,14 @@ def test_a_hand_is_laid_out_in_rows_as_even_as_can_be(count: int, columns: int) 
 def test_a_rulebook_shows_as_one_table_and_reads_as_markdown_on_asking() -> None:
     """A notebook gets the rulebook once, as HTML (its rows are anchors); the Markdown table is
     there to paste into a document, with every clause in it."""
-    from tricklab.display import rulebook_html
+    from tricklab.display import rulebook_html, style_tag
 
     rulebook = tricklab.get_rules("kalah", players=2).rulebook
     assert not hasattr(rulebook, "_repr_markdown_"), "a saved notebook holds the rulebook once"
-    assert rulebook._repr_html_() == rulebook_html(rulebook)
+    shown = rulebook._repr_html_()
+    table = rulebook_html(rulebook)
+    assert table.startswith('<table class="tl-rulebook">') and "<style" not in table
+    assert shown == style_tag() + table, "outside a kernel the table goes with the stylesheet, as a picture does"
     markdown = rulebook.to_markdown().splitlines()
     assert markdown[:2] == ["| id | rule | |", "| --- | --- | --- |"]
     assert [line.split("`")[1] for line in markdown[2:]] == [clause.id for clause in rulebook.values()]

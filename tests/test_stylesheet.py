@@ -7,7 +7,7 @@ import re
 import xml.etree.ElementTree as ET
 
 import tricklab
-from tricklab.display import Cards, card_svg, palette, wrap
+from tricklab.display import Cards, card_svg, palette, with_defs, wrap
 from tricklab.display.boards import _stones_svg
 from tricklab.display.charts import Bar, bar_chart
 from tricklab.display.stylesheet import MARK, Sender, css, minified, style_tag
@@ -140,13 +140,13 @@ def test_every_card_carries_its_size_and_colours() -> None:
     }
     for name, ink in inks.items():
         card = (ts if name[0] in "0123456789JQKA" else bt).card(name)
-        svg = card_svg(card)
+        svg = with_defs(card_svg(card))  # a card alone: its parts drawn in it
         root = _attributes(svg)
         assert (root["width"], root["height"], root["fill"]) == ("60", "84", ink)
         face = ET.fromstring(svg).find(f"{SVG}rect")
         assert face is not None and face.get("fill") == palette("face") and face.get("stroke")
     assert _attributes(card_svg(ts.card("7D"), four_colour=True))["fill"] == palette("blue")
-    back = ET.fromstring(card_svg(None))
+    back = ET.fromstring(with_defs(card_svg(None)))
     assert back.get("width") == "60" and back.find(f"{SVG}rect").get("fill") == palette("back")  # type: ignore[union-attr]
 
 

@@ -101,9 +101,9 @@ class Rulebook(Mapping[str, Clause]):
 
     def _repr_html_(self) -> str:
         """A table whose rows are anchors of the clause ids, so a reason's rule id links to its clause."""
-        from .display import rulebook_html
+        from .display import rulebook_picture
 
-        return rulebook_html(self)
+        return rulebook_picture(self)
 
 
 def plural(count: int, noun: str, many: str | None = None) -> str:

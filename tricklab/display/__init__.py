@@ -13,8 +13,10 @@ variables, so light and dark themes both work; cards carry ARIA labels.
 
 from __future__ import annotations
 
+import hashlib
 import html
 import re
+from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
 from functools import cache
 from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
@@ -128,55 +130,96 @@ def _rank_text(card: Card) -> str:
 
 #: a card's picture is 60 by 84 (its viewBox); the stylesheet sizes it to the card's box
 _CARD_BOX = 'viewBox="0 0 60 84" width="60" height="84"'
+#: the parts cards share (a suit's face, a rank's corners, a back), by id: see :func:`with_defs`
+_PARTS: dict[str, str] = {}
+_USE = re.compile(r'<use href="#(tl-[0-9a-f]{10})"/>')
+
+
+def _part(markup: str) -> str:
+    """A ``<use>`` of ``markup``, a part many cards share, drawn once in each picture (:func:`with_defs`).
+
+    Its id is a hash of its markup, so every picture that defines an id defines the same part:
+    a page that shows many pictures may resolve a card's part from any of them."""
+    key = "tl-" + hashlib.blake2s(markup.encode("utf-8"), digest_size=5).hexdigest()
+    _PARTS.setdefault(key, markup)
+    return f'<use href="#{key}"/>'
+
+
+def with_defs(markup: str) -> str:
+    """``markup`` with the parts its cards share (:func:`_part`): a part used once is drawn in its
+    card, and each part used more than once is defined once, in a hidden ``<svg>`` of ``<defs>`` at
+    the end.
+
+    Every picture and every board's scene goes through here, so each stands alone; a deck of 40
+    cards is then about 200 bytes a card, not 700. The stylesheet's rules for the parts name their
+    class alone: a ``<use>``'s copy is matched in its own shadow tree, not where its original is.
+    What varies from card to card (the suit's colour, a highlight's outline, the theme's
+    variables) the copy inherits from the card's own ``<svg>``."""
+    counts = Counter(_USE.findall(markup))
+    if not counts:
+        return markup
+    shared = [key for key, count in counts.items() if count > 1]
+    markup = _USE.sub(lambda use: use.group(0) if counts[use.group(1)] > 1 else _PARTS[use.group(1)], markup)
+    if not shared:
+        return markup
+    parts = "".join(f'<g id="{key}">{_PARTS[key]}</g>' for key in shared)
+    return (
+        f'{markup}<svg class="tl-defs" width="0" height="0" aria-hidden="true" focusable="false" '
+        f'style="position:absolute"><defs>{parts}</defs></svg>'
+    )
 
 
 def _face() -> str:
-    """The card's face: a rounded rectangle with its own fill and outline."""
+    """The card's face: a rounded rectangle with its own fill and outline (the stylesheet has it
+    take the outline of the card's ``<svg>``, which a highlighted card sets)."""
     return (
         f'<rect x="1" y="1" width="58" height="82" rx="6" class="tl-face" fill="{palette("face")}" '
         f'stroke="{palette("face-line")}"/>'
     )
 
 
+@cache
 def card_svg(card: Card | None, *, four_colour: bool = False) -> str:
-    """One card as an SVG picture (``None`` draws a card back).
+    """One card as an SVG picture (``None`` draws a card back): the card's ``<svg>`` with the
+    parts it shares with other cards (:func:`with_defs`) — its suit's face and its rank's corners.
 
     Every picture carries its size (``width``, ``height``), colours (``fill``, ``stroke``) and
     its large symbols' font sizes as presentation attributes, the stylesheet's own values (:func:`palette`):
     the stylesheet overrides them where it is on the page (the theme, the card's box), and
     where a viewer strips it the card still reads as a card of a card's size."""
     if card is None:
-        return (
-            f'<svg class="tl-card-svg tl-back" {_CARD_BOX} aria-hidden="true">'
+        back = _part(
             f'<rect x="1" y="1" width="58" height="82" rx="6" class="tl-back-face" fill="{palette("back")}" '
             f'stroke="{palette("face-line")}"/>'
             '<rect x="6" y="6" width="48" height="72" rx="4" class="tl-back-pattern" fill="none" stroke="#ffffff" '
-            'stroke-width="2" stroke-dasharray="4 3"/></svg>'
+            'stroke-width="2" stroke-dasharray="4 3"/>'
         )
+        return f'<svg class="tl-card-svg tl-back" {_CARD_BOX}>{back}</svg>'
     rank = esc(_rank_text(card))
-    face = _face()
     if isinstance(card, FrenchCard):
         symbol = SUIT_SYMBOL[card.suit]
         colour = f"tl-suit-{card.suit}" + (" tl-four" if four_colour else "")
         ink = palette(_SUIT_INK[card.suit][1 if four_colour else 0])
-        return (
-            f'<svg class="tl-card-svg {colour}" {_CARD_BOX} fill="{ink}" aria-hidden="true">{face}'
-            f'<text x="6" y="19" class="tl-rank">{rank}</text>'
-            f'<text x="6" y="33" class="tl-pip">{symbol}</text>'
+        suit = _part(
+            f'{_face()}<text x="6" y="33" class="tl-pip">{symbol}</text>'
             f'<text x="30" y="60" class="tl-big" text-anchor="middle" font-size="34">{symbol}</text>'
-            f'<text x="54" y="78" class="tl-rank" text-anchor="end">{rank}</text></svg>'
         )
+        corners = _part(
+            f'<text x="6" y="19" class="tl-rank">{rank}</text>'
+            f'<text x="54" y="78" class="tl-rank" text-anchor="end">{rank}</text>'
+        )
+        return f'<svg class="tl-card-svg {colour}" {_CARD_BOX} fill="{ink}">{suit}{corners}</svg>'
     shape = _BAND_SHAPES.get(card.suit, _BAND_SHAPES["M"])
     ink = palette(_BAND_INK.get(card.suit, "metal"))
-    return (
-        f'<svg class="tl-card-svg tl-band-{esc(card.suit)}" {_CARD_BOX} fill="{ink}" aria-hidden="true">{face}'
-        '<rect x="1" y="1" width="58" height="14" rx="6" class="tl-band-stripe"/>'
+    band = _part(
+        f'{_face()}<rect x="1" y="1" width="58" height="14" rx="6" class="tl-band-stripe"/>'
         f'<text x="30" y="12" class="tl-band-name" text-anchor="middle" fill="#ffffff" font-size="9">'
         f"{esc(card.suit_name)}</text>"
         f'<g transform="translate(14 22) scale(1.35)"><path d="{shape}" class="tl-band-shape" '
         'fill-rule="evenodd"/></g>'
-        f'<text x="30" y="76" class="tl-band-number" text-anchor="middle" font-size="20">{rank}</text></svg>'
     )
+    number = _part(f'<text x="30" y="76" class="tl-band-number" text-anchor="middle" font-size="20">{rank}</text>')
+    return f'<svg class="tl-card-svg tl-band-{esc(card.suit)}" {_CARD_BOX} fill="{ink}">{band}{number}</svg>'
 
 
 #: the stylesheet's colour of a suit's ink: (two-colour deck, four-colour deck)
@@ -212,7 +255,7 @@ def card_html(
 
     A ``disabled`` button stays clickable (the click reaches Python, which explains it) and is
     ``aria-disabled``; ``described_by`` is the id of the visible sentence that says why."""
-    extra = " ".join(classes)
+    names = " ".join(("tl-card", *classes))
     label = "face-down card" if card is None else card_label(card)
     if note:
         label += f", {note}"
@@ -223,10 +266,10 @@ def card_html(
         if described_by:
             dis += f' aria-describedby="{esc(described_by)}"'
         return (
-            f'<button type="button" class="tl-card {extra}" data-intent="{esc(intent)}" '
+            f'<button type="button" class="{names}" data-intent="{esc(intent)}" '
             f'data-value="{esc(card)}" aria-label="{esc(label)}"{dis}>{inner}{caption}</button>'
         )
-    return f'<span class="tl-card {extra}" role="img" aria-label="{esc(label)}">{inner}{caption}</span>'
+    return f'<span class="{names}" role="img" aria-label="{esc(label)}">{inner}{caption}</span>'
 
 
 def cards_html(
@@ -310,8 +353,20 @@ def rule_id_html(rule_id: str) -> str:
     )
 
 
+#: the rules a rulebook's table needs, in the stylesheet too: the clause a link opened stands out,
+#: and the cells read left to right (JupyterLab sets an HTML output's cells right, as for numbers:
+#: ``:not(.jp-RenderedMarkdown) .jp-RenderedHTMLCommon td``; these are sentences)
+RULEBOOK_STYLE = (
+    "<style>.tl-rulebook tr:target{outline:3px solid currentColor;outline-offset:-3px}"
+    ".jp-RenderedHTMLCommon table.tl-rulebook :is(th,td),table.tl-rulebook :is(th,td){text-align:left}</style>"
+)
+
+
 def rulebook_html(rulebook: Rulebook) -> str:
-    """A game's rulebook as a table, each clause's row an anchor of its id (``#ts.rank.within``)."""
+    """A game's rulebook as a table, each clause's row an anchor of its id (``#ts.rank.within``).
+
+    The table only: a notebook shows it after the stylesheet when it goes with it
+    (:func:`rulebook_picture`), the rulebooks app after :data:`RULEBOOK_STYLE`."""
     rows = []
     for clause in rulebook.values():
         notes = [f"ruling {esc(clause.ruling)}"] if clause.ruling else []
@@ -323,14 +378,14 @@ def rulebook_html(rulebook: Rulebook) -> str:
             f"<td><strong>{esc(clause.title)}</strong>: {esc(clause.text)}</td><td>{note}</td></tr>"
         )
     head = "<thead><tr><th>id</th><th>rule</th><th>notes</th></tr></thead>"
-    # the clause a link opened stands out (the page has no tricklab stylesheet of its own)
-    style = (
-        "<style>.tl-rulebook tr:target{outline:3px solid currentColor;outline-offset:-3px}"
-        # JupyterLab sets an HTML output's cells right, as for numbers (``:not(.jp-RenderedMarkdown)
-        # .jp-RenderedHTMLCommon td``); these are sentences
-        ".jp-RenderedHTMLCommon table.tl-rulebook :is(th,td),table.tl-rulebook :is(th,td){text-align:left}</style>"
-    )
-    return f'{style}<table class="tl-rulebook">{head}<tbody>{"".join(rows)}</tbody></table>'
+    return f'<table class="tl-rulebook">{head}<tbody>{"".join(rows)}</tbody></table>'
+
+
+def rulebook_picture(rulebook: Rulebook) -> str:
+    """A rulebook (or an excerpt) as a notebook shows it: its table, after the stylesheet where it
+    goes with it, as a picture's (:func:`wrap`); a tutorial shows many excerpts, each no heavier
+    than its table."""
+    return sheet_for_picture() + rulebook_html(rulebook)
 
 
 def heading_id(title: str) -> str:
@@ -345,7 +400,7 @@ def rulebooks_html(books: Sequence[tuple[str, Rulebook]]) -> str:
     Plain HTML rather than Markdown: every page that shows it (Voilà, the static site, a
     notebook) shows HTML as it is."""
     links = " · ".join(f'<a href="#{esc(heading_id(title))}">{esc(title)}</a>' for title, _ in books)
-    parts = [f'<p class="tl-rulebook-links">Rulebooks: {links}</p>']
+    parts = [f'{RULEBOOK_STYLE}<p class="tl-rulebook-links">Rulebooks: {links}</p>']
     for title, rulebook in books:
         parts.append(f'<h2 id="{esc(heading_id(title))}">{esc(title)}</h2>{rulebook_html(rulebook)}')
     return "".join(parts)
@@ -480,7 +535,7 @@ def wrap(
     :mod:`tricklab.display.stylesheet`); ``False`` leaves it out."""
     classes = "tricklab" + (f" tl-game-{esc(game)}" if game else "") + (" tl-large" if large else "")
     sheet = style_tag() if standalone else sheet_for_picture() if standalone is None else ""
-    return f'{sheet}<div class="{classes}" role="group" aria-label="{esc(label)}">{body}</div>'
+    return f'{sheet}<div class="{classes}" role="group" aria-label="{esc(label)}">{with_defs(body)}</div>'
 
 
 def view_html(

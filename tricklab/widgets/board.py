@@ -15,7 +15,7 @@ import comm
 import ipywidgets as w
 import traitlets
 
-from ..display import stylesheet
+from ..display import stylesheet, with_defs
 from ..errors import InvalidOption, TricklabError, describe
 from ..games.base import quote_names
 from ..platform import on_app_page
@@ -54,11 +54,30 @@ def pack(scene: dict[str, Any], *, plain: bool = False) -> str:
     """``scene`` as the page gets it: its JSON, or, when that is longer than :data:`PACK_OVER`,
     :data:`PACKED` and the JSON deflated (zlib) in base64. A scene is mostly cards drawn alike, so
     it shrinks about tenfold: on the wire at every step, and in a notebook saved with its widgets.
-    ``plain`` for a page that cannot inflate (it asks with :data:`PLAIN`)."""
+    ``plain`` for a page that cannot inflate (it asks with :data:`PLAIN`). The scene's markup gets
+    the parts its cards share (:func:`tricklab.display.with_defs`) here, as the page gets it."""
+    if "html" in scene:
+        scene = {**scene, "html": with_defs(str(scene["html"]))}
     text = json.dumps(scene, ensure_ascii=False, separators=(",", ":"))
     if plain or len(text) <= PACK_OVER:
         return text
     return PACKED + base64.b64encode(zlib.compress(text.encode("utf-8"), 6)).decode("ascii")
+
+
+#: the one Layout of the kernel's boards (see :func:`_shared_layout`)
+_LAYOUT: list[w.Layout] = []
+
+
+def _shared_layout() -> w.Layout:
+    """The Layout every board of the kernel shares. A board never sets one (its look is the
+    stylesheet's), and each Layout is a model of some forty empty fields: one for all the boards
+    keeps a saved notebook a kilobyte a board lighter. A board made for hosting (its comm talks to
+    nobody, :func:`for_hosting`) gets one of its own, so the shared one always has a front end."""
+    if comm.create_comm is comm.DummyComm:
+        return w.Layout()
+    if not _LAYOUT or _LAYOUT[0].comm is None:
+        _LAYOUT[:] = [w.Layout()]
+    return _LAYOUT[0]
 
 
 @contextmanager
@@ -175,6 +194,10 @@ class Board(anywidget.AnyWidget):
         self._hosted: Board | None = None
         self._host_row: list[Control] = []
         self.on_msg(self._on_message)
+
+    @traitlets.default("layout")
+    def _layout_default(self) -> w.Layout:
+        return _shared_layout()
 
     @traitlets.default("watch_connection")
     def _watch_connection_default(self) -> bool:
