@@ -484,6 +484,12 @@ def _podium_games() -> list[tuple[type[Rules[Any]], str]]:
     return [(cls, cls.capabilities.quiz.podium) for cls in GAMES.values() if cls.capabilities.quiz.podium]
 
 
+def winner_prompt(context: Mapping[str, str | None]) -> str:
+    """The words that ask which card wins a trick of ``context``: the setting, then the question
+    (``"Trump is hearts ♥. Which card wins this trick?"``)."""
+    return _prompt(context, "winner")
+
+
 def _prompt(context: Mapping[str, str | None], kind: Kind) -> str:
     ask = "Which card wins this trick?" if kind == "winner" else "Click the cards from first place to last."
     setting = _setting(context)

@@ -11,7 +11,8 @@ import traitlets
 
 from .. import puzzles
 from ..cards import Card
-from ..display import PLACE_WORDS, card_html, esc, reasons_html, trick_html, view_html
+from ..display import PLACE_WORDS, esc, reasons_html, trick_html
+from ..display.questions import about_html, choices_html, open_trick_html, position_board_html
 from ..errors import InvalidCard, InvalidOption, TricklabError, describe
 from ..explain import Reason
 from ..games import DEFAULT_GAME
@@ -469,36 +470,7 @@ class Quiz(Board):
 
     def _open_trick(self, question: Question, four: bool) -> str:
         """The trick with every card a button to click."""
-        parts = []
-        for i, card in enumerate(question.cards):
-            classes = ["tl-in-trick"]
-            notes = []
-            if i == 0:
-                classes.append("tl-led")
-                notes.append("led")
-            if card in self.picks:
-                classes.append("tl-picked")
-                notes.append(f"your {PLACE_WORDS[self.picks.index(card)]}")
-            picture = card_html(card, four_colour=four, intent="answer", classes=classes, note=", ".join(notes))
-            parts.append(
-                f'<figure class="tl-played">{picture}<figcaption><span class="tl-who">card {i + 1}</span>'
-                "</figcaption></figure>"
-            )
-        if question.kind == "winner":
-            ask = "click the card that wins"
-            hint = ""
-        else:
-            ask = "click the cards from first place to last"
-            place = PLACE_WORDS[len(self.picks)]
-            so_far = ", ".join(c.pretty for c in self.picks)
-            hint = (
-                f'<p class="tl-summary tl-hint">Your order so far: {esc(so_far)}. Now click the card for {place} '
-                "place, or a picked card to take it back.</p>"
-                if self.picks
-                else f'<p class="tl-summary tl-hint">Click the card for {PLACE_WORDS[0]} place.</p>'
-            )
-        trick = f'<div class="tl-trick" role="group" aria-label="trick: {ask}">{"".join(parts)}</div>'
-        return trick + hint
+        return open_trick_html(question.cards, kind=question.kind, picks=self.picks, four_colour=four)
 
     def _marked_trick(self, question: Question, verdict: Verdict, four: bool) -> str:
         """The trick with the engine's places and the learner's answer marked, then the feedback:
@@ -560,14 +532,9 @@ class Quiz(Board):
     def _position_html(self, question: PositionQuestion, verdict: PositionVerdict | None) -> str:
         """A position question: the board as the player to move sees it, what is asked about, the
         choices as buttons; once answered, the choices marked and the engine's reasons."""
-        board = self._board(question, verdict)
-        about = (
-            '<p class="tl-summary tl-quiz-about"><strong>The card and the place:</strong> '
-            f"{esc(question.asked.about)}.</p>"
-            if question.kind == "yes-no"
-            else ""
-        )
-        choices = _choices_html(question, verdict)
+        board = position_board_html(question, verdict)
+        about = about_html(question)
+        choices = choices_html(question, verdict)
         if verdict is None:
             return board + about + choices
         mark, kind = ("✓", "right") if verdict.correct else ("✗", "wrong")
@@ -583,20 +550,6 @@ class Quiz(Board):
         # focusable from the script only: the board moves focus (and so the screen) to the verdict
         box = f'<div class="tl-quiz-feedback tl-quiz-{kind}-box" tabindex="-1">{head}{why}</div>'
         return board + about + choices + box + folded
-
-    def _board(self, question: PositionQuestion, verdict: PositionVerdict | None) -> str:
-        """The game's board for the position. For a "which move?" question its buttons are the
-        choices (the legal actions, sending the ``answer`` intent); once a question is answered,
-        it marks the place the engine's answer names (the last stone's)."""
-        clickable = question.kind == "move" and verdict is None
-        actions = [self.rules.parse_action(c.value) for c in question.choices] if clickable else []
-        return view_html(
-            self.rules,
-            question.view(),
-            actions=actions,
-            action_intent="answer" if clickable else None,
-            event=None if verdict is None else question.marking.event,
-        )
 
     def _end_html(self, result: QuizSummary) -> str:
         """The end of the quiz: the score, each missed question reviewed, the suggested level."""
@@ -649,72 +602,6 @@ class Quiz(Board):
 def _sentence(title: str) -> str:
     """A level's title as a sentence: ending with a full stop unless it asks a question."""
     return title if title.endswith(("?", "!", ".")) else f"{title}."
-
-
-def _choices_html(question: PositionQuestion, verdict: PositionVerdict | None) -> str:
-    """The choices of a position question: buttons while it is open; once answered, the right
-    choices and the learner's pick, marked."""
-    if verdict is None and question.kind == "move":  # the board's own pits are the buttons
-        return '<p class="tl-summary tl-hint">Click the pit of the move you choose on the board.</p>'
-    if verdict is None:
-        ask = {
-            "place": "click the place where the last stone lands",
-            "move": "click a move",
-            "yes-no": "click Yes or No",
-        }[question.kind]
-        if question.kind == "place":
-            buttons = _place_rows(question)
-        else:
-            buttons = "".join(_choice_button(c.value, c.label) for c in question.choices)
-        classes = f"tl-quiz-choices tl-quiz-{question.kind}"
-        return f'<div class="{classes}" role="group" aria-label="choices: {ask}">{buttons}</div>'
-    items = []
-    for c in question.choices:
-        right, given = c.value in verdict.right, c.value == verdict.given
-        if not (right or given):
-            continue
-        note = "✓ the answer" if right else "✗ your pick"
-        if right and given:
-            note = "✓ your pick, the answer"
-        items.append(
-            f'<li class="tl-quiz-choice {"tl-quiz-ok" if right else "tl-quiz-miss"}" data-value="{esc(c.value)}" '
-            f'data-correct="{"true" if right else "false"}">{esc(c.label)}: {note}</li>'
-        )
-    return f'<ul class="tl-quiz-choices tl-quiz-marked" aria-label="the answer and your pick">{"".join(items)}</ul>'
-
-
-def _choice_button(value: str, label: str, shown: str | None = None) -> str:
-    """One choice's button; ``shown`` is shorter words for it where a row's heading says the rest
-    (its accessible name stays the whole ``label``)."""
-    named = "" if shown is None else f' aria-label="{esc(label)}"'
-    return (
-        f'<button type="button" class="tl-quiz-choice jupyter-button" data-intent="answer" '
-        f'data-value="{esc(value)}"{named}>{esc(label if shown is None else shown)}</button>'
-    )
-
-
-def _place_rows(question: PositionQuestion) -> str:
-    """The places of the board as buttons laid out as the board draws them: one row for each
-    player, the player to move along the bottom (pits in sowing order, then the store), the other
-    side on top from its store across its pits, so each button sits where its place is drawn.
-    A place is grouped by its owner as its label names it (``"Player 2's pit 3"``)."""
-    mover = question.rules.seat_name(question.position.to_play)
-    rows: dict[str, list[tuple[str, str, str]]] = {}
-    for c in question.choices:
-        owner, mark, place = c.label.partition("'s ")
-        if not mark:  # a place that names no owner: all the places in one row, as listed
-            return "".join(_choice_button(c.value, c.label) for c in question.choices)
-        rows.setdefault(owner, []).append((c.value, c.label, place))
-    order = [o for o in rows if o != mover] + ([mover] if mover in rows else [])
-    html = []
-    for owner in order:
-        places = rows[owner] if owner == mover else rows[owner][::-1]
-        buttons = "".join(_choice_button(value, label, place) for value, label, place in places)
-        html.append(
-            f'<div class="tl-quiz-choice-row" role="group" aria-label="{esc(owner)}\'s places">'
-            f'<span class="tl-quiz-choice-owner" aria-hidden="true">{esc(owner)}:</span>{buttons}</div>'
-        )
-    return "".join(html)
 
 
 def _missed_position(verdict: PositionVerdict) -> str:
