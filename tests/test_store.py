@@ -13,12 +13,16 @@ import pytest
 from tricklab.errors import TricklabError
 from tricklab.store import (
     CODE_LENGTH,
+    GUESS_WINDOW,
     MIGRATIONS,
+    WRONG_CODES_ALL,
+    WRONG_CODES_EACH,
     NotAllowed,
     Session,
     Store,
     StoreError,
     Student,
+    TooManyTries,
     UnknownSession,
 )
 
@@ -43,7 +47,7 @@ def store(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Store]:
         url = request.getfixturevalue("postgres_url")
         # each test on a clean database: the tables dropped, then made again by the migrations
         with psycopg.connect(url, autocommit=True) as connection:
-            for table in ("answer", "question", "student", "class_session", "schema_version"):
+            for table in ("join_attempt", "answer", "question", "student", "class_session", "schema_version"):
                 connection.execute(f"DROP TABLE IF EXISTS {table} CASCADE")
         opened = Store.open(url)
     yield opened
@@ -88,7 +92,9 @@ def test_a_session_is_joined_asked_answered_and_revealed(store: Store) -> None:
     assert after is not None and after.revealed
     with pytest.raises(StoreError, match="answers are closed"):
         store.answer(ben, question.id, "AH", now=7.0)
-    assert store.results(session) == [(1, "Ana", "AH", "AH"), (1, "Ben", "7H", "AH")]
+    assert store.results(session) == [(1, "Ana", "AH"), (1, "Ben", "7H")]
+    assert store.given(ana, question.id) == "AH" and store.given(ben, question.id) == "7H"
+    assert [(q.number, answer) for q, answer in store.questions(session)] == [(1, "AH")]
     second = store.send(session, "bid", {"hand": ["7H"]}, 2, now=8.0)
     assert second.number == 2
 
@@ -104,6 +110,8 @@ def test_only_the_teacher_sends_counts_reveals_and_sees_results(store: Store) ->
         lambda: store.reveal(impostor, question.id, now=4.0),
         lambda: store.results(impostor),
         lambda: store.results(student),  # type: ignore[arg-type]
+        lambda: store.students(impostor),
+        lambda: store.questions(impostor),
     ):
         with pytest.raises(NotAllowed):
             call()
@@ -189,3 +197,39 @@ def test_the_store_s_place_comes_from_the_environment(tmp_path: Path, monkeypatc
     with pytest.raises(StoreError, match="cannot be reached") as refused:
         Store.open("postgresql://someone:hunter2@/nothing?host=/nonexistent-folder")
     assert "hunter2" not in str(refused.value), "a password is never repeated in a message"
+
+
+def test_a_page_opened_again_goes_on_as_its_teacher_or_its_student(store: Store) -> None:
+    session = store.new_session("Ms Rivera", now=1.0)
+    ana = store.join(session.join_code, "Ana", now=2.0)
+    store.join(session.join_code, "Ben", now=2.5)
+    assert store.teacher_session(session.teacher_secret) == session
+    assert store.student(ana.token) == ana
+    assert store.students(session) == ["Ana", "Ben"]
+    for bad in ("", "x" * 101, None, "not-a-secret", ana.token):
+        with pytest.raises(NotAllowed, match="teacher's link"):
+            store.teacher_session(bad)  # type: ignore[arg-type]
+    for bad in ("", None, "not-a-token", session.teacher_secret):
+        with pytest.raises(NotAllowed, match="join again"):
+            store.student(bad)  # type: ignore[arg-type]
+    question = store.send(session, "quiz", {}, "A", now=3.0)
+    assert store.given(ana, question.id) is None
+
+
+def test_a_client_guessing_join_codes_is_stopped_and_the_class_still_joins(store: Store) -> None:
+    session = store.new_session("T", now=1.0)
+    wrong = next(c for c in ("ABCDEF", "GHJKMN") if c != session.join_code)
+    for _ in range(WRONG_CODES_EACH):
+        with pytest.raises(UnknownSession):
+            store.join(wrong, "Eve", now=10.0, who="guesser")
+    with pytest.raises(TooManyTries, match="wait a minute"):
+        store.join(session.join_code, "Eve", now=11.0, who="guesser")  # even the right code, for now
+    assert store.join(session.join_code, "Ana", now=11.0, who="ana's page").name == "Ana", "others still join"
+    assert store.join(session.join_code, "Eve", now=11.0 + GUESS_WINDOW, who="guesser").name == "Eve", "a minute on"
+    with store._transaction():  # many clients guessing at once (each wrong try is kept as join writes it)
+        for i in range(WRONG_CODES_ALL - 1):
+            store._run(f"INSERT INTO join_attempt (who, tried, ok) VALUES ({store._marks(3)})", (f"bot {i}", 200.0, 0))
+    with pytest.raises(UnknownSession):
+        store.join(wrong, "X", now=200.0, who="the last bot")
+    with pytest.raises(TooManyTries):  # then everyone waits
+        store.join(session.join_code, "Cy", now=201.0, who="a newcomer")

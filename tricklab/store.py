@@ -24,6 +24,7 @@ import json
 import os
 import secrets
 import sqlite3
+import threading
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
@@ -70,6 +71,15 @@ MIGRATIONS: tuple[tuple[str, ...], ...] = (
             PRIMARY KEY (question_id, student_id)
         )""",
     ),
+    (
+        # every try to join, kept a while: a client that guesses join codes is stopped (Store.join)
+        """CREATE TABLE join_attempt (
+            who TEXT NOT NULL,
+            tried DOUBLE PRECISION NOT NULL,
+            ok INTEGER NOT NULL
+        )""",
+        "CREATE INDEX join_attempt_tried ON join_attempt (tried)",
+    ),
 )
 #: a join code's letters: no 0/O, 1/I/L, so a code read off a projector is typed right
 CODE_LETTERS = "ABCDEFGHJKMNPQRSTUVWXYZ23456789"
@@ -78,6 +88,9 @@ CODE_LENGTH = 6
 MAX_NAME = 40
 #: question kinds (what the answer is: a card, a place order, a number, a move)
 KINDS = ("quiz", "which-wins", "play", "bid", "move")
+#: wrong join codes a client may try in :data:`GUESS_WINDOW` seconds, and all clients together:
+#: a class types its code once or twice, a guesser needs millions of tries (31 ** 6 codes)
+WRONG_CODES_EACH, WRONG_CODES_ALL, GUESS_WINDOW = 5, 300, 60.0
 
 
 class StoreError(TricklabError):
@@ -86,6 +99,10 @@ class StoreError(TricklabError):
 
 class UnknownSession(StoreError):
     """No class session has that join code or id (or it has ended)."""
+
+
+class TooManyTries(StoreError):
+    """Too many wrong join codes in a short time: the client waits before trying again."""
 
 
 class NotAllowed(StoreError):
@@ -147,6 +164,8 @@ class Store:
         self._connection = connection
         self._mark = placeholder
         self.where = where
+        # one connection, one transaction at a time: a page's poll and its clicks run on two threads
+        self._lock = threading.RLock()
 
     # --- opening -----------------------------------------------------------------------------
 
@@ -252,9 +271,30 @@ class Store:
             raise UnknownSession(f"no class session has the join code {code}: check it with your teacher")
         return str(row[0])
 
-    def join(self, join_code: str, name: str, *, now: float) -> Student:
-        """``name`` joins the session of ``join_code``; a name taken in that session is refused."""
-        session_id = self.session_by_code(join_code)
+    def join(self, join_code: str, name: str, *, now: float, who: str = "") -> Student:
+        """``name`` joins the session of ``join_code``; a name taken in that session is refused.
+
+        ``who`` names the client (a hub user, a page's kernel): one that has tried
+        :data:`WRONG_CODES_EACH` wrong codes in :data:`GUESS_WINDOW` seconds, or all clients
+        together :data:`WRONG_CODES_ALL`, is refused (:class:`TooManyTries`) before its code is
+        even looked at, so join codes cannot be guessed."""
+        who = str(who)[:200]
+        since = now - GUESS_WINDOW
+        with self._transaction():
+            self._run(f"DELETE FROM join_attempt WHERE tried < {self._mark}", (now - 10 * GUESS_WINDOW,))
+            mine, everyone = self._run(
+                f"SELECT COALESCE(SUM(CASE WHEN who = {self._mark} THEN 1 ELSE 0 END), 0), COUNT(*) "
+                f"FROM join_attempt WHERE ok = 0 AND tried >= {self._mark}",
+                (who, since),
+            ).fetchone()
+        if int(mine) >= WRONG_CODES_EACH or int(everyone) >= WRONG_CODES_ALL:
+            raise TooManyTries("too many wrong join codes were tried: wait a minute, then check the code and try again")
+        try:
+            session_id = self.session_by_code(join_code)
+        except UnknownSession:
+            with self._transaction():
+                self._run(f"INSERT INTO join_attempt (who, tried, ok) VALUES ({self._marks(3)})", (who, now, 0))
+            raise
         name = _name(name, "a display name")
         student = Student(secrets.token_hex(8), session_id, name, secrets.token_urlsafe(24))
         with self._transaction():
@@ -268,6 +308,41 @@ class Store:
                 (student.id, session_id, name, student.token, now),
             )
         return student
+
+    def teacher_session(self, teacher_secret: str) -> Session:
+        """The session whose teacher's secret is ``teacher_secret``: the teacher's page, opened
+        again from its link (a reload, a restarted server), goes on with its session."""
+        row = (
+            self._row(
+                f"SELECT id, join_code, teacher_secret, teacher FROM class_session WHERE teacher_secret = {self._mark}",
+                (teacher_secret,),
+            )
+            if isinstance(teacher_secret, str) and 0 < len(teacher_secret) <= 100
+            else None
+        )
+        if row is None:
+            raise NotAllowed("that teacher's link is not (or no longer) a class session's: start a new session")
+        return Session(str(row[0]), str(row[1]), str(row[2]), str(row[3]))
+
+    def student(self, token: str) -> Student:
+        """The student whose token is ``token``: a student's page, opened again from its link,
+        goes on as the same student."""
+        row = (
+            self._row(f"SELECT id, session_id, name, token FROM student WHERE token = {self._mark}", (token,))
+            if isinstance(token, str) and 0 < len(token) <= 100
+            else None
+        )
+        if row is None:
+            raise NotAllowed("that link is not (or no longer) a student's of a class session: join again")
+        return Student(str(row[0]), str(row[1]), str(row[2]), str(row[3]))
+
+    def students(self, session: Session) -> list[str]:
+        """The names of the session's students, in the order they joined (the teacher only)."""
+        self._teacher(session)
+        rows = self._rows(
+            f"SELECT name FROM student WHERE session_id = {self._mark} ORDER BY joined, name", (session.id,)
+        )
+        return [str(row[0]) for row in rows]
 
     # --- questions and answers ---------------------------------------------------------------
 
@@ -326,6 +401,15 @@ class Store:
                 (question_id, student.id, choice, now),
             )
 
+    def given(self, student: Student, question_id: str) -> str | None:
+        """The student's own answer to the question (``None``: none yet)."""
+        self._student(student)
+        row = self._row(
+            f"SELECT choice FROM answer WHERE question_id = {self._mark} AND student_id = {self._mark}",
+            (question_id, student.id),
+        )
+        return None if row is None else str(row[0])
+
     def counts(self, session: Session, question_id: str) -> dict[str, int]:
         """How many chose each answer (no names): what the projector shows while answers come in."""
         self._teacher(session)
@@ -365,17 +449,30 @@ class Store:
             raise NotAllowed("the answer is shown when the teacher reveals it")
         return json.loads(row[0])
 
-    def results(self, session: Session) -> list[tuple[int, str, str, str]]:
-        """Every answer of the session, for the teacher: ``(question number, student's name,
-        choice, right answer)``, in question order, then by name."""
+    def questions(self, session: Session) -> list[tuple[Question, object]]:
+        """Every question of the session with its answer, in order (the teacher only)."""
         self._teacher(session)
         rows = self._rows(
-            "SELECT question.number, student.name, answer.choice, question.answer FROM answer "
+            "SELECT id, session_id, number, kind, shown, revealed, answer FROM question "
+            f"WHERE session_id = {self._mark} ORDER BY number",
+            (session.id,),
+        )
+        return [
+            (Question(str(r[0]), str(r[1]), int(r[2]), str(r[3]), json.loads(r[4]), r[5] is not None), json.loads(r[6]))
+            for r in rows
+        ]
+
+    def results(self, session: Session) -> list[tuple[int, str, str]]:
+        """Every answer of the session, for the teacher: ``(question number, student's name,
+        choice)``, in question order, then by name."""
+        self._teacher(session)
+        rows = self._rows(
+            "SELECT question.number, student.name, answer.choice FROM answer "
             "JOIN question ON question.id = answer.question_id JOIN student ON student.id = answer.student_id "
             f"WHERE question.session_id = {self._mark} ORDER BY question.number, student.name",
             (session.id,),
         )
-        return [(int(number), str(name), str(choice), str(json.loads(right))) for number, name, choice, right in rows]
+        return [(int(number), str(name), str(choice)) for number, name, choice in rows]
 
     # --- who is who --------------------------------------------------------------------------
 
@@ -416,12 +513,13 @@ class Store:
     @contextmanager
     def _transaction(self) -> Iterator[None]:
         """One transaction: committed when the block ends, rolled back if it raises."""
-        try:
-            yield
-        except BaseException:
-            self._connection.rollback()
-            raise
-        self._connection.commit()
+        with self._lock:
+            try:
+                yield
+            except BaseException:
+                self._connection.rollback()
+                raise
+            self._connection.commit()
 
 
 class _SQLite:
@@ -490,5 +588,6 @@ __all__ = [
     "Store",
     "StoreError",
     "Student",
+    "TooManyTries",
     "UnknownSession",
 ]
