@@ -4,13 +4,16 @@ from __future__ import annotations
 
 import os
 from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
 import pytest
 from hypothesis import HealthCheck, settings
 
 import tricklab
+from tricklab.store import Store
 
+from .postgres import postgres_server
 from .servers import CHROMIUM, NO_CHROMIUM, free_port, launch, running, voila_command
 
 # --- one hypothesis profile for every property test ------------------------------------------------
@@ -130,3 +133,30 @@ def _plain_words(request: pytest.FixtureRequest) -> Iterator[None]:
             found += [f"{log.url}: {said}" for said in log.unplain_words(since=log.checked)]
         log.checked = len(log.shown)
     assert not found, "a page showed words a learner should not read:\n" + "\n".join(found[:10])
+
+
+# --- the class store, on SQLite and on a real PostgreSQL server (tests/postgres.py) ----------------
+
+
+@pytest.fixture(scope="module")
+def postgres_url() -> Iterator[str]:
+    with postgres_server() as url:
+        yield url
+
+
+@pytest.fixture(params=["sqlite", "postgresql"])
+def class_store(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Store]:
+    """A class store on SQLite, then on PostgreSQL, empty for each test."""
+    if request.param == "sqlite":
+        opened = Store.open(str(tmp_path / "class.sqlite3"))
+    else:
+        import psycopg
+
+        url = request.getfixturevalue("postgres_url")
+        # each test on a clean database: the tables dropped, then made again by the migrations
+        with psycopg.connect(url, autocommit=True) as connection:
+            for table in ("join_attempt", "answer", "question", "student", "class_session", "schema_version"):
+                connection.execute(f"DROP TABLE IF EXISTS {table} CASCADE")
+        opened = Store.open(url)
+    yield opened
+    opened.close()

@@ -5,7 +5,6 @@ bad input refused by name with nothing written."""
 from __future__ import annotations
 
 import sqlite3
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -26,32 +25,13 @@ from tricklab.store import (
     UnknownSession,
 )
 
-from .postgres import postgres_server
-
 pytestmark = pytest.mark.server
 
 
-@pytest.fixture(scope="module")
-def postgres_url() -> Iterator[str]:
-    with postgres_server() as url:
-        yield url
-
-
-@pytest.fixture(params=["sqlite", "postgresql"])
-def store(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Store]:
-    if request.param == "sqlite":
-        opened = Store.open(str(tmp_path / "class.sqlite3"))
-    else:
-        import psycopg
-
-        url = request.getfixturevalue("postgres_url")
-        # each test on a clean database: the tables dropped, then made again by the migrations
-        with psycopg.connect(url, autocommit=True) as connection:
-            for table in ("join_attempt", "answer", "question", "student", "class_session", "schema_version"):
-                connection.execute(f"DROP TABLE IF EXISTS {table} CASCADE")
-        opened = Store.open(url)
-    yield opened
-    opened.close()
+@pytest.fixture
+def store(class_store: Store) -> Store:
+    """The store on SQLite, then on PostgreSQL (tests/conftest.py)."""
+    return class_store
 
 
 def test_a_new_store_has_every_migration_once_and_opening_again_changes_nothing(store: Store) -> None:
@@ -214,6 +194,12 @@ def test_a_page_opened_again_goes_on_as_its_teacher_or_its_student(store: Store)
             store.student(bad)  # type: ignore[arg-type]
     question = store.send(session, "quiz", {}, "A", now=3.0)
     assert store.given(ana, question.id) is None
+    second = store.send(session, "quiz", {"n": 2}, "B", now=3.5)
+    store.answer(ana, question.id, "C", now=4.0)
+    store.reveal(session, question.id, now=5.0)
+    record = store.history(ana)
+    assert [(q.number, given, answer) for q, given, answer in record] == [(1, "C", "A"), (2, None, None)]
+    assert record[1][0].id == second.id and not record[1][0].revealed, "an answer not revealed is not given"
 
 
 def test_a_client_guessing_join_codes_is_stopped_and_the_class_still_joins(store: Store) -> None:

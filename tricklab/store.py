@@ -410,6 +410,26 @@ class Store:
         )
         return None if row is None else str(row[0])
 
+    def history(self, student: Student) -> list[tuple[Question, str | None, object]]:
+        """The student's own record: every question of their session, in order, with their answer
+        (``None``: none) and the question's answer once revealed (``None`` before)."""
+        self._student(student)
+        rows = self._rows(
+            "SELECT question.id, question.session_id, question.number, question.kind, question.shown, "
+            "question.revealed, question.answer, answer.choice FROM question LEFT JOIN answer "
+            f"ON answer.question_id = question.id AND answer.student_id = {self._mark} "
+            f"WHERE question.session_id = {self._mark} ORDER BY question.number",
+            (student.id, student.session_id),
+        )
+        return [
+            (
+                Question(str(r[0]), str(r[1]), int(r[2]), str(r[3]), json.loads(r[4]), r[5] is not None),
+                None if r[7] is None else str(r[7]),
+                json.loads(r[6]) if r[5] is not None else None,
+            )
+            for r in rows
+        ]
+
     def counts(self, session: Session, question_id: str) -> dict[str, int]:
         """How many chose each answer (no names): what the projector shows while answers come in."""
         self._teacher(session)

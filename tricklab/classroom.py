@@ -1,0 +1,289 @@
+"""A class session, the teacher's side and each learner's: what the class app's pages show, with
+no Jupyter in it.
+
+A :class:`TeacherDesk` starts a session (its join code goes on the projector), sends questions
+(:mod:`tricklab.classwork`), follows the answers as they come in (how many answered, how many
+chose each answer, never who), reveals the answer with the engine's reasons and, for a question of
+judgment, the judge's figures for the answers most chosen, and reads the results: each student's
+answers marked, the questions most missed and what was chosen instead, and a CSV of it all.
+
+A :class:`LearnerDesk` joins with the code and a display name, is given the current question (what
+every learner is shown, never its answer), answers it (again, until the reveal), sees the answer
+once it is revealed with their own answer marked, and reads their own results only.
+
+Everything is kept in the class store (:mod:`tricklab.store`): a page opened again from its link
+(a reload, a restarted server or kernel) reopens its desk (:meth:`TeacherDesk.reopen`,
+:meth:`LearnerDesk.reopen`) and the session goes on.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import time
+from collections import Counter
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+
+from .classwork import ClassQuestion, ClassworkError, mark, most_chosen, spread
+from .errors import describe
+from .store import Question, Session, Store, Student
+
+Clock = Callable[[], float]
+
+
+@dataclass(frozen=True, slots=True)
+class Live:
+    """The current question as the projector shows it while answers come in: ``answered`` of
+    ``students``, and how many chose each choice (``(value, label, count)``), no names."""
+
+    question: Question
+    students: int
+    answered: int
+    spread: tuple[tuple[str, str, int], ...]
+
+
+@dataclass(frozen=True, slots=True)
+class Reveal:
+    """A revealed question: the ``answer`` part the class store kept (the right choices, the answer
+    in words, the engine's reasons, the judge's figures) and, for a question of judgment, the
+    figures of the answers most ``chosen``."""
+
+    question: Question
+    answer: Mapping[str, object]
+    spread: tuple[tuple[str, str, int], ...]
+    chosen: tuple[Mapping[str, object], ...]
+
+
+@dataclass(frozen=True, slots=True)
+class Mark:
+    """One answer of one student, marked: ``right`` is ``None`` while the question is not revealed."""
+
+    number: int
+    choice: str
+    label: str
+    right: bool | None
+
+
+@dataclass(frozen=True, slots=True)
+class Missed:
+    """A question as the class answered it: how many were ``wrong`` of those who ``answered``, and
+    the wrong answer chosen most (its label and how many chose it)."""
+
+    number: int
+    prompt: str
+    answered: int
+    wrong: int
+    instead: str
+    instead_count: int
+
+
+@dataclass(frozen=True, slots=True)
+class Dashboard:
+    """The results of a session: each student's answers (by name, in the order they joined), and the
+    revealed questions, most missed first."""
+
+    questions: tuple[Question, ...]
+    students: tuple[tuple[str, tuple[Mark, ...]], ...]
+    missed: tuple[Missed, ...]
+
+
+def _choices(question: Question) -> list[tuple[str, str]]:
+    listed = question.shown.get("choices")
+    if not isinstance(listed, list):
+        return []
+    return [(str(c[0]), str(c[1])) for c in listed if isinstance(c, list) and len(c) == 2]
+
+
+def _label(question: Question, value: str) -> str:
+    return dict(_choices(question)).get(value, value)
+
+
+def _marked(question: Question, answer: object, choice: str) -> bool | None:
+    if not question.revealed or not isinstance(answer, Mapping):
+        return None
+    try:
+        return mark(answer, choice, [value for value, _ in _choices(question)])
+    except ClassworkError:
+        return False
+
+
+class TeacherDesk:
+    """The teacher's side of a session (see the module's notes)."""
+
+    def __init__(self, store: Store, session: Session, clock: Clock = time.time) -> None:
+        self.store = store
+        self.session = session
+        self._clock = clock
+
+    @classmethod
+    def start(cls, store: Store, teacher: str, clock: Clock = time.time) -> TeacherDesk:
+        """A new session of ``teacher`` (the hub user, or who runs ``tricklab serve``)."""
+        return cls(store, store.new_session(teacher, now=clock()), clock)
+
+    @classmethod
+    def reopen(cls, store: Store, teacher_secret: str, clock: Clock = time.time) -> TeacherDesk:
+        """The session of the teacher's link (its secret): a reloaded page goes on with it."""
+        return cls(store, store.teacher_session(teacher_secret), clock)
+
+    @property
+    def join_code(self) -> str:
+        return self.session.join_code
+
+    def send(self, question: ClassQuestion) -> Question:
+        """Send ``question`` to the class: every learner's page shows it at once."""
+        if not isinstance(question, ClassQuestion):
+            raise ClassworkError(f"a class is sent a ClassQuestion (tricklab.classwork), not {describe(question)}")
+        return self.store.send(self.session, question.kind, question.shown(), question.hidden(), now=self._clock())
+
+    def current(self) -> tuple[Question, object] | None:
+        """The latest question sent and its answer, or ``None`` before the first."""
+        asked = self.store.questions(self.session)
+        return asked[-1] if asked else None
+
+    def live(self) -> Live | None:
+        """The current question as answers come in (``None`` before the first question)."""
+        current = self.current()
+        if current is None:
+            return None
+        question, _ = current
+        counts = self.store.counts(self.session, question.id)
+        students = len(self.store.students(self.session))
+        return Live(question, students, sum(counts.values()), tuple(spread(_choices(question), counts)))
+
+    def reveal(self) -> Reveal | None:
+        """Reveal the current question's answer (answers close): what the projector then shows."""
+        current = self.current()
+        if current is None:
+            return None
+        question, _ = current
+        answer = self.store.reveal(self.session, question.id, now=self._clock())
+        counts = self.store.counts(self.session, question.id)
+        shown = answer if isinstance(answer, Mapping) else {}
+        return Reveal(
+            Question(question.id, question.session_id, question.number, question.kind, question.shown, True),
+            shown,
+            tuple(spread(_choices(question), counts)),
+            tuple(most_chosen(shown, counts)),
+        )
+
+    def dashboard(self) -> Dashboard:
+        """Each student's answers marked, and the revealed questions most missed first."""
+        asked = self.store.questions(self.session)
+        by_number = {q.number: (q, answer) for q, answer in asked}
+        given: dict[str, dict[int, str]] = {}
+        for number, name, choice in self.store.results(self.session):
+            given.setdefault(name, {})[number] = choice
+        students = []
+        for name in self.store.students(self.session):
+            marks = []
+            for number, choice in sorted(given.get(name, {}).items()):
+                question, answer = by_number[number]
+                marks.append(Mark(number, choice, _label(question, choice), _marked(question, answer, choice)))
+            students.append((name, tuple(marks)))
+        missed = []
+        for question, answer in asked:
+            if not question.revealed:
+                continue
+            choices = [given[name][question.number] for name in given if question.number in given[name]]
+            wrong = Counter(c for c in choices if _marked(question, answer, c) is False)
+            instead, count = wrong.most_common(1)[0] if wrong else ("", 0)
+            missed.append(
+                Missed(
+                    question.number,
+                    str(question.shown.get("prompt", "")),
+                    len(choices),
+                    sum(wrong.values()),
+                    _label(question, instead) if instead else "",
+                    count,
+                )
+            )
+        missed.sort(key=lambda m: (-m.wrong, m.number))
+        return Dashboard(tuple(q for q, _ in asked), tuple(students), tuple(missed))
+
+    def csv(self) -> str:
+        """The session's answers as CSV: one row per answer (student, question, its prompt, the
+        answer given, right or wrong, blank while not revealed)."""
+        board = self.dashboard()
+        prompts = {q.number: str(q.shown.get("prompt", "")) for q in board.questions}
+        out = io.StringIO()
+        writer = csv.writer(out, lineterminator="\n")
+        writer.writerow(["student", "question", "prompt", "answer", "right"])
+        for name, marks in board.students:
+            for m in marks:
+                right = "" if m.right is None else ("yes" if m.right else "no")
+                writer.writerow([_cell(name), m.number, _cell(prompts[m.number]), _cell(m.label), right])
+        return out.getvalue()
+
+
+def _cell(text: str) -> str:
+    """A CSV cell a spreadsheet reads as text: a leading ``= + - @`` would start a formula."""
+    return f"'{text}" if text[:1] in ("=", "+", "-", "@", "\t", "\r") else text
+
+
+@dataclass(frozen=True, slots=True)
+class Now:
+    """What a learner's page shows: the current ``question`` (``None``: waiting for the teacher),
+    the learner's own answer (``given``), and once revealed the ``answer`` part and whether the
+    learner's answer was ``right``."""
+
+    question: Question | None
+    given: str | None
+    answer: Mapping[str, object] | None
+    right: bool | None
+
+
+class LearnerDesk:
+    """A learner's side of a session (see the module's notes)."""
+
+    def __init__(self, store: Store, student: Student, clock: Clock = time.time) -> None:
+        self.store = store
+        self.student = student
+        self._clock = clock
+
+    @classmethod
+    def join(cls, store: Store, join_code: str, name: str, *, who: str = "", clock: Clock = time.time) -> LearnerDesk:
+        """Join the session of ``join_code`` as ``name`` (``who``: the client, see :meth:`Store.join`)."""
+        return cls(store, store.join(join_code, name, now=clock(), who=who), clock)
+
+    @classmethod
+    def reopen(cls, store: Store, token: str, clock: Clock = time.time) -> LearnerDesk:
+        """The learner of the page's link (its token): a reloaded page goes on as them."""
+        return cls(store, store.student(token), clock)
+
+    @property
+    def name(self) -> str:
+        return self.student.name
+
+    def now(self) -> Now:
+        """The current question, the learner's answer, and the answer once revealed."""
+        question = self.store.current(self.student)
+        if question is None:
+            return Now(None, None, None, None)
+        given = self.store.given(self.student, question.id)
+        if not question.revealed:
+            return Now(question, given, None, None)
+        answer = self.store.revealed_answer(self.student, question.id)
+        shown = answer if isinstance(answer, Mapping) else {}
+        return Now(question, given, shown, None if given is None else _marked(question, shown, given))
+
+    def answer(self, choice: str) -> None:
+        """Answer the current question with one of its choices (again: the new answer counts)."""
+        question = self.store.current(self.student)
+        if question is None:
+            raise ClassworkError("there is no question yet: wait for the teacher")
+        values = [value for value, _ in _choices(question)]
+        if not isinstance(choice, str) or choice not in values:
+            raise ClassworkError(f"{describe(choice)} is not one of this question's choices")
+        self.store.answer(self.student, question.id, choice, now=self._clock())
+
+    def results(self) -> list[Mark]:
+        """The learner's own answers, marked where the answer has been revealed."""
+        return [
+            Mark(q.number, given, _label(q, given), _marked(q, answer, given))
+            for q, given, answer in self.store.history(self.student)
+            if given is not None
+        ]
+
+
+__all__ = ["Dashboard", "LearnerDesk", "Live", "Mark", "Missed", "Now", "Reveal", "TeacherDesk"]
