@@ -88,7 +88,8 @@ class Dashboard:
     missed: tuple[Missed, ...]
 
 
-def _choices(question: Question) -> list[tuple[str, str]]:
+def choices_of(question: Question) -> list[tuple[str, str]]:
+    """The question's choices as its learners were shown them: ``(value, label)``."""
     listed = question.shown.get("choices")
     if not isinstance(listed, list):
         return []
@@ -96,14 +97,14 @@ def _choices(question: Question) -> list[tuple[str, str]]:
 
 
 def _label(question: Question, value: str) -> str:
-    return dict(_choices(question)).get(value, value)
+    return dict(choices_of(question)).get(value, value)
 
 
 def _marked(question: Question, answer: object, choice: str) -> bool | None:
     if not question.revealed or not isinstance(answer, Mapping):
         return None
     try:
-        return mark(answer, choice, [value for value, _ in _choices(question)])
+        return mark(answer, choice, [value for value, _ in choices_of(question)])
     except ClassworkError:
         return False
 
@@ -149,23 +150,26 @@ class TeacherDesk:
         question, _ = current
         counts = self.store.counts(self.session, question.id)
         students = len(self.store.students(self.session))
-        return Live(question, students, sum(counts.values()), tuple(spread(_choices(question), counts)))
+        return Live(question, students, sum(counts.values()), tuple(spread(choices_of(question), counts)))
 
     def reveal(self) -> Reveal | None:
         """Reveal the current question's answer (answers close): what the projector then shows."""
         current = self.current()
         if current is None:
             return None
-        question, _ = current
-        answer = self.store.reveal(self.session, question.id, now=self._clock())
+        self.store.reveal(self.session, current[0].id, now=self._clock())
+        return self.revealed()
+
+    def revealed(self) -> Reveal | None:
+        """The current question's reveal, if it has been revealed (a projector reloaded after the
+        reveal shows the same), else ``None``."""
+        current = self.current()
+        if current is None or not current[0].revealed:
+            return None
+        question, answer = current
         counts = self.store.counts(self.session, question.id)
         shown = answer if isinstance(answer, Mapping) else {}
-        return Reveal(
-            Question(question.id, question.session_id, question.number, question.kind, question.shown, True),
-            shown,
-            tuple(spread(_choices(question), counts)),
-            tuple(most_chosen(shown, counts)),
-        )
+        return Reveal(question, shown, tuple(spread(choices_of(question), counts)), tuple(most_chosen(shown, counts)))
 
     def dashboard(self) -> Dashboard:
         """Each student's answers marked, and the revealed questions most missed first."""
@@ -272,7 +276,7 @@ class LearnerDesk:
         question = self.store.current(self.student)
         if question is None:
             raise ClassworkError("there is no question yet: wait for the teacher")
-        values = [value for value, _ in _choices(question)]
+        values = [value for value, _ in choices_of(question)]
         if not isinstance(choice, str) or choice not in values:
             raise ClassworkError(f"{describe(choice)} is not one of this question's choices")
         self.store.answer(self.student, question.id, choice, now=self._clock())
@@ -286,4 +290,4 @@ class LearnerDesk:
         ]
 
 
-__all__ = ["Dashboard", "LearnerDesk", "Live", "Mark", "Missed", "Now", "Reveal", "TeacherDesk"]
+__all__ = ["Dashboard", "LearnerDesk", "Live", "Mark", "Missed", "Now", "Reveal", "TeacherDesk", "choices_of"]

@@ -627,6 +627,7 @@ function render({ model, el }) {
   };
 
   let addressSent = false;
+  let pageSent = false;
   let motionSent = false;
   const seen = new Set(); // the sowings already shown (or passed over)
   const queue = []; // sowings waiting to be shown, oldest first
@@ -680,6 +681,12 @@ function render({ model, el }) {
     if (scene.read_address && !addressSent) {
       addressSent = true;
       connection.send({ intent: "address", value: location.search });
+    }
+    // the page's own address without its query, once: for a link the kernel gives other people
+    // (a class's join link), which the kernel cannot know from behind a proxy
+    if (scene.read_page && !pageSent) {
+      pageSent = true;
+      connection.send({ intent: "page", value: location.origin + location.pathname });
     }
     const hadFocus = root.contains(document.activeElement);
     const focused = hadFocus && document.activeElement instanceof HTMLElement

@@ -1,0 +1,114 @@
+"""The class app's widgets in Python (tricklab.widgets.classapp): a teacher and learners on one
+store, each page redrawn from the store by its own poll; what a learner's page is sent never holds
+the answer before the reveal; bad input is shown, not raised, and changes nothing."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable, Iterator
+from pathlib import Path
+
+import pytest
+
+from tricklab import classwork as cw
+from tricklab.store import Store
+from tricklab.widgets.classapp import ClassLearner, ClassTeacher, make_question
+
+
+@pytest.fixture
+def store(tmp_path: Path) -> Iterator[Store]:
+    opened = Store.open(str(tmp_path / "class.sqlite3"))
+    yield opened
+    opened.close()
+
+
+def _until(check: Callable[[], bool], timeout: float = 5.0) -> None:
+    end = time.monotonic() + timeout
+    while not check():
+        assert time.monotonic() < end, "the page was not redrawn from the store in time"
+        time.sleep(0.02)
+
+
+def test_a_question_reaches_every_page_and_the_answers_reach_the_projector(store: Store) -> None:
+    teacher = ClassTeacher(store, page="http://192.168.1.20:8866/voila/render/class.ipynb", poll=0.05)
+    assert "Start a session" in teacher.scene["html"] and teacher.controls["send"].hidden
+    teacher.controls["start"].click()
+    code = teacher.join_code
+    assert len(code) == 6 and code in teacher.scene["html"]
+    assert f"class.ipynb?join={code}" in teacher.scene["html"] and "<svg" in teacher.scene["html"], "link and QR"
+    assert teacher.scene["address"] == f"teacher={teacher.desk.session.teacher_secret}"  # type: ignore[union-attr]
+    learners = [ClassLearner(store, join=code, poll=0.05) for _ in range(3)]
+    for learner, name in zip(learners, ("Ana", "Ben", "<b>Cy</b>"), strict=True):
+        learner.control("name", name)
+        learner.controls["join"].click()
+        assert "Waiting for the teacher" in learner.scene["html"]
+    assert "&lt;b&gt;Cy&lt;/b&gt;" in learners[2].scene["html"], "a name is text, never markup"
+    _until(lambda: teacher.students == 3)
+
+    question = cw.which_wins("tricks-and-stones", "7H AH 8S KD", players=4, trump="S")
+    teacher.send(question)
+    for learner in learners:
+        _until(lambda learner=learner: learner.question_number == 1)
+        html = learner.scene["html"]
+        assert question.prompt in html and "Eight of Spades wins" not in html and "tl-feedback" not in html
+    learners[0].intent("answer", "8S")
+    learners[1].intent("answer", "AH")
+    learners[2].intent("answer", "no such card")
+    assert "not one of this question's choices" in learners[2].message and learners[2].given is None
+    _until(lambda: teacher.answered == 2)
+    assert 'data-value="8S" data-count="1"' in teacher.scene["html"]
+    assert "Ana" not in teacher.scene["html"], "the projector shows counts, never names"
+
+    teacher.controls["reveal"].click()
+    assert teacher.revealed and "Eight of Spades wins." in teacher.scene["html"]
+    _until(lambda: learners[0].right is True and learners[1].right is False)
+    assert "✓" in learners[0].scene["html"] and "You chose Ace of Hearts" in learners[1].scene["html"]
+    assert "Eight of Spades wins." in learners[2].scene["html"] and "You did not answer" in learners[2].scene["html"]
+
+    teacher.controls["results"].click()
+    assert "Download the results (CSV)" in teacher.scene["html"] and "&lt;b&gt;Cy&lt;/b&gt;" in teacher.scene["html"]
+    for page in (teacher, *learners):
+        page.close()
+
+
+def test_pages_opened_again_go_on_and_bad_links_are_shown_not_raised(store: Store) -> None:
+    teacher = ClassTeacher(store, poll=0.05)
+    teacher.start()
+    ana = ClassLearner(store, poll=0.05)
+    ana.join(teacher.join_code, "Ana")
+    teacher.send(make_question("band-of-tricks", "quiz-1", 1))
+    _until(lambda: ana.question_number == 1)
+    token = ana.desk.student.token  # type: ignore[union-attr]
+    ana.close()
+    again = ClassLearner(store, token=token, poll=0.05)
+    assert again.name == "Ana" and again.question_number == 1
+    projector = ClassTeacher(store, secret=teacher.desk.session.teacher_secret, poll=0.05)  # type: ignore[union-attr]
+    assert projector.join_code == teacher.join_code and projector.question_number == 1
+    stranger = ClassLearner(store, token="not-a-token", poll=0.05)
+    assert "join again" in stranger.message and stranger.controls["join"].hidden is False
+    guesser = ClassLearner(store, poll=0.05)
+    guesser.control("code", "ZZZZZZ")
+    guesser.control("name", "Eve")
+    guesser.controls["join"].click()
+    assert "check it with your teacher" in guesser.message and guesser.desk is None
+    teacher.controls["reveal"].click()
+    teacher.controls["reveal"].click()  # disabled once revealed: nothing happens
+    for page in (teacher, again, projector, stranger, guesser):
+        page.close()
+
+
+@pytest.mark.parametrize(
+    ("game", "ask"),
+    [
+        ("tricks-and-stones", "quiz-2"),
+        ("tricks-and-stones", "bid"),
+        ("band-of-tricks", "play"),
+        ("jewel-vault", "bid"),
+        ("kalah", "quiz-1"),
+        ("mandala", "quiz-2"),
+    ],
+)
+def test_every_question_of_the_list_can_be_sent(game: str, ask: str) -> None:
+    question = make_question(game, ask, 3)
+    assert question.choices and question.right and set(question.right) <= {c.value for c in question.choices}
+    assert make_question(game, ask, 3).shown() == question.shown(), "the same number, the same question"
