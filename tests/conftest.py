@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import tempfile
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -14,7 +15,7 @@ import tricklab
 from tricklab.store import Store
 
 from .postgres import postgres_server
-from .servers import CHROMIUM, NO_CHROMIUM, free_port, launch, running, voila_command
+from .servers import CHROMIUM, NO_CHROMIUM, free_port, launch, serving, voila_command
 
 # --- one hypothesis profile for every property test ------------------------------------------------
 #
@@ -64,8 +65,15 @@ def ts3() -> Any:
 def voila_url() -> Iterator[str]:
     """The README's main command, ``tricklab serve``, on a free loopback port."""
     port = free_port()
-    with running(voila_command(port), f"http://127.0.0.1:{port}/") as url:
-        yield url.rstrip("/")
+    with (
+        tempfile.TemporaryDirectory() as folder,
+        serving(
+            voila_command(port),
+            f"http://127.0.0.1:{port}/",
+            env={**os.environ, "TRICKLAB_CLASS_DB": str(Path(folder) / "class.sqlite3")},  # the class app's store
+        ) as served,
+    ):
+        yield served.url.rstrip("/")
 
 
 @pytest.fixture(scope="session")

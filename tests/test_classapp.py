@@ -11,8 +11,9 @@ from pathlib import Path
 import pytest
 
 from tricklab import classwork as cw
+from tricklab.games import GAMES
 from tricklab.store import Store
-from tricklab.widgets.classapp import ClassLearner, ClassTeacher, make_question
+from tricklab.widgets.classapp import ClassLearner, ClassTeacher, asks, make_question
 
 
 @pytest.fixture
@@ -112,3 +113,12 @@ def test_every_question_of_the_list_can_be_sent(game: str, ask: str) -> None:
     question = make_question(game, ask, 3)
     assert question.choices and question.right and set(question.right) <= {c.value for c in question.choices}
     assert make_question(game, ask, 3).shown() == question.shown(), "the same number, the same question"
+
+
+def test_the_list_offers_every_game_questions_it_can_make() -> None:
+    for game in GAMES:
+        offered = asks(game)
+        assert offered, game
+        for value, label in offered:
+            question = make_question(game, value, 1)
+            assert question.choices and label, (game, value)

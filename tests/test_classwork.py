@@ -138,3 +138,18 @@ def test_the_projector_counts_every_choice_and_the_reveal_names_the_most_chosen(
     assert [f["value"] for f in shown] == [others[2], others[0], best], "the two most chosen, then the best"
     assert [f["count"] for f in shown] == [9, 5, 0]
     assert cw.most_chosen(cw.which_wins("jewel-vault", "9H 3H 5C QH", players=4).hidden(), {}) == [], "no figures"
+
+
+def test_what_the_learners_are_shown_is_whole_in_a_process_that_drew_none_of_it() -> None:
+    """A learner's kernel shows a picture the teacher's kernel drew: the parts its cards share are in it."""
+    from tricklab import display
+
+    shown = str(cw.which_wins("tricks-and-stones", "7H AH 7S KD", players=4, trump="S").shown()["html"])
+    uses = set(re.findall(r'<use href="#([^"]+)"/>', shown))
+    assert uses and uses <= set(re.findall(r'<g id="([^"]+)">', shown)), "two sevens share their corners, defined in it"
+    drawn = dict(display._PARTS)
+    display._PARTS.clear()  # another process: none of these parts drawn there
+    try:
+        assert display.with_defs(shown) == shown
+    finally:
+        display._PARTS.update(drawn)

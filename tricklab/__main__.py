@@ -171,6 +171,15 @@ def main(argv: Sequence[str] | None = None) -> int:
         ),
     )
     serve.add_argument(
+        "--class-db",
+        default=None,
+        metavar="URL",
+        help=(
+            "where the class app keeps its sessions: a SQLite file's path (default: $TRICKLAB_CLASS_DB, else "
+            "tricklab/class.sqlite3 in your data folder) or a postgresql:// URL"
+        ),
+    )
+    serve.add_argument(
         "--nodelay",
         action=argparse.BooleanOptionalAction,
         default=True,
@@ -235,6 +244,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     print(f"tricklab: serving {apps} at http://{args.host}:{args.port}/", flush=True)
     print(f"tricklab: {kernel_limit(options.max_kernels, chosen=args.max_kernels is not None)}", flush=True)
     print(f"tricklab: the app gallery is http://{args.host}:{args.port}/voila/render/index.ipynb", flush=True)
+    if args.class_db is not None:
+        os.environ["TRICKLAB_CLASS_DB"] = args.class_db  # the kernels' environment: the class app's store
+    from .store import Store
+
+    print(f"tricklab: class sessions are kept in {Store.location()}", flush=True)
     os.chdir(apps)
     os.execv(command[0], command)
     return 0  # not reached

@@ -35,7 +35,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from .actions import Action, Play
-from .display import view_html
+from .display import view_html, with_defs
 from .display.questions import answer_button, open_position_html, open_trick_html
 from .errors import TricklabError, describe
 from .explain import Reason
@@ -96,12 +96,13 @@ class ClassQuestion:
     figures: tuple[Figure, ...] = ()
 
     def shown(self) -> dict[str, object]:
-        """What every learner's page is given (JSON): the prompt, the picture, the choices."""
+        """What every learner's page is given (JSON): the prompt, the picture (whole: the parts
+        its cards share in it, :func:`~tricklab.display.with_defs`), the choices."""
         return {
             "game": self.game,
             "players": self.players,
             "prompt": self.prompt,
-            "html": self.picture,
+            "html": with_defs(self.picture),
             "choices": [[c.value, c.label] for c in self.choices],
         }
 

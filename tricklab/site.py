@@ -296,6 +296,15 @@ def _cells(notebook: Path) -> list[tuple[str, str]]:
     ]
 
 
+#: the apps that need a server (the class app keeps its sessions in the class store): not in the site
+SERVER_ONLY = frozenset({"class.ipynb"})
+
+
+def site_apps(apps: Path) -> list[Path]:
+    """The app notebooks of ``apps`` the static site holds: every one that runs without a server."""
+    return [notebook for notebook in sorted(apps.glob("*.ipynb")) if notebook.name not in SERVER_ONLY]
+
+
 def code_cells(notebook: Path) -> list[str]:
     """The notebook's code cells, as the page's Python runs them."""
     return [source for kind, source in _cells(notebook) if kind == "code"]
@@ -411,7 +420,7 @@ def build(out: Path, apps: Path) -> Path:
         print(f"tricklab site: requirements the browser does without: {left_out.strip()}", flush=True)
         # which of the standard library's modules are compiled: those the apps import as they start
         cells = pyodide / "cells.json"
-        cells.write_text(json.dumps([code_cells(notebook) for notebook in sorted(apps.glob("*.ipynb"))]))
+        cells.write_text(json.dumps([code_cells(notebook) for notebook in site_apps(apps)]))
         compile_python(runtime, pyodide)
         cells.unlink()
         shown = json.loads((pyodide / "shown.json").read_text())
@@ -429,7 +438,7 @@ def build(out: Path, apps: Path) -> Path:
     hashed = {source.name: _hashed_copy(source, static) for source in sorted(SITE_FILES.iterdir()) if source.is_file()}
     # a browser's prepared interpreter is of this runtime, these wheels and this worker only
     prepared = hashlib.sha256("\n".join([PYODIDE, hashed["worker.js"], *names]).encode()).hexdigest()[:16]
-    notebooks = sorted(apps.glob("*.ipynb"))
+    notebooks = site_apps(apps)
     markdown = render_markdown(bin_dir, sorted({text for notebook in notebooks for text in markdown_cells(notebook)}))
     pages = out / PAGES
     pages.mkdir(parents=True)

@@ -169,6 +169,15 @@ class Store:
 
     # --- opening -----------------------------------------------------------------------------
 
+    @staticmethod
+    def location(url: str | None = None) -> str:
+        """Where :meth:`open` would open the store, in words a person reads (a file's path, or the
+        PostgreSQL URL without its password), without opening it."""
+        given = url if url is not None else os.environ.get("TRICKLAB_CLASS_DB") or str(default_path())
+        if given.startswith(("postgresql://", "postgres://")):
+            return _safe(given)
+        return given.removeprefix("sqlite://") if given.startswith("sqlite:") else given
+
     @classmethod
     def open(cls, url: str | None = None) -> Store:
         """The store at ``url`` (else ``$TRICKLAB_CLASS_DB``, else :func:`default_path`), its schema

@@ -155,11 +155,13 @@ def with_defs(markup: str) -> str:
     class alone: a ``<use>``'s copy is matched in its own shadow tree, not where its original is.
     What varies from card to card (the suit's colour, a highlight's outline, the theme's
     variables) the copy inherits from the card's own ``<svg>``."""
-    counts = Counter(_USE.findall(markup))
+    # a part this process did not draw is left as it is: its markup came whole, its parts with it
+    # (a class question drawn by the teacher's kernel, shown by a learner's)
+    counts = Counter(key for key in _USE.findall(markup) if key in _PARTS)
     if not counts:
         return markup
     shared = [key for key, count in counts.items() if count > 1]
-    markup = _USE.sub(lambda use: use.group(0) if counts[use.group(1)] > 1 else _PARTS[use.group(1)], markup)
+    markup = _USE.sub(lambda use: _PARTS[use.group(1)] if counts[use.group(1)] == 1 else use.group(0), markup)
     if not shared:
         return markup
     parts = "".join(f'<g id="{key}">{_PARTS[key]}</g>' for key in shared)

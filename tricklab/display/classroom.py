@@ -13,11 +13,16 @@ from ..explain import Reason, plural
 from . import esc, reasons_html
 
 
-def join_html(join_code: str, link: str, qr_svg: str = "") -> str:
-    """The join code, large, the join link and its QR code: what the projector shows first."""
-    qr = f'<div class="tl-class-qr" role="img" aria-label="QR code of the join link">{qr_svg}</div>' if qr_svg else ""
+def join_html(join_code: str, link: str, qr_svg: str = "", *, small: bool = False) -> str:
+    """The join code, large, the join link and its QR code: what the projector shows first;
+    ``small`` once a question is out (the code and the link on one line, for latecomers)."""
+    qr = (
+        f'<div class="tl-class-qr" role="img" aria-label="QR code of the join link">{qr_svg}</div>'
+        if qr_svg and not small
+        else ""
+    )
     return (
-        '<section class="tl-class-join" aria-label="How to join">'
+        f'<section class="tl-class-join{" tl-class-join-small" if small else ""}" aria-label="How to join">'
         f'<p class="tl-class-code-line">Join code <strong class="tl-class-code">{esc(join_code)}</strong></p>'
         f'<p class="tl-class-link">Open <a href="{esc(link)}" target="_blank" rel="noopener">{esc(link)}</a>'
         " on your phone, tablet or computer, or scan the code.</p>"

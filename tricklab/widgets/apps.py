@@ -601,6 +601,35 @@ def bid_trainer_app(query: str | None = None) -> w.VBox:
     return _app(header, trainer)
 
 
+def class_app(query: str | None = None) -> w.VBox:
+    """The ``class`` app, a class session: ``teach=1`` starts one (the teacher's projector),
+    ``teacher=<secret>`` reopens it; ``join=<code>`` opens a learner's page with the code typed in,
+    ``student=<token>`` reopens a learner's; with none of these, the learner's page to join. It
+    needs a server (the class store): under ``tricklab serve`` or JupyterHub, not in the static site."""
+    from .classapp import ClassLearner, ClassTeacher
+
+    params = parse_params(_query(query), extras=("teach", "teacher", "join", "student"))
+    extra = params.extra
+    widget: Any
+    try:
+        if "teacher" in extra or extra.get("teach") == "1":
+            widget = ClassTeacher(secret=extra.get("teacher"))
+            header = _header(
+                "Class session",
+                params,
+                describe="Ask the whole class: each question appears on every device at once, the answers come "
+                "back as counts, never names, and Reveal shows the answer and why.",
+            )
+        else:
+            widget = ClassLearner(join=extra.get("join", ""), token=extra.get("student"))
+            header = _header("Class", params, describe="Your teacher's questions appear here: click your answer.")
+    except TricklabError as exc:  # a teacher's link that is no longer a session's: start again
+        params.messages.append(str(exc))
+        widget = ClassTeacher()
+        header = _header("Class session", params, describe="Start a new class session.")
+    return _app(header, widget)
+
+
 def _variants() -> dict[str, str]:
     """Every yes/no variant a game declares, with the titles of the games that offer it."""
     offered: dict[str, list[str]] = {}

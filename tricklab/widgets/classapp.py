@@ -30,10 +30,10 @@ from ..display.classroom import dashboard_html, join_html, learner_html, live_ht
 from ..errors import InvalidOption, TricklabError, describe
 from ..games import GAMES, default_players, find_game
 from ..puzzles import questions as position_questions
-from ..quiz import asks_positions, levels, questions
+from ..quiz import asks_positions, levels, questions, steps
 from ..store import Store
 from .board import Board
-from .controls import Button, Controls, Note, Picker, TextEntry
+from .controls import Button, Controls, Picker, TextEntry
 
 #: seconds between two reads of the class store
 POLL = 0.5
@@ -81,10 +81,11 @@ class _Poller:
         self._stopped.set()
 
 
-def _asks(game: str) -> list[tuple[str, str]]:
+def asks(game: str) -> list[tuple[str, str]]:
+    """The questions the teacher's list offers for ``game``: ``(value, label)``."""
     cls = find_game(game)
     if asks_positions(cls.name):
-        return [(f"quiz-{i + 1}", f"Quiz level {i + 1}: {level.title}") for i, level in enumerate(levels(cls.name))]
+        return [(f"quiz-{i + 1}", f"Quiz level {i + 1}: {level.title}") for i, level in enumerate(steps(cls.name))]
     offered = [a for a in ASK if not a[0].startswith("quiz-") or int(a[0][5:]) <= len(levels(cls.name))]
     return offered if cls.capabilities.review is not None else [a for a in offered if a[0].startswith("quiz-")]
 
@@ -140,11 +141,10 @@ class ClassTeacher(Board):
         first = next(iter(GAMES))
         self.start_button = Button("start", "Start a class session", primary=True)
         self.game_picker = Picker("game", "Game", [(cls.title, name) for name, cls in GAMES.items()], first)
-        self.ask_picker = Picker("ask", "Question", [(label, value) for value, label in _asks(first)], "quiz-1")
+        self.ask_picker = Picker("ask", "Question", [(label, value) for value, label in asks(first)], "quiz-1")
         self.send_button = Button("send", "Send to the class", primary=True)
         self.reveal_button = Button("reveal", "Reveal the answer")
         self.results_button = Button("results", "Results")
-        self.note = Note("where", f"Kept in {self.store.where}")
         self.start_button.on_click(self.start)
         self.send_button.on_click(lambda: self._try(lambda: self.send()))
         self.reveal_button.on_click(lambda: self._try(self.reveal))
@@ -155,7 +155,7 @@ class ClassTeacher(Board):
                 [
                     [self.start_button],
                     [self.game_picker, self.ask_picker, self.send_button],
-                    [self.reveal_button, self.results_button, self.note],
+                    [self.reveal_button, self.results_button],
                 ]
             )
         )
@@ -217,7 +217,7 @@ class ClassTeacher(Board):
         self._refresh(force=True)
 
     def _game_changed(self, game: object) -> None:
-        options = [(label, value) for value, label in _asks(str(game))]
+        options = [(label, value) for value, label in asks(str(game))]
         self.ask_picker.set_options(options, options[0][1])
 
     def _intent(self, intent: str, value: str | None) -> None:
@@ -259,8 +259,9 @@ class ClassTeacher(Board):
             return
         live, students = state[3], state[4]
         assert isinstance(students, int)
-        qr = _qr_svg(self.link()) if self.link() else ""
-        body = join_html(desk.join_code, self.link() or f"the class app, join code {desk.join_code}", qr)
+        qr = _qr_svg(self.link()) if self.link() and live is None else ""
+        where = self.link() or f"the class app, join code {desk.join_code}"
+        body = join_html(desk.join_code, where, qr, small=live is not None)
         if self.page and urlsplit(self.page).hostname in ("localhost", "127.0.0.1", "::1"):
             body += (
                 '<p class="tricklab-message" role="alert">This page was opened as localhost: the class cannot '
@@ -297,7 +298,9 @@ class ClassTeacher(Board):
         }
 
     def close(self) -> None:
-        self._poller.stop()
+        poller = getattr(self, "_poller", None)  # None: closed as it was being made
+        if poller is not None:
+            poller.stop()
         super().close()
 
 
@@ -403,5 +406,7 @@ class ClassLearner(Board):
         }
 
     def close(self) -> None:
-        self._poller.stop()
+        poller = getattr(self, "_poller", None)  # None: closed as it was being made
+        if poller is not None:
+            poller.stop()
         super().close()

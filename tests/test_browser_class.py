@@ -1,0 +1,136 @@
+"""A whole class session in Chromium, on SQLite (the README's ``tricklab serve``) and on PostgreSQL
+(``tricklab serve --class-db postgresql://...``): the teacher starts it on a projector, three
+students join (two of them on phones), a question of each kind reaches every device, the projector
+counts the answers without names, the reveal marks each student's own answer, the results hold
+every answer; a student's page reloaded and the server restarted lose nothing."""
+
+from __future__ import annotations
+
+import os
+import re
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+
+from .servers import free_port, open_page, open_phone_page, serving, voila_command
+
+pytestmark = pytest.mark.browser
+
+PROJECTOR = (1366, 768)
+#: a question's answers a student may click (a card that may not be played is shown, not offered)
+ANSWERS = ".tl-class-picture [data-intent=answer]:not([aria-disabled=true])"
+#: the questions the teacher sends, one of each kind the list offers
+SENT = (
+    ("Tricks & Stones", "Quiz: which card wins? (level 1)"),
+    ("Band of Tricks", "Which card would you play?"),
+    ("Tricks & Stones", "What would you predict, bid or pass?"),
+    ("Kalah", "Quiz level 1"),
+)
+
+
+def _class(url: str, query: str) -> str:
+    return f"{url}/voila/render/class.ipynb?{query}"
+
+
+def _start(browser: Any, url: str) -> tuple[Any, str]:
+    teacher, log = open_page(browser, _class(url, "teach=1"), viewport=PROJECTOR)
+    teacher.get_by_role("button", name="Start a class session").click()
+    code = teacher.locator(".tl-class-code").inner_text(timeout=90_000)
+    assert re.fullmatch(r"[A-Z0-9]{6}", code) and not log.javascript_errors()
+    return teacher, code
+
+
+def _join(browser: Any, url: str, code: str, name: str, phone: bool) -> Any:
+    opener = open_phone_page if phone else open_page
+    page, _ = opener(browser, _class(url, f"join={code}"))
+    page.get_by_label("Your name").fill(name, timeout=90_000)
+    page.get_by_label("Your name").press("Enter")
+    page.get_by_role("button", name="Join the class").click()
+    page.locator(".tl-class-waiting").wait_for(timeout=30_000)
+    return page
+
+
+def _send(teacher: Any, game: str, ask: str) -> None:
+    teacher.get_by_label("Game").select_option(label=game)
+    option = teacher.get_by_label("Question").locator("option", has_text=ask).first
+    option.wait_for(state="attached", timeout=15_000)  # the game's questions, once the page has them
+    teacher.get_by_label("Question").select_option(label=option.inner_text())
+    teacher.get_by_role("button", name="Send to the class").click()
+
+
+def _session(browser: Any, url: str, restart: Any = None) -> None:
+    teacher, code = _start(browser, url)
+    students = [
+        _join(browser, url, code, name, phone) for name, phone in (("Ana", True), ("Ben", True), ("<b>Cy</b>", False))
+    ]
+    teacher.get_by_text("3 joined").wait_for(timeout=15_000)
+    for number, (game, ask) in enumerate(SENT, start=1):
+        _send(teacher, game, ask)
+        for page in students:
+            page.get_by_text(f"Question {number}:").wait_for(timeout=15_000)
+        choices = students[0].locator(ANSWERS)
+        assert choices.count() >= 2, "the question is drawn with its answers to click"
+        choices.nth(0).click()
+        students[1].locator(ANSWERS).nth(1).click()
+        teacher.get_by_text("2 of 3 students answered").wait_for(timeout=15_000)
+        board = teacher.locator(".tricklab-board").inner_text()
+        assert "Ana" not in board and "Ben" not in board, "the projector counts, it never names"
+        if number == 2 and restart is not None:  # the server stops and starts again mid-session:
+            restart()  # every page opened again from its own address, each on a new kernel
+            for page in (teacher, *students):
+                page.reload()
+            teacher.get_by_text("2 of 3 students answered").wait_for(timeout=90_000)
+            for page in students:
+                page.get_by_text(f"Question {number}:").wait_for(timeout=90_000)
+        teacher.get_by_role("button", name="Reveal the answer").click()
+        teacher.locator(".tl-class-bar-right").first.wait_for(timeout=15_000)
+        for page in students:
+            page.locator(".tl-class-answer").wait_for(timeout=15_000)
+        ana = students[0].locator(".tricklab-board").inner_text()
+        assert "You are Ana" in ana and ("Right:" in ana or "You chose" in ana)
+        assert "You did not answer" in students[2].locator(".tricklab-board").inner_text()
+    students[0].reload()  # a student's page opened again: the same student, the last question
+    students[0].get_by_text("You are Ana").wait_for(timeout=90_000)
+    assert f"Question {len(SENT)}:" in students[0].locator(".tricklab-board").inner_text()
+    teacher.get_by_role("button", name="Results").click()
+    results = teacher.locator(".tl-class-results").inner_text(timeout=15_000)
+    assert "Ana" in results and "Ben" in results and "<b>Cy</b>" in results, "names are text"
+    assert len(re.findall(r"[✓✗]", results)) == 2 * len(SENT), "every answer marked"
+    href = teacher.locator(".tl-class-csv").get_attribute("href")
+    assert href and href.startswith("data:text/csv") and "Ana" in href
+    for page in (teacher, *students):
+        page.context.close() if page.context.pages == [page] else page.close()
+
+
+def test_a_whole_session_on_sqlite(voila_url: str, browser: Any) -> None:
+    _session(browser, voila_url)
+
+
+@pytest.fixture
+def postgres_serve(postgres_url: str) -> Iterator[Any]:
+    """``tricklab serve --class-db postgresql://...``, and a way to restart it mid-session."""
+    import contextlib
+
+    stack = contextlib.ExitStack()
+    port = free_port()
+
+    def start() -> str:
+        served = stack.enter_context(
+            serving(
+                [*voila_command(port), "--class-db", postgres_url], f"http://127.0.0.1:{port}/", env=dict(os.environ)
+            )
+        )
+        return served.url.rstrip("/")
+
+    def restart() -> str:
+        stack.close()
+        return start()
+
+    yield start, restart
+    stack.close()
+
+
+def test_a_whole_session_on_postgresql_goes_on_when_the_server_restarts(browser: Any, postgres_serve: Any) -> None:
+    start, restart = postgres_serve
+    _session(browser, start(), restart)
