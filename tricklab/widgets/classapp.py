@@ -29,8 +29,9 @@ from ..classwork import ClassQuestion
 from ..display.classroom import dashboard_html, join_html, learner_html, live_html, reveal_html
 from ..errors import InvalidOption, TricklabError, describe
 from ..games import GAMES, default_players, find_game
+from ..puzzles import levels as position_levels
 from ..puzzles import questions as position_questions
-from ..quiz import asks_positions, levels, questions, steps
+from ..quiz import asks_positions, levels, questions
 from ..store import Store
 from .board import Board
 from .controls import Button, Controls, Picker, TextEntry
@@ -85,7 +86,8 @@ def asks(game: str) -> list[tuple[str, str]]:
     """The questions the teacher's list offers for ``game``: ``(value, label)``."""
     cls = find_game(game)
     if asks_positions(cls.name):
-        return [(f"quiz-{i + 1}", f"Quiz level {i + 1}: {level.title}") for i, level in enumerate(steps(cls.name))]
+        found = position_levels(cls.name)
+        return [(f"quiz-{i + 1}", f"Quiz level {i + 1}: {level.title}") for i, level in enumerate(found)]
     offered = [a for a in ASK if not a[0].startswith("quiz-") or int(a[0][5:]) <= len(levels(cls.name))]
     return offered if cls.capabilities.review is not None else [a for a in offered if a[0].startswith("quiz-")]
 
