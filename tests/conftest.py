@@ -15,6 +15,9 @@ import tricklab
 from tricklab.store import Store
 
 from .postgres import postgres_server
+
+# the class app's store, for every test that opens one without saying where (never the user's own)
+os.environ.setdefault("TRICKLAB_CLASS_DB", str(Path(tempfile.mkdtemp(prefix="tricklab-class-")) / "class.sqlite3"))
 from .servers import CHROMIUM, NO_CHROMIUM, free_port, launch, serving, voila_command
 
 # --- one hypothesis profile for every property test ------------------------------------------------

@@ -63,6 +63,7 @@ def test_a_question_reaches_every_page_and_the_answers_reach_the_projector(store
     teacher.controls["reveal"].click()
     assert teacher.revealed and "Eight of Spades wins." in teacher.scene["html"]
     _until(lambda: learners[0].right is True and learners[1].right is False)
+    _until(lambda: "Eight of Spades wins." in learners[2].scene["html"])  # each page on its own poll
     assert "✓" in learners[0].scene["html"] and "You chose Ace of Hearts" in learners[1].scene["html"]
     assert "Eight of Spades wins." in learners[2].scene["html"] and "You did not answer" in learners[2].scene["html"]
 

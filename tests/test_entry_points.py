@@ -517,6 +517,7 @@ EXAMPLES: dict[str, dict[str, Example]] = {
     "tricklab.games.default_players": {"cls": lambda g: type(g.rules)},
     # the analysis modules
     "tricklab.quiz.questions": {"podium": lambda g: None},
+    "tricklab.quiz.winner_prompt": {"context": lambda g: {"trump": "S"}},
     "tricklab.quiz.suggested_level": {"right": lambda g: 3, "asked": lambda g: 5},
     "tricklab.quiz.summary": {"results": lambda g: [g.verdict, None]},
     "tricklab.quiz.beating_reasons": {

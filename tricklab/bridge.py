@@ -107,7 +107,17 @@ def _ipython_or_stand_ins() -> None:
 
 
 #: tricklab's modules no page runs: the command line, the servers, the class store and the site's build
-SERVER_SIDE = ("tricklab.__main__", "tricklab._site_", "tricklab.serve", "tricklab.site", "tricklab.store")
+SERVER_SIDE = (
+    "tricklab.__main__",
+    "tricklab._site_",
+    "tricklab.serve",
+    "tricklab.site",
+    "tricklab.store",
+    # the class app keeps its sessions in the class store: it runs on a server only
+    "tricklab.classroom",
+    "tricklab.display.classroom",
+    "tricklab.widgets.classapp",
+)
 
 
 def prepare() -> list[str]:

@@ -487,6 +487,11 @@ def _podium_games() -> list[tuple[type[Rules[Any]], str]]:
 def winner_prompt(context: Mapping[str, str | None]) -> str:
     """The words that ask which card wins a trick of ``context``: the setting, then the question
     (``"Trump is hearts ♥. Which card wins this trick?"``)."""
+    if not isinstance(context, Mapping) or not all(isinstance(key, str) for key in context):
+        raise InvalidOption(f"a trick's context is a mapping like {{'trump': 'S'}}, not {describe(context)}")
+    trump = context.get("trump")
+    if trump is not None and trump not in SUIT_NAME:
+        raise InvalidOption(f"a trump is one of {', '.join(SUIT_NAME)} or None, not {describe(trump)}")
     return _prompt(context, "winner")
 
 
