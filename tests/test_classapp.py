@@ -4,6 +4,7 @@ the answer before the reveal; bad input is shown, not raised, and changes nothin
 
 from __future__ import annotations
 
+import re
 import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
@@ -54,6 +55,9 @@ def test_a_question_reaches_every_page_and_the_answers_reach_the_projector(store
         assert question.prompt in html and "Eight of Spades wins" not in html and "tl-feedback" not in html
     learners[0].intent("answer", "8S")
     learners[1].intent("answer", "AH")
+    pressed = re.findall(r'data-value="([^"]+)" aria-pressed="true"', learners[0].scene["html"])
+    assert pressed == ["8S"], "the learner's own answer is the card pressed"
+    assert "aria-pressed" not in learners[2].scene["html"], "nothing is pressed before an answer"
     learners[2].intent("answer", "no such card")
     assert "not one of this question's choices" in learners[2].message and learners[2].given is None
     _until(lambda: teacher.answered == 2)

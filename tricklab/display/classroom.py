@@ -172,7 +172,8 @@ def learner_html(now: Now, name: str) -> str:
             if now.given is not None
             else '<p class="tl-class-given" role="status">Click your answer.</p>'
         )
-        return who + head + f'<div class="tl-class-picture">{question.shown.get("html", "")}</div>' + said
+        picture = _pressed(str(question.shown.get("html", "")), now.given)
+        return who + head + f'<div class="tl-class-picture">{picture}</div>' + said
     if now.given is None:
         verdict = '<p class="tl-feedback">You did not answer this one.</p>'
     elif now.right:
@@ -182,7 +183,16 @@ def learner_html(now: Now, name: str) -> str:
     return (
         who
         + head
-        + f'<div class="tl-class-picture" inert>{question.shown.get("html", "")}</div>'
+        + f'<div class="tl-class-picture" inert>{_pressed(str(question.shown.get("html", "")), now.given)}</div>'
         + f'<div class="tl-quiz-feedback" role="status">{verdict}</div>'
         + answer_html(now.answer)
     )
+
+
+def _pressed(picture: str, given: str | None) -> str:
+    """The question's picture with the learner's own answer marked as the button pressed
+    (``aria-pressed``): its card outlined, its button filled."""
+    if given is None:
+        return picture
+    value = f'data-intent="answer" data-value="{esc(given)}"'
+    return picture.replace(value, f'{value} aria-pressed="true"', 1)
