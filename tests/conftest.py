@@ -129,21 +129,24 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
 
 @pytest.fixture(autouse=True)
 def _plain_words(request: pytest.FixtureRequest) -> Iterator[None]:
-    """After every browser and site test: no app page showed a word of notebooks ("kernel",
-    "Executing", "cell") or an action written as a code ("pass 9H 3C"), in any state it reached,
-    its loading screen included (every page the tests open reports its visible text each time
-    it changes: tests/servers.py)."""
+    """After every browser and site test: no app page asked for anything outside this machine, and
+    none showed a word of notebooks ("kernel", "Executing", "cell") or an action written as a code
+    ("pass 9H 3C"), in any state it reached, its loading screen included (every page the tests
+    open reports its visible text each time it changes: tests/servers.py)."""
     yield
     if _kind(request.node) not in ("browser", "site", "install"):
         return
     from .servers import OPENED
 
-    found = []
+    found, outside = [], []
     for log in OPENED:
         if "/render/" in log.url or log.url.rstrip("/").endswith(("/site", "index.html")):
             found += [f"{log.url}: {said}" for said in log.unplain_words(since=log.checked)]
-        log.checked = len(log.shown)
+            outside += [f"{log.url}: {asked}" for asked in log.blocked[log.blocked_checked :]]
+        log.checked, log.blocked_checked = len(log.shown), len(log.blocked)
     assert not found, "a page showed words a learner should not read:\n" + "\n".join(found[:10])
+    # a school network that drops requests to the internet would leave such a page blank until they time out
+    assert not outside, "an app page (or a page opened from it) asked the internet:\n" + "\n".join(outside[:10])
 
 
 # --- the class store, on SQLite and on a real PostgreSQL server (tests/postgres.py) ----------------

@@ -125,6 +125,7 @@ class PageLog:
     dialogs: list[str] = field(default_factory=list)
     shown: list[str] = field(default_factory=list)
     checked: int = 0  # the texts of ``shown`` already checked
+    blocked_checked: int = 0  # the requests of ``blocked`` already checked
 
     def javascript_errors(self) -> list[str]:
         """Errors not explained by a request we blocked on purpose (e.g. a CDN font)."""
@@ -235,17 +236,36 @@ def _watch(page: Any, url: str) -> PageLog:
 
     page.on("dialog", dialog)
 
+    _block_outside(page, log)
+    page.goto(url)
+    return log
+
+
+def _block_outside(page: Any, log: PageLog) -> None:
+    """Block every non-loopback request of ``page``'s browser context, so a page it opens (a link
+    to a new tab) is blocked from its first request too; each blocked request is written to the
+    log of the page that made it (a page opened from a watched page: the first page's log)."""
+    context = page.context
+    logs: dict[Any, PageLog] | None = getattr(context, "_tricklab_logs", None)
+    if logs is not None:
+        logs[page] = log
+        return
+    logs = {page: log}
+    context._tricklab_logs = logs
+
     def route(route: Any) -> None:
         request_url = route.request.url
         if request_url.startswith(("http://127.0.0.1", "ws://127.0.0.1", "data:", "blob:")):
             route.continue_()
-        else:
-            log.blocked.append(request_url)
-            route.abort()
+            return
+        try:
+            owner = logs.get(route.request.frame.page, log)
+        except Exception:  # a request of no frame (a service worker's)
+            owner = log
+        owner.blocked.append(request_url)
+        route.abort()
 
-    page.route("**/*", route)
-    page.goto(url)
-    return log
+    context.route("**/*", route)
 
 
 def launch(playwright: Any) -> Any:
@@ -396,7 +416,7 @@ class KernelSocket:
         address: tuple[str, int] = self.ws.sock.getsockname()
         return address
 
-    def send(self, channel: str, msg_type: str, content: dict[str, Any]) -> str:
+    def send(self, channel: str, msg_type: str, content: dict[str, Any], metadata: dict[str, Any] | None = None) -> str:
         msg_id = uuid.uuid4().hex
         header = {
             "msg_id": msg_id,
@@ -406,7 +426,7 @@ class KernelSocket:
             "date": datetime.now(UTC).isoformat(),
             "version": "5.3",
         }
-        message = {"header": header, "parent_header": {}, "metadata": {}, "content": content}
+        message = {"header": header, "parent_header": {}, "metadata": metadata or {}, "content": content}
         self.ws.send_binary(_pack(channel, message))
         return msg_id
 

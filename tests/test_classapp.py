@@ -127,3 +127,83 @@ def test_the_list_offers_every_game_questions_it_can_make() -> None:
         for value, label in offered:
             question = make_question(game, value, 1)
             assert question.choices and label, (game, value)
+
+
+# --- Send to the class, from the other apps ----------------------------------------------------------
+
+FROM_APPS = [
+    ("explain_trick_app", "game=jewel-vault&players=4&trump=S&cards=3S,9H,KS,2S", "which-wins"),
+    ("replay_app", "game=band-of-tricks&players=4&seed=7&step=12", "play"),
+    ("replay_app", "game=kalah&seed=3&step=5", "move"),
+    ("quiz_app", "game=jewel-vault&players=4&seed=2", "quiz"),
+    ("quiz_app", "game=mandala&seed=2", "quiz"),
+    ("bid_trainer_app", "game=tricks-and-stones&players=4&seed=5", "bid"),
+    ("bid_trainer_app", "game=kalah&seed=5", "move"),
+]
+
+
+@pytest.mark.parametrize(("app", "query", "kind"), FROM_APPS)
+def test_an_app_opened_with_the_teachers_secret_sends_what_it_shows(app: str, query: str, kind: str) -> None:
+    from tricklab.classroom import LearnerDesk, TeacherDesk
+    from tricklab.widgets import apps
+
+    store = Store.open()  # the store the apps open: the suite's (TRICKLAB_CLASS_DB)
+    desk = TeacherDesk.start(store, "teacher")
+    learner = LearnerDesk.join(store, desk.join_code, "Ana")
+    secret = desk.session.teacher_secret
+    box = getattr(apps, app)(f"{query}&teacher={secret}")
+    widget = box.children[1]
+    board = widget.board
+    assert "cannot send" not in box.children[0].value
+    assert board.controls is not None and desk.join_code in board.controls["to_class_note"].label
+    assert secret not in board.scene["address"], "the page's address (and a link copied from it) never holds the secret"
+    expected = widget.class_question()
+    board.control("to_class", None)  # the page's click
+    assert board.message == "", board.message
+    sent = learner.now().question
+    assert sent is not None and sent.number == 1
+    assert sent.shown == expected.shown() and desk.current()[0].kind == kind  # type: ignore[index]
+    assert "question 1" in board.controls["to_class_note"].label
+    assert learner.now().answer is None, "a learner gets no answer before the reveal"
+
+
+def test_an_app_with_a_wrong_secret_says_so_and_offers_no_sending() -> None:
+    from tricklab.widgets import apps
+
+    box = apps.quiz_app("game=kalah&teacher=not-a-secret")
+    assert "This page cannot send to a class" in box.children[1 - 1].value
+    board = box.children[1].board
+    assert board.controls is not None and "to_class" not in board.controls
+
+
+def test_what_cannot_be_sent_is_said_and_nothing_is_sent() -> None:
+    from tricklab.classroom import TeacherDesk
+    from tricklab.widgets import apps
+
+    desk = TeacherDesk.start(Store.open(), "teacher")
+    secret = desk.session.teacher_secret
+    one_card = apps.explain_trick_app(f"game=jewel-vault&players=4&cards=3S&teacher={secret}").children[1]
+    one_card.control("to_class", None)
+    assert "two cards or more" in one_card.message and desk.current() is None
+    over = apps.replay_app(f"game=kalah&seed=3&step=999999&teacher={secret}").children[1]
+    over.control("to_class", None)
+    assert "nobody is to play" in over.message and desk.current() is None
+
+
+def test_the_projector_links_the_apps_that_send_the_picked_games_questions(store: Store) -> None:
+    teacher = ClassTeacher(store, page="http://192.168.1.20:8866/voila/render/class.ipynb", poll=60)
+    teacher.controls["start"].click()
+    secret = teacher.desk.session.teacher_secret  # type: ignore[union-attr]
+    html = teacher.scene["html"]
+    first = next(iter(GAMES))
+    for app in ("explain_trick", "replay", "quiz", "bid_trainer"):
+        assert f'href="http://192.168.1.20:8866/voila/render/{app}.ipynb?game={first}&amp;teacher={secret}"' in html
+    teacher.control("game", str(list(GAMES).index("kalah")))  # the page sends the option's index
+    html = teacher.scene["html"]
+    assert "replay.ipynb?game=kalah&amp;teacher=" in html and "explain_trick.ipynb" not in html, "Kalah has no tricks"
+    learner = ClassLearner(store, join=teacher.join_code, poll=60)
+    learner.control("name", "Ana")
+    learner.controls["join"].click()
+    assert secret not in learner.scene["html"] and secret not in str(learner.scene)
+    teacher.close()
+    learner.close()

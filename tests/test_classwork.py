@@ -121,6 +121,43 @@ def test_only_games_with_a_judge_ask_decisions_and_bad_points_are_refused() -> N
         cw.decision("a match")  # type: ignore[arg-type]
 
 
+@pytest.mark.parametrize("game", ["kalah", "mandala"])
+def test_a_move_on_a_board_is_marked_by_the_engines_own_choice(game: str) -> None:
+    from tricklab.moves import try_moves
+
+    rules = tricklab.get_rules(game, players=2)
+    match = rules.play(seed=4, bots="heuristic")
+    asked = 0
+    for at in range(0, len(match.states) - 1, 3):
+        state = match.states[at]
+        outcomes = try_moves(rules, state)
+        if len(outcomes) < 2:
+            with pytest.raises(cw.ClassworkError, match="only one move is allowed"):
+                cw.best_move(match, at)
+            continue
+        q = cw.best_move(match, at)
+        asked += 1
+        assert q.kind == "move" and q.game == game
+        # every legal move is a choice, in the rules' order; the engine's best is right
+        assert [c.value for c in q.choices] == [o.text for o in outcomes]
+        best = next(o for o in outcomes if o.best)
+        assert best.text in q.right and q.mark(best.text)
+        for o in outcomes:  # a move is right only if it is the best or valued as highly
+            assert q.mark(o.text) == (o.best or (o.value is not None and o.value == best.value))
+        assert best.description in q.answer and {r.rule_id for r in best.verdict} <= {r.rule_id for r in q.reasons}
+        text = _shown_text(q)
+        assert '"right"' not in text and "seed" not in text and best.description not in q.prompt
+        if rules.capabilities.hidden:  # the other player's hand stays hidden (Mandala)
+            other = 1 - state.to_play
+            seen = rules.view(state, other).hand
+            assert all(f'"{card}"' not in text for card in seen if card not in rules.view(state, state.to_play).hand)
+    assert asked >= 5
+    with pytest.raises(cw.ClassworkError, match="the match is over"):
+        cw.best_move(match, len(match.states) - 1)
+    with pytest.raises(cw.ClassworkError, match="of a Match, not"):
+        cw.best_move("a match")  # type: ignore[arg-type]
+
+
 def test_the_projector_counts_every_choice_and_the_reveal_names_the_most_chosen() -> None:
     choices = [("7H", "Seven of Hearts"), ("AH", "Ace of Hearts"), ("8S", "Eight of Spades")]
     assert cw.spread(choices, {"AH": 3, "8S": 1}) == [

@@ -27,6 +27,7 @@ from __future__ import annotations
 import enum
 import importlib
 import inspect
+import itertools
 import random
 import re
 from collections.abc import Callable, Iterator
@@ -45,7 +46,7 @@ from tricklab.errors import TricklabError, describe
 from tricklab.games.base import Rules
 from tricklab.match import Match
 from tricklab.widgets import Board
-from tricklab.widgets.controls import Controls
+from tricklab.widgets.controls import Controls, Note
 
 MAX_MESSAGE = 500
 
@@ -410,6 +411,8 @@ BOARD_GAMES = (KALAH, MANDALA)
 
 Example = Callable[[Game], Any]
 
+_ADDED = itertools.count()
+
 #: a valid value by parameter name, for any entry point that has the parameter
 BY_NAME: dict[str, Example] = {
     "game": lambda g: g.name,
@@ -435,6 +438,7 @@ BY_NAME: dict[str, Example] = {
     "query": lambda g: f"game={g.name}&players={g.players}&seed=2",
     "text": lambda g: g.played.to_json(),
     "bots": lambda g: "random",
+    "row": lambda g: [Note(f"added_{next(_ADDED)}", "a note")],  # a control named like no other
 }
 
 #: valid values that differ from :data:`BY_NAME` (or are its only users), by entry point;

@@ -8,6 +8,8 @@ A :class:`ClassQuestion` is made on the teacher's side from what the apps alread
   question of Kalah or Mandala (where does the last stone land? which move captures?);
 - :func:`decision`: a decision of a match, as the seat to play saw it (a replay's step, the play
   table's position): which card would you play, what would you predict, bid or pass?
+- :func:`best_move`: a position of a game played on a board (Kalah, Mandala: the move trainer's,
+  a replay's step): which move would you make?
 
 It splits in two. :meth:`ClassQuestion.shown` is what each learner's page is given: the prompt,
 the picture with its choices as buttons (drawn as the quiz draws an open question,
@@ -43,6 +45,7 @@ from .games import rules_for
 from .games.base import CardLike, Rules, TrickOutcome
 from .judge import JUDGE_SAMPLES, ChoiceFigure, choice_name, choice_reasons, evaluate, points
 from .match import Match
+from .moves import try_moves
 from .puzzles import Choice, PositionQuestion
 from .quiz import Question, winner_prompt, winning_reasons
 
@@ -218,6 +221,40 @@ def decision(
     )
     reasons = choice_reasons(rules, review.load().wording, ev, best)
     return ClassQuestion(kind, rules.name, rules.players, prompt, picture, choices, right, answer, reasons, figures)
+
+
+def best_move(match: Match, at: int | None = None) -> ClassQuestion:
+    """ "Which move would you make?" at ``match.states[at]`` (default: now) of a game played on a
+    board, as the player to move sees it (:func:`tricklab.moves.try_moves`). The right answers are
+    the game's bot's move and every move its search values as highly; the reveal gives the rules
+    the best move's steps cite."""
+    if not isinstance(match, Match):
+        raise ClassworkError(f"a move is asked of a Match, not {describe(match)}")
+    rules = match.rules
+    at = len(match.states) - 1 if at is None else at
+    if isinstance(at, bool) or not isinstance(at, int) or not 0 <= at < len(match.states):
+        raise ClassworkError(f"at is a step of the match, 0 to {len(match.states) - 1}, not {describe(at)}")
+    state = match.states[at]
+    seat = state.to_play
+    if seat is None:
+        raise ClassworkError(f"nobody is to move at step {at}: the match is over there")
+    outcomes = try_moves(rules, state)
+    if len(outcomes) < 2:
+        raise ClassworkError(f"only one move is allowed at step {at}: there is nothing to choose")
+    best = next(o for o in outcomes if o.best)
+    right = tuple(o.text for o in outcomes if o.best or (o.value is not None and o.value == best.value))
+    choices = tuple(Choice(o.text, o.description) for o in outcomes)
+    buttons = "".join(answer_button(c.value, c.label) for c in choices)
+    picture = view_html(rules, rules.view(state, seat)) + (
+        f'<div class="tl-quiz-choices tl-quiz-move" role="group" aria-label="choices">{buttons}</div>'
+    )
+    prompt = f"You are {rules.seat_name(seat)}, to move. Which move would you make?"
+    tied = " (or any move its search values as highly)" if len(right) > 1 else ""
+    who = "The engine's search chooses" if best.value is not None else "The game's bot chooses"
+    answer = f"{who}: {best.description}{tied}."
+    cited = {r.rule_id for r in best.verdict}
+    reasons = best.verdict + tuple(r for r in best.reasons if r.rule_id not in cited)
+    return ClassQuestion("move", rules.name, rules.players, prompt, picture, choices, right, answer, reasons)
 
 
 # --- answers --------------------------------------------------------------------------------------

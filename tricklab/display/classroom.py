@@ -30,6 +30,21 @@ def join_html(join_code: str, link: str, qr_svg: str = "", *, small: bool = Fals
     )
 
 
+def from_apps_html(links: Sequence[tuple[str, str]]) -> str:
+    """Links to the apps a question can be sent from (``(href, words)``): each opens in a page of
+    its own, with a *Send to the class* button below its board."""
+    if not links:
+        return ""
+    items = "".join(
+        f'<li><a href="{esc(href)}" target="_blank" rel="noopener">{esc(words)}</a></li>' for href, words in links
+    )
+    return (
+        '<details class="tl-class-from-apps"><summary>Or send a question from an app</summary>'
+        "<p>Open an app, go to the trick, step or question you want, and press <strong>Send to the class</strong> "
+        f"below its board:</p><ul>{items}</ul></details>"
+    )
+
+
 def spread_html(
     spread: Sequence[tuple[str, str, int]], *, answered: int, students: int, right: Sequence[str] = ()
 ) -> str:

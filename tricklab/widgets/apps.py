@@ -259,6 +259,23 @@ def _show_address(widget: Any, params: AppParams, kept: dict[str, str] | None = 
     widget.board.show_address(address)
 
 
+def _offer_to_class(widget: Any, params: AppParams) -> None:
+    """With ``teacher`` (a class session's teacher secret, as the class app's links give it), add
+    a *Send to the class* button below the widget's board. The secret is never written back into
+    the page's address, so a link copied from the page does not carry it."""
+    secret = params.extra.get("teacher")
+    if secret is None:
+        return
+    try:
+        from .classapp import offer_to_class
+
+        offer_to_class(widget, secret)
+    except ImportError:  # the static site has no class store
+        params.messages.append("Sending to a class needs the class app's server; this page cannot send.")
+    except TricklabError as exc:
+        params.messages.append(f"This page cannot send to a class: {exc}.")
+
+
 def _seeded_header(widget: Any, params: AppParams, title_of: Callable[[str], str], *, describe: str) -> w.HTML:
     """The app's header, its title naming the seed the widget shows (``title_of(seed)``): after
     a New deal the title follows, since every deal redraws the widget's board."""
@@ -291,7 +308,7 @@ def explain_trick_app(query: str | None = None) -> w.VBox:
         return _from_page(explain_trick_app)
     from .explainer import TrickExplainer
 
-    params = parse_params(_query(query), extras=("trump", "cards"))
+    params = parse_params(_query(query), extras=("trump", "cards", "teacher"))
     if not GAMES[params.game].capabilities.tricks:
         params.messages.append(
             f"{GAMES[params.game].title} is not played in tricks; showing {GAMES[DEFAULT_GAME].title}."
@@ -305,6 +322,7 @@ def explain_trick_app(query: str | None = None) -> w.VBox:
     cards = params.extra.get("cards")
     if cards and not explainer.type_trick(cards.replace(",", " ")):
         params.messages.append("The cards in the link could not be shown; see the message below.")
+    _offer_to_class(explainer, params)
     header = _header(
         "Why did that card win?",
         params,
@@ -337,7 +355,7 @@ def replay_app(query: str | None = None) -> w.VBox:
     offered = _variants()
     params = parse_params(
         _query(query),
-        extras=("seat", "step", "first_dealer", *offered),
+        extras=("seat", "step", "first_dealer", "teacher", *offered),
         long=("moves",),
     )
     seat = _seat(params, None, "showing the teacher's view")
@@ -358,6 +376,7 @@ def replay_app(query: str | None = None) -> w.VBox:
         bots_match = rules.play(params.seed) if dealer is None else rules.play(params.seed, first_dealer=dealer)
         stepper = TrickStepper(bots_match, seat=seat, step=step, **_look(params))
         title = f"Replay: {GAMES[params.game].title}, {params.players} players, seed {params.seed}"
+    _offer_to_class(stepper, params)
     moves = stepper.outline
     part = moves.part
     rounds = f", Page Up and Page Down a {moves.round_word}" if len(moves.rounds) > 1 else ""
@@ -508,7 +527,7 @@ def quiz_app(query: str | None = None) -> w.VBox:
     from ..quiz import asks_positions, steps
     from .quiz import Quiz
 
-    params = parse_params(_query(query), extras=("level", "question"))
+    params = parse_params(_query(query), extras=("level", "question", "teacher"))
     last = len(steps(params.game))
     level = 1
     if "level" in params.extra:
@@ -528,6 +547,7 @@ def quiz_app(query: str | None = None) -> w.VBox:
         else:
             params.messages.append(f"“{quote(text)}” is not a question number; starting at question 1.")
     quiz = Quiz(params.game, params.players, seed=params.seed, level=level, question=question, **_look(params))
+    _offer_to_class(quiz, params)
     header = _seeded_header(
         quiz,
         params,
@@ -557,7 +577,7 @@ def bid_trainer_app(query: str | None = None) -> w.VBox:
     from .movetrainer import DEFAULT_PLY, MAX_PLY, MoveTrainer, trains_moves
     from .movetrainer import GAMES as MOVE_GAMES
 
-    params = parse_params(_query(query), extras=("seat", "ply"))
+    params = parse_params(_query(query), extras=("seat", "ply", "teacher"))
     if trains_moves(GAMES[params.game]):
         ply = DEFAULT_PLY
         text = params.extra.get("ply")
@@ -572,6 +592,7 @@ def bid_trainer_app(query: str | None = None) -> w.VBox:
         if "seat" in params.extra:
             params.messages.append("In this trainer you are the player whose move it is; the seat was ignored.")
         moves = MoveTrainer(params.game, params.players, seed=params.seed, ply=ply, **_look(params))
+        _offer_to_class(moves, params)
         header = _seeded_header(
             moves,
             params,
@@ -589,6 +610,7 @@ def bid_trainer_app(query: str | None = None) -> w.VBox:
         params.game, params.players = DEFAULT_GAME, default_players(GAMES[DEFAULT_GAME])
     seat = _seat(params, 0, "you are Player 1") or 0
     trainer = BidTrainer(params.game, params.players, seed=params.seed, seat=seat, **_look(params))
+    _offer_to_class(trainer, params)
     tries = trainer.what + ("es" if trainer.what.endswith("s") else "s")  # predictions, bids, passes
     header = _seeded_header(
         trainer,

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import re
 import threading
-from typing import Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar
 
 import traitlets
 
@@ -32,6 +32,9 @@ from .board import Board, for_hosting
 from .controls import Button, Controls, Note, Progress, look_toggles
 from .inputs import bid_step, check_flag, check_whole, quote, short
 from .stepper import TrickStepper
+
+if TYPE_CHECKING:
+    from ..classwork import ClassQuestion
 
 TOP_BIDS = 10
 #: the highest seed (a link's seed is at most this)
@@ -168,6 +171,13 @@ class BidTrainer(Board):
         """Another hand to bid on: the deal of the next seed (a running trial is cancelled)."""
         self.seed = next_seed(self.seed)
         self.message = f"A new deal: seed {self.seed}."
+
+    def class_question(self) -> ClassQuestion:
+        """This hand's decision before the round, as a question for a class: what would you
+        predict, bid or pass? (The reveal shows the judge's figures for the answers chosen most.)"""
+        from ..classwork import decision
+
+        return decision(self.match, four_colour=self.four_colour)
 
     def link_state(self) -> dict[str, str]:
         """What a link needs to show this hand again: the seed and the look toggles."""

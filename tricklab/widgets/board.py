@@ -222,6 +222,13 @@ class Board(anywidget.AnyWidget):
         controls.on_change(self._redraw)
         self._redraw()
 
+    def add_controls(self, row: Sequence[Control]) -> None:
+        """Add ``row`` of controls below this board's own (its first row if it has none)."""
+        if self._controls is None:
+            self.use_controls(Controls([row]))
+        else:
+            self._controls.add_row(row)  # a change to the controls redraws
+
     # --- a board hosting another -------------------------------------------------------------------
 
     @property

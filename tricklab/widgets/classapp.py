@@ -19,6 +19,7 @@ import getpass
 import os
 import threading
 from collections.abc import Callable
+from typing import Protocol
 from urllib.parse import urlencode, urlsplit
 
 import traitlets
@@ -26,7 +27,7 @@ import traitlets
 from .. import classwork
 from ..classroom import LearnerDesk, Live, Now, TeacherDesk
 from ..classwork import ClassQuestion
-from ..display.classroom import dashboard_html, join_html, learner_html, live_html, reveal_html
+from ..display.classroom import dashboard_html, from_apps_html, join_html, learner_html, live_html, reveal_html
 from ..errors import InvalidOption, TricklabError, describe
 from ..games import GAMES, default_players, find_game
 from ..puzzles import levels as position_levels
@@ -34,7 +35,7 @@ from ..puzzles import questions as position_questions
 from ..quiz import asks_positions, levels, questions
 from ..store import Store
 from .board import Board
-from .controls import Button, Controls, Picker, TextEntry
+from .controls import Button, Controls, Note, Picker, TextEntry
 
 #: seconds between two reads of the class store
 POLL = 0.5
@@ -113,6 +114,47 @@ def make_question(game: str, ask: str, number: int) -> ClassQuestion:
             raise InvalidOption(f"{cls.title} has no such decision in deal {number}")
         return classwork.decision(match, points[(number * 7) % len(points)] if ask == "play" else points[0])
     raise InvalidOption(f"there is no question {describe(ask)} to send")
+
+
+class _AsksClass(Protocol):
+    """A widget that makes a question for a class of what it shows."""
+
+    @property
+    def board(self) -> Board: ...
+
+    def class_question(self) -> ClassQuestion: ...
+
+
+def offer_to_class(widget: _AsksClass, secret: str, store: Store | None = None) -> Button:
+    """Add a *Send to the class* button below ``widget``'s controls: a click sends what the widget
+    shows (its ``class_question()``) to the session whose teacher secret is ``secret``; a note
+    beside it says what was sent, or the widget's message why nothing was. A secret that is no
+    session's raises the store's error, and nothing is added."""
+    desk = TeacherDesk.reopen(store if store is not None else Store.open(), secret)
+    button = Button("to_class", "Send to the class", tooltip=f"to class session {desk.join_code}")
+    note = Note("to_class_note", f"Class session {desk.join_code}: nothing sent from here yet.")
+
+    def send() -> None:
+        try:
+            sent = desk.send(widget.class_question())
+        except TricklabError as exc:
+            widget.board.message = str(exc)
+            return
+        widget.board.message = ""
+        note.label = f"Sent to class session {desk.join_code} as question {sent.number}."
+
+    button.on_click(send)
+    widget.board.add_controls([button, note])
+    return button
+
+
+#: the apps a teacher can send a question from (``Send to the class``): (notebook, words)
+FROM_APPS = (
+    ("explain_trick.ipynb", "a trick, in the explainer"),
+    ("replay.ipynb", "a decision of a replayed match"),
+    ("quiz.ipynb", "a quiz question"),
+    ("bid_trainer.ipynb", "a hand's bid or a position's move, in the trainer"),
+)
 
 
 class ClassTeacher(Board):
@@ -221,11 +263,25 @@ class ClassTeacher(Board):
     def _game_changed(self, game: object) -> None:
         options = [(label, value) for value, label in asks(str(game))]
         self.ask_picker.set_options(options, options[0][1])
+        self._refresh(force=True)  # the links to the apps are the game's
 
     def _intent(self, intent: str, value: str | None) -> None:
         if intent == PAGE and isinstance(value, str):
             self._set_page(value)
             self._refresh(force=True)
+
+    def _from_apps(self) -> list[tuple[str, str]]:
+        """The links to the apps that can send the picked game's questions to this session (none
+        until the page's address is known)."""
+        if not self.page or self.desk is None:
+            return []
+        folder = self.page.rsplit("/", 1)[0]
+        game = str(self.game_picker.value)
+        query = urlencode({"game": game, "teacher": self.desk.session.teacher_secret})
+        tricks = find_game(game).capabilities.tricks
+        return [
+            (f"{folder}/{app}?{query}", words) for app, words in FROM_APPS if tricks or app != "explain_trick.ipynb"
+        ]
 
     def _set_page(self, page: str) -> None:
         parts = urlsplit(page) if len(page) <= 500 else None
@@ -272,6 +328,7 @@ class ClassTeacher(Board):
         answered = 0
         number = 0
         revealed = False
+        body += from_apps_html(self._from_apps())
         if self._results:
             body += dashboard_html(desk.dashboard(), desk.csv())
         elif isinstance(live, Live):

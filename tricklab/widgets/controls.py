@@ -296,16 +296,28 @@ class Controls:
     """
 
     def __init__(self, rows: Sequence[Sequence[Control]]) -> None:
-        self.rows = [list(row) for row in rows]
+        self.rows: list[list[Control]] = []
         self._by_name: dict[str, Control] = {}
-        for control in (c for row in self.rows for c in row):
+        self._listeners: list[Callable[[], None]] = []
+        for row in rows:
+            self.add_row(row)
+
+    def add_row(self, row: Sequence[Control]) -> None:
+        """Add ``row`` below the others (each control checked first: nothing is added if one is refused)."""
+        if not isinstance(row, list | tuple):
+            raise InvalidOption(f"a row of controls is a list of controls, not {describe(row)}")
+        row = list(row)
+        names = [control.name for control in row if isinstance(control, Control)]
+        for control in row:
             if not isinstance(control, Control):
                 raise InvalidOption(f"a row of controls holds controls, not {describe(control)}")
-            if control.name in self._by_name:
+            if control.name in self._by_name or names.count(control.name) > 1:
                 raise InvalidOption(f"two controls are named {describe(control.name)}")
+        self.rows.append(row)
+        for control in row:
             self._by_name[control.name] = control
             control.observe(self._changed)
-        self._listeners: list[Callable[[], None]] = []
+        self._changed(None)
 
     def on_change(self, listener: Callable[[], None]) -> None:
         self._listeners.append(listener)

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import traitlets
 
@@ -16,6 +16,9 @@ from ..games.capabilities import TRUMP
 from .board import Board
 from .controls import Button, Controls, Picker, TextEntry, look_toggles
 from .inputs import MAX_TYPED, MAX_VALUE, PageValue, check_flag, clicked_card, too_long
+
+if TYPE_CHECKING:
+    from ..classwork import ClassQuestion
 
 
 class TrickExplainer(Board):
@@ -143,6 +146,14 @@ class TrickExplainer(Board):
             self.game = cls.name
             if players is not None:
                 self.players = players
+
+    def class_question(self) -> ClassQuestion:
+        """The trick shown, as a question for a class: which card wins it?"""
+        from ..classwork import ClassworkError, which_wins
+
+        if len(self.cards) < 2:
+            raise ClassworkError("a trick is sent to the class once it has two cards or more")
+        return which_wins(self.game, self.cards, players=self.players, four_colour=self.four_colour, **self._trump())
 
     def link_state(self) -> dict[str, str]:
         """What a link needs to show this trick: the game, players, trump, cards, look toggles."""

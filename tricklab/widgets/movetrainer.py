@@ -8,7 +8,7 @@ with no pre-round decision that declare "try a move" (``Capabilities.moves``).
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import traitlets
 
@@ -25,6 +25,9 @@ from ..moves import MoveOutcome, MovesEntry, entry_of, try_moves
 from .board import Board
 from .controls import Button, Controls, look_toggles
 from .inputs import check_flag, quote, short
+
+if TYPE_CHECKING:
+    from ..classwork import ClassQuestion
 
 #: how many moves the bots play before the position shown, unless asked for another number
 DEFAULT_PLY = 6
@@ -159,6 +162,12 @@ class MoveTrainer(Board):
         """Another position: the next seed, after as many moves."""
         self.seed = next_seed(self.seed)
         self.message = f"A new position: seed {self.seed}."
+
+    def class_question(self) -> ClassQuestion:
+        """This position, as a question for a class: which move would you make?"""
+        from ..classwork import best_move
+
+        return best_move(self.match)
 
     def link_state(self) -> dict[str, str]:
         """What a link needs to show this position again: the seed, the moves played before it

@@ -5,7 +5,7 @@ questions, each answer marked by the engine (:mod:`tricklab.quiz`, :mod:`trickla
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import traitlets
 
@@ -32,6 +32,9 @@ from ..quiz import (
 from .board import Board
 from .controls import Button, Controls, Picker, look_toggles
 from .inputs import PageValue, check_flag, clicked_card, number, quote, short, too_long
+
+if TYPE_CHECKING:
+    from ..classwork import ClassQuestion
 
 AnyQuestion = Question | PositionQuestion
 AnyVerdict = Verdict | PositionVerdict
@@ -277,6 +280,12 @@ class Quiz(Board):
         self.questions = self._make(self.rules.name, self.rules.players, seed, self.level, len(self.questions))
         self.set_trait("seed", seed)
         self.restart()
+
+    def class_question(self) -> ClassQuestion:
+        """The question shown, as a question for a class (a podium question asks only which card wins)."""
+        from ..classwork import from_quiz
+
+        return from_quiz(self.question, four_colour=self.four_colour)
 
     def link_state(self) -> dict[str, str]:
         """What a link needs to ask this question again: seed, level, question, look toggles."""

@@ -5,7 +5,7 @@ from __future__ import annotations
 import asyncio
 import re
 from collections.abc import Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import traitlets
 
@@ -23,6 +23,9 @@ from .board import Board
 from .controls import Button, Control, Controls, Note, Picker, TextEntry, Toggle, look_toggles
 from .inputs import PageValue, check_flag, check_whole, quote
 from .review import RETRIED, ReviewPanel
+
+if TYPE_CHECKING:
+    from ..classwork import ClassQuestion
 
 #: the keys the stepper (its board and its move list) takes
 KEYS = ("ArrowLeft", "ArrowRight", "Shift+ArrowLeft", "Shift+ArrowRight", "PageUp", "PageDown", "Home", "End")
@@ -246,6 +249,20 @@ class TrickStepper(Board):
             self.use_controls(Controls(rows))
             self.step = max(0, min(last, step))
             self._render()
+
+    def class_question(self) -> ClassQuestion:
+        """The decision after the step shown, as a question for a class, as the player to move
+        saw it: which card would you play, what would you bid (the judge's figures at the reveal),
+        or, in a game played on a board, which move would you make?"""
+        from ..classwork import ClassworkError, best_move, decision
+
+        at = self.steps[self.step].decisions
+        seat = self.match.states[at].to_play
+        if seat is None:
+            raise ClassworkError("nobody is to play after this step: step back to a decision to send it")
+        if self.rules.capabilities.review is not None:
+            return decision(self.match, at, four_colour=self.four_colour)
+        return best_move(self.match, at)
 
     def link_state(self) -> dict[str, str]:
         """What a link needs to show the board as it is: the step, and the look toggles."""
