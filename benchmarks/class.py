@@ -145,12 +145,16 @@ async def open_learner(browser: Any, url: str, code: str, i: int, timeout: float
     context = await browser.new_context(viewport=PHONE, is_mobile=True, has_touch=True, device_scale_factor=2)
     await block_outside(context)
     page = await context.new_page()
-    await page.goto(f"{url}/voila/render/class.ipynb?join={code}", timeout=timeout * 1000)
-    name = page.get_by_label("Your name")
-    await name.wait_for(timeout=timeout * 1000)
-    await name.fill(f"Learner {i + 1}")
-    await page.get_by_role("button", name="Join the class").click()
-    await page.locator(".tricklab-board .tl-class-waiting").wait_for(timeout=timeout * 1000)
+    try:
+        await page.goto(f"{url}/voila/render/class.ipynb?join={code}", timeout=timeout * 1000)
+        name = page.get_by_label("Your name")
+        await name.wait_for(timeout=timeout * 1000)
+        await name.fill(f"Learner {i + 1}")
+        await page.get_by_role("button", name="Join the class").click()
+        await page.locator(".tricklab-board .tl-class-waiting").wait_for(timeout=timeout * 1000)
+    except Exception as exc:  # say what the page showed
+        shown = " ".join((await page.inner_text("body")).split())[:300]
+        raise RuntimeError(f"{str(exc).splitlines()[0]}; the page showed: {shown!r}") from exc
     await page.evaluate(SEEN)
     return page
 

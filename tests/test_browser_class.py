@@ -134,3 +134,38 @@ def postgres_serve(postgres_url: str) -> Iterator[Any]:
 def test_a_whole_session_on_postgresql_goes_on_when_the_server_restarts(browser: Any, postgres_serve: Any) -> None:
     start, restart = postgres_serve
     _session(browser, start(), restart)
+
+
+def test_a_question_sent_from_an_app_and_a_homework_set(voila_url: str, browser: Any) -> None:
+    teacher, code = _start(browser, voila_url)
+    ana = _join(browser, voila_url, code, "Ana", True)
+    teacher.get_by_text("Or send a question from an app").click()
+    with teacher.context.expect_page() as opened:
+        teacher.get_by_role("link", name="a quiz question").click()
+    quiz = opened.value
+    send = quiz.get_by_role("button", name="Send to the class")
+    send.wait_for(timeout=90_000)
+    assert "teacher=" not in quiz.evaluate("location.search"), "the secret leaves the app's address"
+    send.click()
+    quiz.get_by_text(f"Sent to class session {code} as question 1.").wait_for(timeout=30_000)
+    ana.get_by_text("Question 1:").wait_for(timeout=15_000)
+    ana.locator(ANSWERS).first.click()
+    teacher.get_by_text("1 of 1 student answered").wait_for(timeout=15_000)
+    quiz.close()
+
+    teacher.get_by_role("button", name="Save as homework").click()
+    saved = teacher.locator(".tl-class-saved")
+    saved.wait_for(timeout=15_000)
+    join = saved.locator("a").first.get_attribute("href")
+    assert join and "join=" in join and code not in join
+    dee, _ = open_phone_page(browser, join)
+    dee.get_by_label("Your name").fill("Dee", timeout=90_000)
+    dee.get_by_role("button", name="Join the class").click()
+    dee.get_by_text("Question 1 of 1:").wait_for(timeout=30_000)
+    dee.locator(ANSWERS).first.click()
+    dee.locator(".tl-class-answer").wait_for(timeout=15_000)  # at once, in a homework set
+    dee.get_by_role("button", name="See your results").click()
+    dee.get_by_text("You have answered all 1 question").wait_for(timeout=15_000)
+    assert "Ana" not in dee.locator(".tricklab-board").inner_text()
+    for page in (teacher, ana, dee):
+        page.context.close()

@@ -207,3 +207,44 @@ def test_the_projector_links_the_apps_that_send_the_picked_games_questions(store
     assert secret not in learner.scene["html"] and secret not in str(learner.scene)
     teacher.close()
     learner.close()
+
+
+def test_a_homework_set_saved_on_the_projector_is_answered_at_a_learners_pace(store: Store) -> None:
+    page = "http://192.168.1.20:8866/voila/render/class.ipynb"
+    teacher = ClassTeacher(store, page=page, poll=60)
+    teacher.controls["start"].click()
+    assert teacher.controls["save_set"].disabled, "nothing to save before a question is sent"
+    teacher.send(cw.which_wins("tricks-and-stones", "7H AH 8S KD", players=4, trump="S"))
+    teacher.send(cw.which_wins("tricks-and-stones", "9C KC 7C", players=4, trump="H"))
+    teacher.control("save_set", None)
+    assert teacher._saved is not None
+    saved = teacher._saved.session
+    html = teacher.scene["html"]
+    assert "Homework set saved" in html and f"{page}?join={saved.join_code}" in html
+    assert f"{page}?teacher={saved.teacher_secret}" in html, "the set's results: the teacher's own link"
+
+    learner = ClassLearner(store, join=saved.join_code, poll=60)
+    learner.control("name", "Ana")
+    learner.controls["join"].click()
+    assert "Question 1 of 2" in learner.scene["html"] and saved.teacher_secret not in str(learner.scene)
+    learner.intent("answer", "8S")
+    html = learner.scene["html"]
+    assert "Eight of Spades wins" in html and 'data-intent="next"' in html and "Next question" in html
+    learner.intent("answer", "AH")
+    assert "press Next" in learner.message, "a set's answer is given once"
+    learner.intent("next")
+    assert "Question 2 of 2" in learner.scene["html"]
+    learner.intent("answer", "7C")
+    assert "See your results" in learner.scene["html"]
+    learner.intent("next")
+    html = learner.scene["html"]
+    assert (
+        "You have answered all 2 questions: 1 right." in html and learner.scene["announce"] == "Every question answered"
+    )
+
+    results = ClassTeacher(store, secret=saved.teacher_secret, page=page, poll=60)
+    html = results.scene["html"]
+    assert "A homework set of 2 questions: 1 joined" in html and "Ana" in html
+    assert results.controls["send"].hidden and results.controls["reveal"].hidden and results.controls["save_set"].hidden
+    for widget in (teacher, learner, results):
+        widget.close()

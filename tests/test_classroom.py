@@ -96,3 +96,70 @@ def test_reopened_pages_go_on_and_a_learner_sees_only_their_own(class_store: Sto
         TeacherDesk.reopen(class_store, ana.student.token)
     with pytest.raises(ClassworkError, match="a ClassQuestion"):
         teacher.send({"prompt": "made up"})  # type: ignore[arg-type]
+
+
+def test_a_homework_set_is_answered_at_each_learners_pace(class_store: Store) -> None:
+    ticks = _clock()
+    clock = lambda: next(ticks)  # noqa: E731
+    teacher = TeacherDesk.start(class_store, "Ms Rivera", clock)
+    with pytest.raises(tricklab.TricklabError, match="send one first"):
+        teacher.save_set()
+    sent = [
+        cw.which_wins("tricks-and-stones", "7H AH 8S KD", players=4, trump="S"),
+        cw.which_wins("tricks-and-stones", "9C KC 7C", players=4, trump="H"),
+        cw.from_quiz(tricklab.puzzles.questions("kalah", 2, seed=1, level=1, count=1)[0]),
+    ]
+    for question in sent:
+        teacher.send(question)
+    homework = teacher.save_set()
+    assert homework.paced and homework.join_code != teacher.join_code
+    assert [q.shown for q, _ in homework.store.questions(homework.session)] == [q.shown() for q in sent]
+    with pytest.raises(NotAllowed, match="questions are fixed"):
+        homework.send(sent[0])
+    with pytest.raises(NotAllowed, match="once they have answered"):
+        class_store.reveal(homework.session, homework.current()[0].id, now=1)  # type: ignore[index]
+
+    ana = LearnerDesk.join(class_store, homework.join_code, "Ana", who="a", clock=clock)
+    ben = LearnerDesk.join(class_store, homework.join_code, "Ben", who="b", clock=clock)
+    assert ana.paced and not LearnerDesk.join(class_store, teacher.join_code, "Cy", clock=clock).paced
+    first = ana.now()
+    assert first.of == 3 and first.question is not None and first.question.number == 1 and first.answer is None
+    with pytest.raises(NotAllowed, match="once you have answered"):
+        class_store.revealed_answer(ana.student, first.question.id)
+    ana.answer(sent[0].right[0])
+    shown = ana.now()  # the answer at once, hers marked right
+    assert shown.question is not None and shown.question.number == 1 and shown.right is True
+    assert shown.answer is not None and shown.answer["answer"] == sent[0].answer
+    with pytest.raises(ClassworkError, match="press Next"):
+        ana.answer(sent[0].right[0])
+    with pytest.raises(tricklab.TricklabError, match="answered this question already"):
+        class_store.answer(ana.student, first.question.id, sent[0].choices[0].value, now=9)
+    ana.next()
+    assert ana.now().question.number == 2  # type: ignore[union-attr]
+    assert ben.now().question.number == 1, "each at their own pace"  # type: ignore[union-attr]
+    wrong = next(c.value for c in sent[1].choices if c.value not in sent[1].right)
+    ana.answer(wrong)
+    assert ana.now().right is False
+    ana.next()
+    ana.answer(sent[2].right[0])
+    ana.next()
+    done = ana.now()
+    assert done.question is None and done.of == 3
+    assert [m.right for m in ana.results()] == [True, False, True]
+
+    board = homework.dashboard()
+    assert dict(board.students)["Ana"] and [m.right for m in dict(board.students)["Ana"]] == [True, False, True]
+    assert dict(board.students)["Ben"] == ()
+    assert board.missed[0].number == 2 and board.missed[0].wrong == 1
+    rows = list(csv.DictReader(io.StringIO(homework.csv())))
+    assert [(r["student"], r["question"], r["right"]) for r in rows] == [
+        ("Ana", "1", "yes"),
+        ("Ana", "2", "no"),
+        ("Ana", "3", "yes"),
+    ]
+    # the class session itself is untouched: no answers, nothing revealed
+    assert teacher.dashboard().students == (("Cy", ()),) and not teacher.current()[0].revealed  # type: ignore[index]
+    # a reopened page goes on where the learner was
+    again = LearnerDesk.reopen(class_store, ben.student.token, clock)
+    assert again.paced and again.now().question.number == 1  # type: ignore[union-attr]
+    assert TeacherDesk.reopen(class_store, homework.session.teacher_secret).paced

@@ -57,7 +57,7 @@ def configurable_http_proxy() -> Path:
     return PROXY
 
 
-def hub_config(folder: Path, *, port: int, proxy: Path) -> Path:
+def hub_config(folder: Path, *, port: int, proxy: Path, class_db: str = "") -> Path:
     """A ``jupyterhub_config.py`` for 127.0.0.1, and the users' Jupyter config beside it."""
     etc_jupyter = folder / "etc-jupyter"
     etc_jupyter.mkdir()
@@ -80,7 +80,8 @@ def hub_config(folder: Path, *, port: int, proxy: Path) -> Path:
         "Spawner.cmd": [str(singleuser)],
         "Spawner.args": args,
         "Spawner.notebook_dir": str(ROOT / "voila_apps"),
-        "Spawner.environment": {"JUPYTER_CONFIG_PATH": str(etc_jupyter)},
+        # the class store every learner's server shares, as a deployment sets it in the user image
+        "Spawner.environment": {"JUPYTER_CONFIG_PATH": str(etc_jupyter), "TRICKLAB_CLASS_DB": class_db},
         "Spawner.start_timeout": 120,
         "Spawner.http_timeout": 120,
     }
@@ -92,13 +93,14 @@ def hub_config(folder: Path, *, port: int, proxy: Path) -> Path:
 
 
 @pytest.fixture(scope="module")
-def hub(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str, Path]]:
-    """A running JupyterHub; yields its URL and its log file."""
+def hub(tmp_path_factory: pytest.TempPathFactory, postgres_url: str) -> Iterator[tuple[str, Path]]:
+    """A running JupyterHub whose learners' servers share one class store on PostgreSQL; yields
+    its URL and its log file."""
     pytest.importorskip("jupyterhub", reason="JupyterHub is in the test extra: pip install -e '.[test]'")
     proxy = configurable_http_proxy()
     folder = tmp_path_factory.mktemp("hub")
     port = free_port()
-    config = hub_config(folder, port=port, proxy=proxy)
+    config = hub_config(folder, port=port, proxy=proxy, class_db=postgres_url)
     log_path = folder / "hub.log"
     with open(log_path, "wb") as log:
         proc = subprocess.Popen(
@@ -130,7 +132,13 @@ def hub(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str, Path]]:
 
 
 def follow_the_link_as(
-    browser: Any, hub_url: str, name: str, *, link: str = LINK, dialogs: list[str] | None = None
+    browser: Any,
+    hub_url: str,
+    name: str,
+    *,
+    link: str = LINK,
+    dialogs: list[str] | None = None,
+    drawn: str = ".tl-card",
 ) -> tuple[Any, Any]:
     """A learner's own browser session: open the shared link, log in, get to the app.
 
@@ -148,7 +156,7 @@ def follow_the_link_as(
     page.locator("input[name=username]").fill(name)
     page.locator("input[name=password]").fill("any")
     page.locator("input[type=submit], button[type=submit]").first.click()
-    page.locator(f"{BOARD} .tl-card").first.wait_for(timeout=150_000)
+    page.locator(f"{BOARD} {drawn}").first.wait_for(timeout=150_000)
     return context, page
 
 
@@ -203,3 +211,35 @@ def test_a_hostile_link_runs_no_script_for_a_logged_in_learner(browser: Any, hub
         context.close()
     # the learner's server ran the guard: tricklab's extension, loaded before Voilà's
     assert "tricklab: a link may choose only the light or the dark theme" in log.read_text(errors="replace")
+
+
+def test_a_class_session_across_the_learners_servers_uses_their_hub_names(browser: Any, hub: tuple[str, Path]) -> None:
+    """The teacher starts a session in her own server; two learners join from their own servers
+    (one class store on PostgreSQL), each under their hub name, with no name to type."""
+    hub_url, _ = hub
+    teacher_context, teacher = follow_the_link_as(
+        browser, hub_url, "rivera", link="voila/render/class.ipynb?teach=1", drawn=".tl-summary"
+    )
+    teacher.get_by_role("button", name="Start a class session").click()
+    code = teacher.locator(".tl-class-code").inner_text(timeout=60_000)
+    learners = []
+    for name in ("ada", "bo"):
+        context, page = follow_the_link_as(
+            browser, hub_url, name, link=f"voila/render/class.ipynb?join={code}", drawn=".tl-summary"
+        )
+        assert page.url.startswith(f"{hub_url}/user/{name}/voila/render/class.ipynb")
+        assert not page.get_by_label("Your name").is_visible(), "the hub name is used"
+        page.get_by_role("button", name="Join the class").click()
+        page.get_by_text(f"You are {name}").wait_for(timeout=30_000)
+        learners.append((context, page))
+    teacher.get_by_text("2 joined").wait_for(timeout=30_000)
+    teacher.get_by_role("button", name="Send to the class").click()
+    for _, page in learners:
+        page.get_by_text("Question 1:").wait_for(timeout=30_000)
+        page.locator(".tl-class-picture [data-intent=answer]").first.click()
+    teacher.get_by_text("2 of 2 students answered").wait_for(timeout=30_000)
+    teacher.get_by_role("button", name="Results").click()
+    results = teacher.locator(".tl-class-results").inner_text(timeout=30_000)
+    assert "ada" in results and "bo" in results
+    for context in (teacher_context, *(c for c, _ in learners)):
+        context.close()

@@ -219,3 +219,36 @@ def test_a_client_guessing_join_codes_is_stopped_and_the_class_still_joins(store
         store.join(wrong, "X", now=200.0, who="the last bot")
     with pytest.raises(TooManyTries):  # then everyone waits
         store.join(session.join_code, "Cy", now=201.0, who="a newcomer")
+
+
+def test_a_store_written_before_homework_sets_opens_and_goes_on(tmp_path: Path) -> None:
+    """A class store at schema version 2 (before homework sets) is migrated when opened: its
+    session reopens as the class session it was, its question and answer kept."""
+    path = tmp_path / "old.sqlite3"
+    old = sqlite3.connect(path)
+    old.execute("CREATE TABLE schema_version (version INTEGER NOT NULL)")
+    for version, statements in enumerate(MIGRATIONS[:2], start=1):
+        for statement in statements:
+            old.execute(statement)
+        old.execute("INSERT INTO schema_version (version) VALUES (?)", (version,))
+    old.execute("INSERT INTO class_session VALUES ('s1', 'ABCDEF', 'secret-of-the-teacher', 'Ms Rivera', 1.0, NULL)")
+    old.execute("INSERT INTO student VALUES ('p1', 's1', 'Ana', 'token-of-ana', 2.0)")
+    old.execute(
+        "INSERT INTO question VALUES (?, ?, ?, ?, ?, ?, ?, NULL)",
+        ("q1", "s1", 1, "quiz", '{"prompt": "Which?"}', '{"right": ["a"]}', 3.0),
+    )
+    old.execute("INSERT INTO answer VALUES ('q1', 'p1', 'a', 4.0)")
+    old.commit()
+    old.close()
+    store = Store.open(str(path))
+    try:
+        assert store.version() == len(MIGRATIONS)
+        session = store.teacher_session("secret-of-the-teacher")
+        assert session.paced is False and session.join_code == "ABCDEF"
+        ana = store.student("token-of-ana")
+        assert store.paced(ana) is False and store.given(ana, "q1") == "a"
+        assert [(q.number, q.shown, answer) for q, answer in store.questions(session)] == [
+            (1, {"prompt": "Which?"}, {"right": ["a"]})
+        ]
+    finally:
+        store.close()

@@ -137,6 +137,16 @@ class TeacherDesk:
             raise ClassworkError(f"a class is sent a ClassQuestion (tricklab.classwork), not {describe(question)}")
         return self.store.send(self.session, question.kind, question.shown(), question.hidden(), now=self._clock())
 
+    @property
+    def paced(self) -> bool:
+        """Whether this is a homework set (its questions fixed, answered at each student's pace)."""
+        return self.session.paced
+
+    def save_set(self) -> TeacherDesk:
+        """Save the questions sent so far as a homework set: the set's own desk (its join code
+        and link are the students', its teacher's secret reopens its results)."""
+        return TeacherDesk(self.store, self.store.new_set(self.session, now=self._clock()), self._clock)
+
     def current(self) -> tuple[Question, object] | None:
         """The latest question sent and its answer, or ``None`` before the first."""
         asked = self.store.questions(self.session)
@@ -227,14 +237,17 @@ def _cell(text: str) -> str:
 
 @dataclass(frozen=True, slots=True)
 class Now:
-    """What a learner's page shows: the current ``question`` (``None``: waiting for the teacher),
-    the learner's own answer (``given``), and once revealed the ``answer`` part and whether the
-    learner's answer was ``right``."""
+    """What a learner's page shows: the current ``question`` (``None``: waiting for the teacher,
+    or, in a homework set, every question answered), the learner's own answer (``given``), and
+    once revealed the ``answer`` part and whether the learner's answer was ``right``. In a
+    homework set a question's answer is shown once the learner has answered it."""
 
     question: Question | None
     given: str | None
     answer: Mapping[str, object] | None
     right: bool | None
+    #: in a homework set: how many questions it has (0: a class session, led by the teacher)
+    of: int = 0
 
 
 class LearnerDesk:
@@ -244,6 +257,9 @@ class LearnerDesk:
         self.store = store
         self.student = student
         self._clock = clock
+        self.paced = store.paced(student)
+        #: in a homework set, the question answered last, shown with its answer until :meth:`next`
+        self._showing: int | None = None
 
     @classmethod
     def join(cls, store: Store, join_code: str, name: str, *, who: str = "", clock: Clock = time.time) -> LearnerDesk:
@@ -260,26 +276,42 @@ class LearnerDesk:
         return self.student.name
 
     def now(self) -> Now:
-        """The current question, the learner's answer, and the answer once revealed."""
-        question = self.store.current(self.student)
+        """The current question, the learner's answer, and the answer once revealed (in a
+        homework set: the question just answered with its answer, else the next one)."""
+        of = self.store.set_size(self.student) if self.paced else 0
+        question = None
+        if self._showing is not None:
+            question = self.store.question(self.student, self._showing)
         if question is None:
-            return Now(None, None, None, None)
+            question = self.store.current(self.student)
+        if question is None:
+            return Now(None, None, None, None, of)
         given = self.store.given(self.student, question.id)
         if not question.revealed:
-            return Now(question, given, None, None)
+            return Now(question, given, None, None, of)
         answer = self.store.revealed_answer(self.student, question.id)
         shown = answer if isinstance(answer, Mapping) else {}
-        return Now(question, given, shown, None if given is None else _marked(question, shown, given))
+        return Now(question, given, shown, None if given is None else _marked(question, shown, given), of)
 
     def answer(self, choice: str) -> None:
-        """Answer the current question with one of its choices (again: the new answer counts)."""
+        """Answer the current question with one of its choices (again: the new answer counts,
+        until the reveal; in a homework set, once, and its answer is shown)."""
         question = self.store.current(self.student)
-        if question is None:
-            raise ClassworkError("there is no question yet: wait for the teacher")
+        if question is None or (self.paced and self._showing is not None):
+            wait = "press Next for the next question" if self.paced else "wait for the teacher"
+            raise ClassworkError(f"there is no question to answer now: {wait}")
         values = [value for value, _ in choices_of(question)]
         if not isinstance(choice, str) or choice not in values:
             raise ClassworkError(f"{describe(choice)} is not one of this question's choices")
         self.store.answer(self.student, question.id, choice, now=self._clock())
+        if self.paced:
+            self._showing = question.number
+
+    def next(self) -> None:
+        """In a homework set: on to the next question not yet answered."""
+        if not self.paced:
+            raise ClassworkError("the teacher sends the next question in a class session")
+        self._showing = None
 
     def results(self) -> list[Mark]:
         """The learner's own answers, marked where the answer has been revealed."""

@@ -183,13 +183,7 @@ def decision(
         raise ClassworkError(
             f"{rules.title} has no judge of its decisions: send one of its quiz questions (from_quiz) instead"
         )
-    at = len(match.states) - 1 if at is None else at
-    if isinstance(at, bool) or not isinstance(at, int) or not 0 <= at < len(match.states):
-        raise ClassworkError(f"at is a step of the match, 0 to {len(match.states) - 1}, not {describe(at)}")
-    state = match.states[at]
-    seat = state.to_play
-    if seat is None:
-        raise ClassworkError(f"nobody is to play at step {at}: the match is over there")
+    at, state, seat = _decision_at(match, at, "play")
     ev = evaluate(match, at, samples=samples, seed=seed)
     view = rules.view(state, seat)
     # the choices in the rules' own order (a hand's order, bids from the lowest): the judge's,
@@ -231,13 +225,7 @@ def best_move(match: Match, at: int | None = None) -> ClassQuestion:
     if not isinstance(match, Match):
         raise ClassworkError(f"a move is asked of a Match, not {describe(match)}")
     rules = match.rules
-    at = len(match.states) - 1 if at is None else at
-    if isinstance(at, bool) or not isinstance(at, int) or not 0 <= at < len(match.states):
-        raise ClassworkError(f"at is a step of the match, 0 to {len(match.states) - 1}, not {describe(at)}")
-    state = match.states[at]
-    seat = state.to_play
-    if seat is None:
-        raise ClassworkError(f"nobody is to move at step {at}: the match is over there")
+    at, state, seat = _decision_at(match, at, "move")
     outcomes = try_moves(rules, state)
     if len(outcomes) < 2:
         raise ClassworkError(f"only one move is allowed at step {at}: there is nothing to choose")
@@ -290,6 +278,18 @@ def most_chosen(hidden: Mapping[str, object], counts: Mapping[str, int], top: in
 
 
 # --- internals ------------------------------------------------------------------------------------
+
+
+def _decision_at(match: Match, at: object, verb: str) -> tuple[int, Any, int]:
+    """The step ``at`` of ``match`` (``None``: now), checked: ``(at, its state, the seat to play)``."""
+    at = len(match.states) - 1 if at is None else at
+    if isinstance(at, bool) or not isinstance(at, int) or not 0 <= at < len(match.states):
+        raise ClassworkError(f"at is a step of the match, 0 to {len(match.states) - 1}, not {describe(at)}")
+    state = match.states[at]
+    seat = state.to_play
+    if seat is None:
+        raise ClassworkError(f"nobody is to {verb} at step {at}: the match is over there")
+    return at, state, int(seat)
 
 
 def _trick_question(kind: str, rules: Rules[Any], outcome: TrickOutcome, prompt: str, four: bool) -> ClassQuestion:

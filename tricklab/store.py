@@ -80,6 +80,10 @@ MIGRATIONS: tuple[tuple[str, ...], ...] = (
         )""",
         "CREATE INDEX join_attempt_tried ON join_attempt (tried)",
     ),
+    (
+        # a homework set: a session whose questions are fixed and answered at each student's pace
+        "ALTER TABLE class_session ADD COLUMN paced INTEGER NOT NULL DEFAULT 0",
+    ),
 )
 #: a join code's letters: no 0/O, 1/I/L, so a code read off a projector is typed right
 CODE_LETTERS = "ABCDEFGHJKMNPQRSTUVWXYZ23456789"
@@ -127,6 +131,7 @@ class Session:
     join_code: str
     teacher_secret: str
     teacher: str
+    paced: bool = False  # a homework set (:meth:`Store.new_set`)
 
 
 @dataclass(frozen=True)
@@ -141,7 +146,9 @@ class Student:
 
 @dataclass(frozen=True)
 class Question:
-    """A question as a student's page is given it: what to show, not its answer."""
+    """A question as a student's page is given it: what to show, not its answer. ``revealed``:
+    its answer may be shown to whoever holds this (in a homework set, to a student once they
+    have answered it; to the teacher, always)."""
 
     id: str
     session_id: str
@@ -253,9 +260,14 @@ class Store:
     def new_session(self, teacher: str, *, now: float) -> Session:
         """A new class session of ``teacher`` (a hub user's name, or who started ``serve``), with
         a join code no open session has and the teacher's secret."""
-        teacher = _name(teacher, "the teacher's name")
+        return self._new(_name(teacher, "the teacher's name"), (), now=now)
+
+    def _new(self, teacher: str, questions: Sequence[Sequence[object]], *, now: float) -> Session:
+        """A new session with a join code no session has; with ``questions`` (``number, kind,
+        shown, answer`` rows) a homework set of them, written in the same transaction."""
         for _ in range(20):
-            session = Session(secrets.token_hex(8), _join_code(), secrets.token_urlsafe(24), teacher)
+            paced = bool(questions)
+            session = Session(secrets.token_hex(8), _join_code(), secrets.token_urlsafe(24), teacher, paced)
             with self._transaction():
                 taken = self._run(
                     f"SELECT 1 FROM class_session WHERE join_code = {self._mark}", (session.join_code,)
@@ -263,12 +275,37 @@ class Store:
                 if taken:
                     continue
                 self._run(
-                    "INSERT INTO class_session (id, join_code, teacher_secret, teacher, created) "
-                    f"VALUES ({self._marks(5)})",
-                    (session.id, session.join_code, session.teacher_secret, session.teacher, now),
+                    "INSERT INTO class_session (id, join_code, teacher_secret, teacher, created, paced) "
+                    f"VALUES ({self._marks(6)})",
+                    (session.id, session.join_code, session.teacher_secret, teacher, now, int(paced)),
                 )
+                for number, kind, shown, answer in questions:
+                    self._run(
+                        "INSERT INTO question (id, session_id, number, kind, shown, answer, sent) "
+                        f"VALUES ({self._marks(7)})",
+                        (secrets.token_hex(8), session.id, number, kind, shown, answer, now),
+                    )
             return session
         raise StoreError("no free join code was found; try again")  # pragma: no cover (31**6 codes)
+
+    def new_set(self, session: Session, *, now: float) -> Session:
+        """The teacher saves the questions sent so far in ``session`` as a homework set: a new
+        session with a join code of its own, whose students answer every question at their own
+        pace, each seeing a question's answer once they have answered it."""
+        self._teacher(session)
+        with self._transaction():
+            rows = self._run(
+                f"SELECT number, kind, shown, answer FROM question WHERE session_id = {self._mark} ORDER BY number",
+                (session.id,),
+            ).fetchall()
+        if not rows:
+            raise StoreError("a homework set is made of the questions sent: send one first")
+        copied = [(int(number), str(kind), str(shown), str(answer)) for number, kind, shown, answer in rows]
+        return self._new(session.teacher, copied, now=now)
+
+    def paced(self, student: Student) -> bool:
+        """Whether the student's session is a homework set (answered at the student's own pace)."""
+        return self._student(student)
 
     def session_by_code(self, join_code: str) -> str:
         """The id of the open session whose join code is ``join_code`` (case and spaces ignored)."""
@@ -323,7 +360,8 @@ class Store:
         again from its link (a reload, a restarted server), goes on with its session."""
         row = (
             self._row(
-                f"SELECT id, join_code, teacher_secret, teacher FROM class_session WHERE teacher_secret = {self._mark}",
+                "SELECT id, join_code, teacher_secret, teacher, paced FROM class_session "
+                f"WHERE teacher_secret = {self._mark}",
                 (teacher_secret,),
             )
             if isinstance(teacher_secret, str) and 0 < len(teacher_secret) <= 100
@@ -331,7 +369,7 @@ class Store:
         )
         if row is None:
             raise NotAllowed("that teacher's link is not (or no longer) a class session's: start a new session")
-        return Session(str(row[0]), str(row[1]), str(row[2]), str(row[3]))
+        return Session(str(row[0]), str(row[1]), str(row[2]), str(row[3]), bool(row[4]))
 
     def student(self, token: str) -> Student:
         """The student whose token is ``token``: a student's page, opened again from its link,
@@ -358,7 +396,8 @@ class Store:
     def send(self, session: Session, kind: str, shown: dict[str, object], answer: object, *, now: float) -> Question:
         """The teacher sends a question: ``shown`` is what every student's page draws (it must
         hold nothing from which the answer follows), ``answer`` what is revealed later."""
-        self._teacher(session)
+        if self._teacher(session):
+            raise NotAllowed("a homework set's questions are fixed: send questions in a class session")
         if kind not in KINDS:
             raise StoreError(f"a question's kind is one of {', '.join(KINDS)}, not {describe(kind)}")
         if not isinstance(shown, dict):
@@ -377,15 +416,45 @@ class Store:
 
     def current(self, student: Student) -> Question | None:
         """The latest question of the student's session, as their page is given it (no answer)."""
-        self._student(student)
+        if self.paced(student):  # a homework set: the first question the student has not answered
+            row = self._row(
+                "SELECT id, session_id, number, kind, shown, revealed FROM question "
+                f"WHERE session_id = {self._mark} AND id NOT IN "
+                f"(SELECT question_id FROM answer WHERE student_id = {self._mark}) ORDER BY number LIMIT 1",
+                (student.session_id, student.id),
+            )
+        else:
+            row = self._row(
+                "SELECT id, session_id, number, kind, shown, revealed FROM question "
+                f"WHERE session_id = {self._mark} ORDER BY number DESC LIMIT 1",
+                (student.session_id,),
+            )
+        if row is None:
+            return None
+        return Question(str(row[0]), str(row[1]), int(row[2]), str(row[3]), json.loads(row[4]), row[5] is not None)
+
+    def question(self, student: Student, number: int) -> Question | None:
+        """The question ``number`` of a homework set as the student is given it (``revealed``
+        once they have answered it); ``None`` if the set has no such question."""
+        if not self.paced(student):
+            raise NotAllowed("a class session's questions come one at a time, as the teacher sends them")
+        if isinstance(number, bool) or not isinstance(number, int):
+            raise StoreError(f"a question's number is a whole number, not {describe(number)}")
         row = self._row(
-            "SELECT id, session_id, number, kind, shown, revealed FROM question "
-            f"WHERE session_id = {self._mark} ORDER BY number DESC LIMIT 1",
-            (student.session_id,),
+            "SELECT question.id, question.session_id, question.number, question.kind, question.shown, answer.choice "
+            f"FROM question LEFT JOIN answer ON answer.question_id = question.id AND answer.student_id = {self._mark} "
+            f"WHERE question.session_id = {self._mark} AND question.number = {self._mark}",
+            (student.id, student.session_id, number),
         )
         if row is None:
             return None
         return Question(str(row[0]), str(row[1]), int(row[2]), str(row[3]), json.loads(row[4]), row[5] is not None)
+
+    def set_size(self, student: Student) -> int:
+        """How many questions the student's session has (a homework set's length)."""
+        self._student(student)
+        row = self._row(f"SELECT COUNT(*) FROM question WHERE session_id = {self._mark}", (student.session_id,))
+        return int(row[0]) if row else 0
 
     def answer(self, student: Student, question_id: str, choice: str, *, now: float) -> None:
         """``student`` answers the question: once (a second answer replaces the first until the
@@ -393,6 +462,7 @@ class Store:
         self._student(student)
         if not isinstance(choice, str) or not choice or len(choice) > 200:
             raise StoreError(f"an answer is a short text, not {describe(choice)}")
+        paced = self.paced(student)
         with self._transaction():
             row = self._run(
                 f"SELECT session_id, revealed FROM question WHERE id = {self._mark}", (question_id,)
@@ -401,6 +471,12 @@ class Store:
                 raise StoreError(f"there is no question {describe(question_id)} in your class")
             if row[1] is not None:
                 raise StoreError("the answer has been shown already: answers are closed for this question")
+            mine = self._run(
+                f"SELECT 1 FROM answer WHERE question_id = {self._mark} AND student_id = {self._mark}",
+                (question_id, student.id),
+            ).fetchone()
+            if mine and paced:
+                raise StoreError("you have answered this question already: its answer is shown")
             self._run(
                 f"DELETE FROM answer WHERE question_id = {self._mark} AND student_id = {self._mark}",
                 (question_id, student.id),
@@ -422,7 +498,7 @@ class Store:
     def history(self, student: Student) -> list[tuple[Question, str | None, object]]:
         """The student's own record: every question of their session, in order, with their answer
         (``None``: none) and the question's answer once revealed (``None`` before)."""
-        self._student(student)
+        paced = self.paced(student)
         rows = self._rows(
             "SELECT question.id, question.session_id, question.number, question.kind, question.shown, "
             "question.revealed, question.answer, answer.choice FROM question LEFT JOIN answer "
@@ -430,13 +506,14 @@ class Store:
             f"WHERE question.session_id = {self._mark} ORDER BY question.number",
             (student.id, student.session_id),
         )
+        shown = [r[5] is not None or (paced and r[7] is not None) for r in rows]  # may its answer be shown?
         return [
             (
-                Question(str(r[0]), str(r[1]), int(r[2]), str(r[3]), json.loads(r[4]), r[5] is not None),
+                Question(str(r[0]), str(r[1]), int(r[2]), str(r[3]), json.loads(r[4]), open_),
                 None if r[7] is None else str(r[7]),
-                json.loads(r[6]) if r[5] is not None else None,
+                json.loads(r[6]) if open_ else None,
             )
-            for r in rows
+            for r, open_ in zip(rows, shown, strict=True)
         ]
 
     def counts(self, session: Session, question_id: str) -> dict[str, int]:
@@ -451,7 +528,8 @@ class Store:
 
     def reveal(self, session: Session, question_id: str, *, now: float) -> object:
         """The teacher reveals the question's answer (answers close); returns the answer."""
-        self._teacher(session)
+        if self._teacher(session):
+            raise NotAllowed("a homework set's answers are shown to each student once they have answered")
         with self._transaction():
             row = self._run(
                 f"SELECT answer FROM question WHERE id = {self._mark} AND session_id = {self._mark}",
@@ -467,27 +545,33 @@ class Store:
 
     def revealed_answer(self, student: Student, question_id: str) -> object:
         """The answer, for a student's page, once the teacher has revealed it (before: refused)."""
-        self._student(student)
+        paced = self.paced(student)
         row = self._row(
             f"SELECT answer, revealed FROM question WHERE id = {self._mark} AND session_id = {self._mark}",
             (question_id, student.session_id),
         )
         if row is None:
             raise StoreError(f"there is no question {describe(question_id)} in your class")
-        if row[1] is None:
+        if paced and self.given(student, question_id) is None:
+            raise NotAllowed("a homework question's answer is shown once you have answered it")
+        if row[1] is None and not paced:
             raise NotAllowed("the answer is shown when the teacher reveals it")
         return json.loads(row[0])
 
     def questions(self, session: Session) -> list[tuple[Question, object]]:
-        """Every question of the session with its answer, in order (the teacher only)."""
-        self._teacher(session)
+        """Every question of the session with its answer, in order (the teacher only; a homework
+        set's questions are all ``revealed`` to its teacher)."""
+        paced = self._teacher(session)
         rows = self._rows(
             "SELECT id, session_id, number, kind, shown, revealed, answer FROM question "
             f"WHERE session_id = {self._mark} ORDER BY number",
             (session.id,),
         )
         return [
-            (Question(str(r[0]), str(r[1]), int(r[2]), str(r[3]), json.loads(r[4]), r[5] is not None), json.loads(r[6]))
+            (
+                Question(str(r[0]), str(r[1]), int(r[2]), str(r[3]), json.loads(r[4]), paced or r[5] is not None),
+                json.loads(r[6]),
+            )
             for r in rows
         ]
 
@@ -505,21 +589,29 @@ class Store:
 
     # --- who is who --------------------------------------------------------------------------
 
-    def _teacher(self, session: Session) -> None:
+    def _teacher(self, session: Session) -> bool:
+        """Check that ``session`` holds its teacher's secret; whether it is a homework set."""
         if not isinstance(session, Session):
             raise NotAllowed(f"only the teacher's session may do this, not {describe(session)}")
-        row = self._row(f"SELECT teacher_secret FROM class_session WHERE id = {self._mark}", (session.id,))
+        row = self._row(f"SELECT teacher_secret, paced FROM class_session WHERE id = {self._mark}", (session.id,))
         if row is None:
             raise UnknownSession(f"there is no class session {describe(session.id)}")
         if not secrets.compare_digest(str(row[0]), session.teacher_secret):
             raise NotAllowed("only the session's teacher may do this")
+        return bool(row[1])
 
-    def _student(self, student: Student) -> None:
+    def _student(self, student: Student) -> bool:
+        """Check that ``student`` holds its token; whether its session is a homework set."""
         if not isinstance(student, Student):
             raise NotAllowed(f"only a student of the session may do this, not {describe(student)}")
-        row = self._row(f"SELECT token, session_id FROM student WHERE id = {self._mark}", (student.id,))
+        row = self._row(
+            "SELECT student.token, student.session_id, class_session.paced FROM student "
+            f"JOIN class_session ON class_session.id = student.session_id WHERE student.id = {self._mark}",
+            (student.id,),
+        )
         if row is None or not secrets.compare_digest(str(row[0]), student.token) or row[1] != student.session_id:
             raise NotAllowed("that is not a student of this class")
+        return bool(row[2])
 
     # --- the database ------------------------------------------------------------------------
 
@@ -530,19 +622,24 @@ class Store:
         return self._connection.execute(sql, parameters)
 
     def _row(self, sql: str, parameters: Sequence[object] = ()) -> Any:
-        """The first row ``sql`` reads (None: none), in a transaction of its own."""
-        with self._transaction():
+        """The first row ``sql`` reads (None: none), in a read-only transaction of its own."""
+        with self._transaction(write=False):
             return self._run(sql, parameters).fetchone()
 
     def _rows(self, sql: str, parameters: Sequence[object] = ()) -> list[Any]:
-        """Every row ``sql`` reads, in a transaction of its own."""
-        with self._transaction():
+        """Every row ``sql`` reads, in a read-only transaction of its own."""
+        with self._transaction(write=False):
             return list(self._run(sql, parameters).fetchall())
 
     @contextmanager
-    def _transaction(self) -> Iterator[None]:
-        """One transaction: committed when the block ends, rolled back if it raises."""
+    def _transaction(self, *, write: bool = True) -> Iterator[None]:
+        """One transaction: committed when the block ends, rolled back if it raises. On SQLite a
+        transaction that may write takes the write lock as it begins (a writer waits its turn,
+        never fails midway); one that only reads does not, so the pages' polls read side by side
+        and never queue behind each other (WAL mode)."""
         with self._lock:
+            if isinstance(self._connection, _SQLite):
+                self._connection.immediate = write
             try:
                 yield
             except BaseException:
@@ -552,15 +649,17 @@ class Store:
 
 
 class _SQLite:
-    """sqlite3 with explicit transactions (``BEGIN IMMEDIATE``: a writer waits, never fails midway)."""
+    """sqlite3 with explicit transactions: ``BEGIN IMMEDIATE`` for one that may write (a writer
+    waits, never fails midway), ``BEGIN`` for one that only reads (``immediate`` off)."""
 
     def __init__(self, connection: sqlite3.Connection) -> None:
         self._connection = connection
         self._open = False
+        self.immediate = True
 
     def execute(self, sql: str, parameters: Sequence[object] = ()) -> sqlite3.Cursor:
         if not self._open:
-            self._connection.execute("BEGIN IMMEDIATE")
+            self._connection.execute("BEGIN IMMEDIATE" if self.immediate else "BEGIN")
             self._open = True
         return self._connection.execute(sql, parameters)
 

@@ -168,15 +168,51 @@ def dashboard_html(board: Dashboard, csv_text: str) -> str:
     return f'<section class="tl-class-dashboard" aria-label="Results">{table}{missed_html}<p>{download}</p></section>'
 
 
-def learner_html(now: Now, name: str) -> str:
-    """A learner's page: waiting, the open question, or the answer with their own answer marked."""
+def saved_set_html(join_code: str, join_link: str, results_link: str) -> str:
+    """The homework set just saved: its join code and link for the students, and the link to its
+    results for the teacher (the teacher's own: it is not for the class)."""
+    join = f'<a href="{esc(join_link)}" target="_blank" rel="noopener">{esc(join_link)}</a>' if join_link else ""
+    results = (
+        f' <a href="{esc(results_link)}" target="_blank" rel="noopener">Open the set\'s results</a> (yours alone: '
+        "do not share this link)."
+        if results_link
+        else ""
+    )
+    return (
+        '<section class="tl-class-saved" role="status" aria-label="Homework set saved">'
+        f"<p><strong>Homework set saved.</strong> Students join it with the code "
+        f'<strong class="tl-class-code-small">{esc(join_code)}</strong>{", at " + join if join else ""}, '
+        f"and answer at their own pace.{results}</p></section>"
+    )
+
+
+def set_done_html(marks: Sequence[Mark], of: int) -> str:
+    """A learner's page once every question of a homework set is answered: their own results."""
+    right = sum(1 for m in marks if m.right)
+    rows = "".join(
+        f"<li>Question {m.number}: {esc(m.label)} {_mark(m)}</li>" for m in sorted(marks, key=lambda m: m.number)
+    )
+    return (
+        f'<p class="tl-class-waiting" role="status">You have answered all {plural(of, "question")}: '
+        f"{right} right.</p>"
+        f'<ol class="tl-class-own" aria-label="Your answers">{rows}</ol>'
+    )
+
+
+def learner_html(now: Now, name: str, marks: Sequence[Mark] = ()) -> str:
+    """A learner's page: waiting, the open question, or the answer with their own answer marked
+    (in a homework set: "question k of n", a Next button once answered, and at the end the
+    learner's own results, ``marks``)."""
     who = f'<p class="tl-class-me">You are <strong>{esc(name)}</strong>.</p>'
     question = now.question
+    if question is None and now.of:
+        return who + set_done_html(marks, now.of)
     if question is None:
         return who + '<p class="tl-class-waiting" role="status">Waiting for the teacher…</p>'
     choices = dict(choices_of(question))
+    of = f" of {now.of}" if now.of else ""
     head = (
-        f'<p class="tl-caption"><span class="tl-step-no">Question {question.number}:</span> '
+        f'<p class="tl-caption"><span class="tl-step-no">Question {question.number}{of}:</span> '
         f"{esc(question.shown.get('prompt', ''))}</p>"
     )
     given = "" if now.given is None else esc(choices.get(now.given, now.given))
@@ -187,6 +223,8 @@ def learner_html(now: Now, name: str) -> str:
             if now.given is not None
             else '<p class="tl-class-given" role="status">Click your answer.</p>'
         )
+        if now.of and now.given is None:
+            said = '<p class="tl-class-given" role="status">Click your answer: its answer is shown at once.</p>'
         picture = _pressed(str(question.shown.get("html", "")), now.given)
         return who + head + f'<div class="tl-class-picture">{picture}</div>' + said
     if now.given is None:
@@ -201,6 +239,12 @@ def learner_html(now: Now, name: str) -> str:
         + f'<div class="tl-class-picture" inert>{_pressed(str(question.shown.get("html", "")), now.given)}</div>'
         + f'<div class="tl-quiz-feedback" role="status">{verdict}</div>'
         + answer_html(now.answer)
+        + (
+            '<p><button type="button" class="jupyter-button mod-primary tl-class-next" data-intent="next">'
+            f"{'Next question' if question.number < now.of else 'See your results'}</button></p>"
+            if now.of
+            else ""
+        )
     )
 
 

@@ -27,7 +27,15 @@ import traitlets
 from .. import classwork
 from ..classroom import LearnerDesk, Live, Now, TeacherDesk
 from ..classwork import ClassQuestion
-from ..display.classroom import dashboard_html, from_apps_html, join_html, learner_html, live_html, reveal_html
+from ..display.classroom import (
+    dashboard_html,
+    from_apps_html,
+    join_html,
+    learner_html,
+    live_html,
+    reveal_html,
+    saved_set_html,
+)
 from ..errors import InvalidOption, TricklabError, describe
 from ..games import GAMES, default_players, find_game
 from ..puzzles import levels as position_levels
@@ -189,17 +197,20 @@ class ClassTeacher(Board):
         self.send_button = Button("send", "Send to the class", primary=True)
         self.reveal_button = Button("reveal", "Reveal the answer")
         self.results_button = Button("results", "Results")
+        self.save_button = Button("save_set", "Save as homework", tooltip="the questions sent so far, as a set")
+        self._saved: TeacherDesk | None = None
         self.start_button.on_click(self.start)
         self.send_button.on_click(lambda: self._try(lambda: self.send()))
         self.reveal_button.on_click(lambda: self._try(self.reveal))
         self.results_button.on_click(self._toggle_results)
+        self.save_button.on_click(lambda: self._try(self.save_set))
         self.game_picker.on_change(self._game_changed)
         self.use_controls(
             Controls(
                 [
                     [self.start_button],
                     [self.game_picker, self.ask_picker, self.send_button],
-                    [self.reveal_button, self.results_button],
+                    [self.reveal_button, self.results_button, self.save_button],
                 ]
             )
         )
@@ -237,6 +248,13 @@ class ClassTeacher(Board):
         desk.reveal()
         self._refresh(force=True)
 
+    def save_set(self) -> TeacherDesk:
+        """Save the questions sent so far as a homework set (its join code and link, and the
+        link to its results, are shown): the set's desk."""
+        self._saved = self._desk().save_set()
+        self._refresh(force=True)
+        return self._saved
+
     def link(self) -> str:
         """The join link: the class app's page with the join code (``""`` until both are known)."""
         if not self.page or self.desk is None:
@@ -250,7 +268,7 @@ class ClassTeacher(Board):
             raise InvalidOption("start a class session first")
         return self.desk
 
-    def _try(self, action: Callable[[], None]) -> None:
+    def _try(self, action: Callable[[], object]) -> None:
         try:
             action()
         except TricklabError as exc:
@@ -296,7 +314,9 @@ class ClassTeacher(Board):
             state: tuple[object, ...] = ("start",)
         else:
             live = desk.live()
-            state = ("session", self.page, self._results, live, len(self.store.students(desk.session)))
+            answers = len(self.store.results(desk.session)) if desk.paced else 0  # a set's dashboard grows
+            saved = self._saved.session.id if self._saved else ""
+            state = ("session", self.page, self._results, live, len(self.store.students(desk.session)), answers, saved)
         if not force and state == self._shown:
             return
         self._shown = state
@@ -305,9 +325,17 @@ class ClassTeacher(Board):
     def _draw(self, state: tuple[object, ...]) -> None:
         desk = self.desk
         started = desk is not None
+        live_session = desk is not None and not desk.paced
         self.start_button.hidden = started
-        for control in (self.game_picker, self.ask_picker, self.send_button, self.reveal_button, self.results_button):
-            control.hidden = not started
+        for control in (
+            self.game_picker,
+            self.ask_picker,
+            self.send_button,
+            self.reveal_button,
+            self.results_button,
+            self.save_button,
+        ):
+            control.hidden = not live_session
         if desk is None:
             html = (
                 '<p class="tl-summary">Start a session, then ask the class to join with its code. Questions '
@@ -328,8 +356,23 @@ class ClassTeacher(Board):
         answered = 0
         number = 0
         revealed = False
-        body += from_apps_html(self._from_apps())
-        if self._results:
+        if self._saved is not None:
+            saved = self._saved.session
+            join = f"{self.page}?{urlencode({'join': saved.join_code})}" if self.page else ""
+            results = f"{self.page}?{urlencode({'teacher': saved.teacher_secret})}" if self.page else ""
+            body += saved_set_html(saved.join_code, join, results)
+        if desk.paced:
+            count = len(desk.store.questions(desk.session))
+            body += (
+                f'<p class="tl-class-waiting" role="status">A homework set of {count} questions: '
+                f"{students} joined. Each student answers at their own pace.</p>"
+            )
+            body += dashboard_html(desk.dashboard(), desk.csv())
+        else:
+            body += from_apps_html(self._from_apps())
+        if desk.paced:
+            live = None  # a set has no question of the moment
+        elif self._results:
             body += dashboard_html(desk.dashboard(), desk.csv())
         elif isinstance(live, Live):
             number, answered, revealed = live.question.number, live.answered, live.question.revealed
@@ -342,6 +385,7 @@ class ClassTeacher(Board):
             body += f'<p class="tl-class-waiting" role="status">{students} joined. Send a question when ready.</p>'
         self.reveal_button.disabled = live is None or revealed
         self.results_button.label = "Back to the question" if self._results else "Results"
+        self.save_button.disabled = live is None
         self.set_trait("join_code", desk.join_code)
         self.set_trait("question_number", number)
         self.set_trait("answered", answered)
@@ -349,7 +393,7 @@ class ClassTeacher(Board):
         self.set_trait("revealed", revealed)
         self.scene = {
             "html": body,
-            "label": f"Class session {desk.join_code}",
+            "label": f"{'Homework set' if desk.paced else 'Class session'} {desk.join_code}",
             "large": True,
             "read_page": True,
             "address": urlencode({"teacher": desk.session.teacher_secret}),
@@ -427,11 +471,19 @@ class ClassLearner(Board):
         except TricklabError as exc:
             self.message = str(exc)
 
+    def next(self) -> None:
+        """In a homework set: on to the next question (as the Next button does)."""
+        if self.desk is None:
+            raise InvalidOption("join the class first")
+        self.desk.next()
+        self._refresh(force=True)
+
     def _intent(self, intent: str, value: str | None) -> None:
-        if intent != "answer" or value is None:
-            return
         try:
-            self.answer(value)
+            if intent == "answer" and value is not None:
+                self.answer(value)
+            elif intent == "next":
+                self.next()
         except TricklabError as exc:
             self.message = str(exc)
 
@@ -455,10 +507,12 @@ class ClassLearner(Board):
         self.set_trait("given", now.given)
         self.set_trait("right", now.right)
         said = "Waiting for the teacher" if now.question is None else f"Question {now.question.number}"
+        if now.question is None and now.of:
+            said = "Every question answered"
         if now.answer is not None:
             said += ": " + ("right" if now.right else "the answer is shown")
         self.scene = {
-            "html": learner_html(now, desk.name),
+            "html": learner_html(now, desk.name, desk.results() if now.of and now.question is None else ()),
             "label": f"Class: {desk.name}",
             "address": urlencode({"student": desk.student.token}),
             "announce": said,
