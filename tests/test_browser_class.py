@@ -14,6 +14,7 @@ from typing import Any
 import pytest
 
 from .servers import free_port, open_page, open_phone_page, serving, voila_command
+from .test_browser_a11y import assert_accessible
 
 pytestmark = pytest.mark.browser
 
@@ -148,14 +149,18 @@ def test_a_question_sent_from_an_app_and_a_homework_set(voila_url: str, browser:
     assert "teacher=" not in quiz.evaluate("location.search"), "the secret leaves the app's address"
     send.click()
     quiz.get_by_text(f"Sent to class session {code} as question 1.").wait_for(timeout=30_000)
+    assert_accessible(quiz, "an app with Send to the class")
     ana.get_by_text("Question 1:").wait_for(timeout=15_000)
+    assert_accessible(ana, "a learner's page with a question, on a phone")
     ana.locator(ANSWERS).first.click()
     teacher.get_by_text("1 of 1 student answered").wait_for(timeout=15_000)
+    assert_accessible(teacher, "the projector while answers come in")
     quiz.close()
 
     teacher.get_by_role("button", name="Save as homework").click()
     saved = teacher.locator(".tl-class-saved")
     saved.wait_for(timeout=15_000)
+    assert_accessible(teacher, "the projector with a homework set saved")
     join = saved.locator("a").first.get_attribute("href")
     assert join and "join=" in join and code not in join
     dee, _ = open_phone_page(browser, join)
@@ -164,6 +169,7 @@ def test_a_question_sent_from_an_app_and_a_homework_set(voila_url: str, browser:
     dee.get_by_text("Question 1 of 1:").wait_for(timeout=30_000)
     dee.locator(ANSWERS).first.click()
     dee.locator(".tl-class-answer").wait_for(timeout=15_000)  # at once, in a homework set
+    assert_accessible(dee, "a homework question answered, on a phone")
     dee.get_by_role("button", name="See your results").click()
     dee.get_by_text("You have answered all 1 question").wait_for(timeout=15_000)
     assert "Ana" not in dee.locator(".tricklab-board").inner_text()

@@ -252,3 +252,20 @@ def test_a_store_written_before_homework_sets_opens_and_goes_on(tmp_path: Path) 
         ]
     finally:
         store.close()
+
+
+def test_what_a_students_page_polls_changes_with_a_question_and_its_reveal(store: Store) -> None:
+    session = store.new_session("T", now=1.0)
+    ana = store.join(session.join_code, "Ana", now=2.0)
+    assert store.stamp(ana) == (0, False), "nothing sent yet"
+    first = store.send(session, "quiz", {"prompt": "1?"}, {"right": ["a"]}, now=3.0)
+    assert store.stamp(ana) == (1, False)
+    store.answer(ana, first.id, "a", now=4.0)
+    assert store.stamp(ana) == (1, False), "the learner's own answer is not the teacher's doing"
+    store.reveal(session, first.id, now=5.0)
+    assert store.stamp(ana) == (1, True)
+    store.send(session, "quiz", {"prompt": "2?"}, {"right": ["b"]}, now=6.0)
+    assert store.stamp(ana) == (2, False)
+    forged = Student(ana.id, ana.session_id, ana.name, "not-her-token")
+    with pytest.raises(NotAllowed, match="not a student of this class"):
+        store.stamp(forged)

@@ -275,6 +275,12 @@ class LearnerDesk:
     def name(self) -> str:
         return self.student.name
 
+    def stamp(self) -> object:
+        """Changes when what :meth:`now` shows may have changed by the teacher's doing (a question
+        sent, an answer revealed): one read, for a page to poll. In a homework set only the
+        learner's own actions change it, so it is constant."""
+        return ("set",) if self.paced else self.store.stamp(self.student)
+
     def now(self) -> Now:
         """The current question, the learner's answer, and the answer once revealed (in a
         homework set: the question just answered with its answer, else the next one)."""

@@ -455,7 +455,12 @@ def build(out: Path, apps: Path) -> Path:
         (pages / f"{notebook.stem}.html").write_text(made)
     # the gallery's pictures are asked for beside the app pages (``../files/screenshots``), as under Voilà
     if (apps / "screenshots").is_dir():
-        shutil.copytree(apps / "screenshots", out / "voici" / "files" / "screenshots")
+        server_only = tuple(Path(name).stem for name in SERVER_ONLY)  # their pictures too (class.png, class-dark.png)
+        shutil.copytree(
+            apps / "screenshots",
+            out / "voici" / "files" / "screenshots",
+            ignore=lambda _, names: [n for n in names if n.split(".")[0].removesuffix("-dark") in server_only],
+        )
     # the site's root and ``voici/`` open the gallery
     (out / "index.html").write_text(GALLERY_REDIRECT)
     (out / "voici" / "index.html").write_text(GALLERY_REDIRECT.replace("voici/render/", "render/"))

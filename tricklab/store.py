@@ -433,6 +433,22 @@ class Store:
             return None
         return Question(str(row[0]), str(row[1]), int(row[2]), str(row[3]), json.loads(row[4]), row[5] is not None)
 
+    def stamp(self, student: Student) -> tuple[int, bool]:
+        """What a student's page polls for, in one read: the number of the session's latest
+        question (0: none yet) and whether it is revealed. Only when it changes does the page
+        read the question itself."""
+        if not isinstance(student, Student):
+            raise NotAllowed(f"only a student of the session may do this, not {describe(student)}")
+        row = self._row(
+            "SELECT student.token, question.number, question.revealed FROM student LEFT JOIN question "
+            "ON question.session_id = student.session_id "
+            f"WHERE student.id = {self._mark} ORDER BY question.number DESC LIMIT 1",
+            (student.id,),
+        )
+        if row is None or not secrets.compare_digest(str(row[0]), student.token):
+            raise NotAllowed("that is not a student of this class")
+        return (0 if row[1] is None else int(row[1]), row[2] is not None)
+
     def question(self, student: Student, number: int) -> Question | None:
         """The question ``number`` of a homework set as the student is given it (``revealed``
         once they have answered it); ``None`` if the set has no such question."""

@@ -45,8 +45,9 @@ from ..store import Store
 from .board import Board
 from .controls import Button, Controls, Note, Picker, TextEntry
 
-#: seconds between two reads of the class store
-POLL = 0.5
+#: seconds between two reads of the class store (a learner's page reads one row each time:
+#: :meth:`~tricklab.classroom.LearnerDesk.stamp`)
+POLL = 0.25
 #: the intent by which the page sends its own address (``read_page``)
 PAGE = "page"
 #: what a teacher may send from the list: (value, label) for every game
@@ -435,6 +436,7 @@ class ClassLearner(Board):
         self.store = store if store is not None else Store.open()
         self.desk: LearnerDesk | None = None
         self._shown: object = None
+        self._stamp: object = None
         hub = os.environ.get("JUPYTERHUB_USER", "")
         self.code_entry = TextEntry("code", "Join code", value=join[:20], placeholder="6 letters and digits")
         self.name_entry = TextEntry(
@@ -489,6 +491,13 @@ class ClassLearner(Board):
 
     def _refresh(self, force: bool = False) -> None:
         desk = self.desk
+        if desk is not None and not force:  # one cheap read; the question itself only when it changed
+            stamp = desk.stamp()
+            if stamp == self._stamp:
+                return
+            self._stamp = stamp
+        elif desk is not None:
+            self._stamp = desk.stamp()
         now: Now | None = None if desk is None else desk.now()
         if not force and now == self._shown:
             return

@@ -6,7 +6,7 @@ from dataclasses import dataclass
 
 from ..display import esc
 from ..games import DEFAULT_GAME, GAMES
-from ..platform import app_link
+from ..platform import app_link, in_browser
 
 #: the gallery's screenshots are ``voila_apps/screenshots``, asked for as ``../files/screenshots``
 #: beside the app pages (Voilà serves them there; the static site puts a copy there)
@@ -22,6 +22,8 @@ class App:
     description: str
     picture: str
     examples: tuple[tuple[str, str], ...]
+    #: the app needs a server (the class store): the static site's gallery leaves it out
+    needs_server: bool = False
 
 
 def examples_for(notebook: str) -> tuple[tuple[str, str], ...]:
@@ -81,6 +83,15 @@ APPS: tuple[App, ...] = (
         "rulebooks.png",
         (("All games", ""),),
     ),
+    App(
+        "class.ipynb",
+        "A class session",
+        "The teacher projects a question, every student answers on their own device, the projector counts "
+        "the answers and reveals the answer with its reasons; results for the teacher, homework sets.",
+        "class.png",
+        (("Start a session (the teacher)", "teach=1"), ("Join with a code (a student)", "")),
+        needs_server=True,
+    ),
 )
 
 
@@ -112,9 +123,12 @@ def start_here_html() -> str:
 
 
 def landing_html(apps: tuple[App, ...] = APPS) -> str:
-    """The gallery as HTML. Links are relative, so it works under any base URL (JupyterHub too)."""
+    """The gallery as HTML. Links are relative, so it works under any base URL (JupyterHub too).
+    In the browser (the static site) the apps that need a server are left out."""
     cards = []
     for app in apps:
+        if app.needs_server and in_browser():
+            continue
         links = " · ".join(
             f'<a href="{esc(app_link(app.notebook + ("?" + query if query else "")))}">{esc(label)}</a>'
             for label, query in app.examples
