@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from typing import Any
 from urllib.parse import urljoin
 
@@ -76,6 +77,8 @@ def test_landing_page_links_open_working_apps(voila_url: str, browser: Any) -> N
         app, app_log = open_page(browser, href)
         if "rulebooks" in href:
             app.get_by_text("ts.lead.first").wait_for(timeout=90_000)
+        elif "class.ipynb" in href:  # the class app: the teacher's start, or a learner's join
+            app.get_by_role("button", name=re.compile("Start a class session|Join the class")).wait_for(timeout=90_000)
         else:  # a card game's cards, or the board of a game played on one
             app.locator(".tricklab-board .tl-card, .tricklab-board .tl-board").first.wait_for(timeout=90_000)
         assert app.get_by_role("alert").count() == 0, f"{href} shows a message"

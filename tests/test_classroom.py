@@ -163,3 +163,12 @@ def test_a_homework_set_is_answered_at_each_learners_pace(class_store: Store) ->
     again = LearnerDesk.reopen(class_store, ben.student.token, clock)
     assert again.paced and again.now().question.number == 1  # type: ignore[union-attr]
     assert TeacherDesk.reopen(class_store, homework.session.teacher_secret).paced
+
+
+def test_under_a_hub_the_teachers_link_works_only_for_the_teacher_who_started_it(class_store: Store) -> None:
+    teacher = TeacherDesk.start(class_store, "rivera")
+    secret = teacher.session.teacher_secret
+    assert TeacherDesk.reopen(class_store, secret, who="rivera").session == teacher.session
+    assert TeacherDesk.reopen(class_store, secret).session == teacher.session, "under serve the secret is enough"
+    with pytest.raises(NotAllowed, match="not 'ada'"):
+        TeacherDesk.reopen(class_store, secret, who="ada")

@@ -27,7 +27,7 @@ from dataclasses import dataclass
 
 from .classwork import ClassQuestion, ClassworkError, mark, most_chosen, spread
 from .errors import describe
-from .store import Question, Session, Store, Student
+from .store import NotAllowed, Question, Session, Store, Student
 
 Clock = Callable[[], float]
 
@@ -123,9 +123,16 @@ class TeacherDesk:
         return cls(store, store.new_session(teacher, now=clock()), clock)
 
     @classmethod
-    def reopen(cls, store: Store, teacher_secret: str, clock: Clock = time.time) -> TeacherDesk:
-        """The session of the teacher's link (its secret): a reloaded page goes on with it."""
-        return cls(store, store.teacher_session(teacher_secret), clock)
+    def reopen(cls, store: Store, teacher_secret: str, clock: Clock = time.time, *, who: str = "") -> TeacherDesk:
+        """The session of the teacher's link (its secret): a reloaded page goes on with it.
+        ``who`` (under JupyterHub: the hub user) must be the teacher who started it, so a link
+        that reached someone else does not make them the teacher."""
+        session = store.teacher_session(teacher_secret)
+        if who and who != session.teacher:
+            raise NotAllowed(
+                f"only the teacher who started this class session may open its teacher's link, not {describe(who)}"
+            )
+        return cls(store, session, clock)
 
     @property
     def join_code(self) -> str:

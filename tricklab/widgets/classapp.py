@@ -139,7 +139,9 @@ def offer_to_class(widget: _AsksClass, secret: str, store: Store | None = None) 
     shows (its ``class_question()``) to the session whose teacher secret is ``secret``; a note
     beside it says what was sent, or the widget's message why nothing was. A secret that is no
     session's raises the store's error, and nothing is added."""
-    desk = TeacherDesk.reopen(store if store is not None else Store.open(), secret)
+    desk = TeacherDesk.reopen(
+        store if store is not None else Store.open(), secret, who=os.environ.get("JUPYTERHUB_USER", "")
+    )
     button = Button("to_class", "Send to the class", tooltip=f"to class session {desk.join_code}")
     note = Note("to_class_note", f"Class session {desk.join_code}: nothing sent from here yet.")
 
@@ -219,7 +221,7 @@ class ClassTeacher(Board):
         if page:
             self._set_page(page)
         if secret is not None:
-            self.desk = TeacherDesk.reopen(self.store, secret)
+            self.desk = TeacherDesk.reopen(self.store, secret, who=os.environ.get("JUPYTERHUB_USER", ""))
         self._refresh(force=True)
         self._poller = _Poller(self._refresh, poll)
 
