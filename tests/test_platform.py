@@ -328,5 +328,7 @@ def test_the_gallery_is_plain_html_whose_links_are_the_platform_s_pages(browser:
 
     gallery = landing_app()
     assert isinstance(gallery, Landing) and 'href="play.html?game=' in gallery._repr_html_()
+    assert "class." not in gallery._repr_html_(), "the class app needs a server: not in the static site"
     platform.IN_BROWSER = False  # the fixture puts it back
     assert 'href="play.ipynb?game=' in landing_app()._repr_html_()
+    assert 'href="class.ipynb?teach=1"' in landing_app()._repr_html_()
