@@ -74,17 +74,10 @@ class Page:
         self.board = next(k for k, v in states.items() if "_packed" in v["state"] and "given" in v["state"])
 
     def _until(self, found: Any, timeout: float = 30) -> dict[str, Any]:
-        deadline = time.monotonic() + timeout
-        while time.monotonic() < deadline:
-            self.socket.ws.settimeout(max(0.1, deadline - time.monotonic()))
-            try:
-                _, message = _unpack(self.socket.ws.recv())
-            except Exception:
-                break
-            self._hear(message)
-            if found(message):
-                return message
-        raise TimeoutError("the kernel did not answer")
+        message = self.listen(timeout, until=found)
+        if message is None:
+            raise TimeoutError("the kernel did not answer")
+        return message
 
     def _hear(self, message: dict[str, Any]) -> None:
         data = message["content"].get("data", {})
@@ -94,8 +87,9 @@ class Page:
                 text += _scene(state["_packed"])
         self.heard.append(text)
 
-    def listen(self, seconds: float) -> None:
-        """Hear whatever the kernel sends for ``seconds`` (its poll redraws included)."""
+    def listen(self, seconds: float, until: Any = None) -> dict[str, Any] | None:
+        """Hear whatever the kernel sends for ``seconds`` (its poll redraws included), or until a
+        message ``until(message)`` holds true: that message (``None``: none came)."""
         end = time.monotonic() + seconds
         while time.monotonic() < end:
             self.socket.ws.settimeout(max(0.05, end - time.monotonic()))
@@ -104,6 +98,9 @@ class Page:
             except Exception:
                 continue
             self._hear(message)
+            if until is not None and until(message):
+                return message
+        return None
 
     def custom(self, content: dict[str, Any]) -> None:
         self.socket.send("shell", "comm_msg", {"comm_id": self.board, "data": {"method": "custom", "content": content}})

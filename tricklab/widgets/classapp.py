@@ -371,21 +371,17 @@ class ClassTeacher(Board):
                 f"{students} joined. Each student answers at their own pace.</p>"
             )
             body += dashboard_html(desk.dashboard(), desk.csv())
+            live = None  # a set has no question of the moment
         else:
             body += from_apps_html(self._from_apps())
-        if desk.paced:
-            live = None  # a set has no question of the moment
-        elif self._results:
-            body += dashboard_html(desk.dashboard(), desk.csv())
-        elif isinstance(live, Live):
-            number, answered, revealed = live.question.number, live.answered, live.question.revealed
-            reveal = desk.revealed() if revealed else None
-            if reveal is not None:
-                body += reveal_html(reveal, students=students)
+            if self._results:
+                body += dashboard_html(desk.dashboard(), desk.csv())
+            elif isinstance(live, Live):
+                number, answered, revealed = live.question.number, live.answered, live.question.revealed
+                reveal = desk.revealed() if revealed else None
+                body += live_html(live) if reveal is None else reveal_html(reveal, students=students)
             else:
-                body += live_html(live)
-        else:
-            body += f'<p class="tl-class-waiting" role="status">{students} joined. Send a question when ready.</p>'
+                body += f'<p class="tl-class-waiting" role="status">{students} joined. Send a question when ready.</p>'
         self.reveal_button.disabled = live is None or revealed
         self.results_button.label = "Back to the question" if self._results else "Results"
         self.save_button.disabled = live is None
