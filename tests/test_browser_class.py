@@ -139,8 +139,12 @@ def test_a_whole_session_on_postgresql_goes_on_when_the_server_restarts(browser:
 
 def test_a_question_sent_from_an_app_and_a_homework_set(voila_url: str, browser: Any) -> None:
     teacher, code = _start(browser, voila_url)
-    ana = _join(browser, voila_url, code, "Ana", True)
     teacher.get_by_text("Or send a question from an app").click()
+    ana = _join(browser, voila_url, code, "Ana", True)
+    teacher.get_by_text("1 joined").wait_for(timeout=15_000)  # the projector drawn again:
+    assert teacher.locator("details.tl-class-from-apps").evaluate("box => box.open"), (
+        "what the teacher opened stays open"
+    )
     with teacher.context.expect_page() as opened:
         teacher.get_by_role("link", name="a quiz question").click()
     quiz = opened.value

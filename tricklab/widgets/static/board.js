@@ -223,6 +223,21 @@ function scrollPositions(root) {
   return kept;
 }
 
+/** Which disclosures (``<details>``, by class) the learner has open or shut: a redraw (a classmate
+ * joining, a bot's move) must not shut what the learner just opened, nor open what they shut. */
+function disclosures(root) {
+  const kept = new Map();
+  for (const box of root.querySelectorAll("details[class]")) kept.set(box.className, box.open);
+  return kept;
+}
+
+function restoreDisclosures(root, kept) {
+  for (const box of root.querySelectorAll("details[class]")) {
+    const open = kept.get(box.className);
+    if (open !== undefined) box.open = open;
+  }
+}
+
 function restoreScroll(root, kept, selector) {
   for (const box of root.querySelectorAll("[data-keep-scroll]")) {
     const top = kept.get(box.dataset.keepScroll);
@@ -705,7 +720,9 @@ function render({ model, el }) {
       root.dataset[key] = String(value);
     }
     const kept = scrollPositions(root);
+    const shown = disclosures(root);
     root.innerHTML = scene.html || "";
+    restoreDisclosures(root, shown);
     restoreScroll(root, kept, scene.reveal);
     if (sowing) { // the sowing under way is painted over the scene; the board waits meanwhile
       paintFrame(root, sowing.frames[sowing.index]);
