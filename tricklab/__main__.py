@@ -88,8 +88,26 @@ def notebooks_command(args: argparse.Namespace) -> int:
     return 0
 
 
+def class_service_command(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
+    """``tricklab class-service``: the class store behind the hub (:mod:`tricklab.classservice`)."""
+    from urllib.parse import urlsplit
+
+    from .classservice import serve
+
+    bound = urlsplit(os.environ.get("JUPYTERHUB_SERVICE_URL", ""))
+    host = args.host or bound.hostname or "127.0.0.1"
+    port = args.port or bound.port
+    if port is None:
+        parser.error("give --port, or run it as a JupyterHub service with a url (it sets $JUPYTERHUB_SERVICE_URL)")
+    try:
+        serve(host, port, args.class_db)
+    except TricklabError as error:
+        parser.error(str(error))
+    return 0
+
+
 #: what each command needs beyond the engine, and the extra that installs it
-EXTRAS = {"serve": ("voila", "apps")}
+EXTRAS = {"serve": ("voila", "apps"), "class-service": ("tornado", "apps")}
 
 
 def missing_extra(command: str) -> str | None:
@@ -111,6 +129,7 @@ tricklab: learn the rules of trick-taking card games, Kalah and Mandala.
   tricklab site serve DIR  serve a built site on this machine
   tricklab notebooks DIR   copy the tutorial notebooks into DIR, to open in JupyterLab
   tricklab jupyter-config  print the server settings for a JupyterHub user image
+  tricklab class-service   run the class store as a JupyterHub service
 
 Each command has its own --help."""
 
@@ -190,6 +209,15 @@ def main(argv: Sequence[str] | None = None) -> int:
     )
     config.add_argument("--cull-after", type=int, default=HUB_CULL_AFTER, metavar="SECONDS")
     config.add_argument("--cull-every", type=int, default=HUB_CULL_EVERY, metavar="SECONDS")
+    service = sub.add_parser(
+        "class-service",
+        help="run the class store as a JupyterHub service, so that learners' servers hold no database password",
+    )
+    service.add_argument("--host", default=None, help="address to listen on (default: from $JUPYTERHUB_SERVICE_URL)")
+    service.add_argument("--port", type=int, default=None, help="port (default: from $JUPYTERHUB_SERVICE_URL)")
+    service.add_argument(
+        "--class-db", default=None, metavar="URL", help="the class store (default $TRICKLAB_CLASS_DB): postgresql://..."
+    )
     site = sub.add_parser("site", help="build or serve the apps as a static site that runs in the browser")
     site_sub = site.add_subparsers(dest="site_command", required=True)
     site_build = site_sub.add_parser("build", help="build the static site into DIR (tools fetched, pinned, once)")
@@ -213,6 +241,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         parser.error(needed)
     if args.command == "site":
         return site_command(args)
+    if args.command == "class-service":
+        return class_service_command(args, parser)
     try:
         if args.command == "jupyter-config":
             print(json.dumps(jupyter_server_config(cull_after=args.cull_after, cull_every=args.cull_every), indent=2))

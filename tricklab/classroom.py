@@ -27,7 +27,7 @@ from dataclasses import dataclass
 
 from .classwork import ClassQuestion, ClassworkError, mark, most_chosen, spread
 from .errors import describe
-from .store import NotAllowed, Question, Session, Store, Student
+from .store import ClassStore, NotAllowed, Question, Session, Student
 
 Clock = Callable[[], float]
 
@@ -112,18 +112,18 @@ def _marked(question: Question, answer: object, choice: str) -> bool | None:
 class TeacherDesk:
     """The teacher's side of a session (see the module's notes)."""
 
-    def __init__(self, store: Store, session: Session, clock: Clock = time.time) -> None:
+    def __init__(self, store: ClassStore, session: Session, clock: Clock = time.time) -> None:
         self.store = store
         self.session = session
         self._clock = clock
 
     @classmethod
-    def start(cls, store: Store, teacher: str, clock: Clock = time.time) -> TeacherDesk:
+    def start(cls, store: ClassStore, teacher: str, clock: Clock = time.time) -> TeacherDesk:
         """A new session of ``teacher`` (the hub user, or who runs ``tricklab serve``)."""
         return cls(store, store.new_session(teacher, now=clock()), clock)
 
     @classmethod
-    def reopen(cls, store: Store, teacher_secret: str, clock: Clock = time.time, *, who: str = "") -> TeacherDesk:
+    def reopen(cls, store: ClassStore, teacher_secret: str, clock: Clock = time.time, *, who: str = "") -> TeacherDesk:
         """The session of the teacher's link (its secret): a reloaded page goes on with it.
         ``who`` (under JupyterHub: the hub user) must be the teacher who started it, so a link
         that reached someone else does not make them the teacher."""
@@ -260,7 +260,7 @@ class Now:
 class LearnerDesk:
     """A learner's side of a session (see the module's notes)."""
 
-    def __init__(self, store: Store, student: Student, clock: Clock = time.time) -> None:
+    def __init__(self, store: ClassStore, student: Student, clock: Clock = time.time) -> None:
         self.store = store
         self.student = student
         self._clock = clock
@@ -269,12 +269,14 @@ class LearnerDesk:
         self._showing: int | None = None
 
     @classmethod
-    def join(cls, store: Store, join_code: str, name: str, *, who: str = "", clock: Clock = time.time) -> LearnerDesk:
+    def join(
+        cls, store: ClassStore, join_code: str, name: str, *, who: str = "", clock: Clock = time.time
+    ) -> LearnerDesk:
         """Join the session of ``join_code`` as ``name`` (``who``: the client, see :meth:`Store.join`)."""
         return cls(store, store.join(join_code, name, now=clock(), who=who), clock)
 
     @classmethod
-    def reopen(cls, store: Store, token: str, clock: Clock = time.time) -> LearnerDesk:
+    def reopen(cls, store: ClassStore, token: str, clock: Clock = time.time) -> LearnerDesk:
         """The learner of the page's link (its token): a reloaded page goes on as them."""
         return cls(store, store.student(token), clock)
 

@@ -158,6 +158,70 @@ class Question:
     revealed: bool
 
 
+class ClassStore(Protocol):
+    """What a class store does, wherever it is: a :class:`Store` on a database this process
+    opens, or a :class:`tricklab.classservice.StoreClient` that asks the class service (under
+    JupyterHub, so that learners' servers hold no database password). Each call says whose view
+    it is: a :class:`Session` holds its teacher's secret, a :class:`Student` their token."""
+
+    where: str
+
+    def close(self) -> None: ...
+
+    def new_session(self, teacher: str, *, now: float) -> Session: ...
+
+    def new_set(self, session: Session, *, now: float) -> Session: ...
+
+    def paced(self, student: Student) -> bool: ...
+
+    def join(self, join_code: str, name: str, *, now: float, who: str = "") -> Student: ...
+
+    def teacher_session(self, teacher_secret: str) -> Session: ...
+
+    def student(self, token: str) -> Student: ...
+
+    def students(self, session: Session) -> list[str]: ...
+
+    def send(
+        self, session: Session, kind: str, shown: dict[str, object], answer: object, *, now: float
+    ) -> Question: ...
+
+    def current(self, student: Student) -> Question | None: ...
+
+    def stamp(self, student: Student) -> tuple[int, bool]: ...
+
+    def question(self, student: Student, number: int) -> Question | None: ...
+
+    def set_size(self, student: Student) -> int: ...
+
+    def answer(self, student: Student, question_id: str, choice: str, *, now: float) -> None: ...
+
+    def given(self, student: Student, question_id: str) -> str | None: ...
+
+    def history(self, student: Student) -> list[tuple[Question, str | None, object]]: ...
+
+    def counts(self, session: Session, question_id: str) -> dict[str, int]: ...
+
+    def reveal(self, session: Session, question_id: str, *, now: float) -> object: ...
+
+    def revealed_answer(self, student: Student, question_id: str) -> object: ...
+
+    def questions(self, session: Session) -> list[tuple[Question, object]]: ...
+
+    def results(self, session: Session) -> list[tuple[int, str, str]]: ...
+
+
+def open_store(url: str | None = None) -> ClassStore:
+    """The class store at ``url`` (else ``$TRICKLAB_CLASS_DB``): a database (:meth:`Store.open`),
+    or, for an ``http://`` or ``https://`` URL, the class service there (:mod:`tricklab.classservice`)."""
+    given = url if url is not None else os.environ.get("TRICKLAB_CLASS_DB", "")
+    if isinstance(given, str) and given.startswith(("http://", "https://")):
+        from .classservice import StoreClient
+
+        return StoreClient(given)
+    return Store.open(url)
+
+
 def default_path() -> Path:
     """Where the embedded store lives when ``$TRICKLAB_CLASS_DB`` says nothing: the user's data folder."""
     base = os.environ.get("XDG_DATA_HOME") or str(Path.home() / ".local" / "share")
@@ -726,6 +790,7 @@ def _safe(url: str) -> str:
 __all__ = [
     "KINDS",
     "MIGRATIONS",
+    "ClassStore",
     "NotAllowed",
     "Question",
     "Session",
@@ -734,4 +799,5 @@ __all__ = [
     "Student",
     "TooManyTries",
     "UnknownSession",
+    "open_store",
 ]

@@ -41,7 +41,7 @@ from ..games import GAMES, default_players, find_game
 from ..puzzles import levels as position_levels
 from ..puzzles import questions as position_questions
 from ..quiz import asks_positions, levels, questions
-from ..store import Store
+from ..store import ClassStore, open_store
 from .board import Board
 from .controls import Button, Controls, Note, Picker, TextEntry
 
@@ -134,13 +134,13 @@ class _AsksClass(Protocol):
     def class_question(self) -> ClassQuestion: ...
 
 
-def offer_to_class(widget: _AsksClass, secret: str, store: Store | None = None) -> Button:
+def offer_to_class(widget: _AsksClass, secret: str, store: ClassStore | None = None) -> Button:
     """Add a *Send to the class* button below ``widget``'s controls: a click sends what the widget
     shows (its ``class_question()``) to the session whose teacher secret is ``secret``; a note
     beside it says what was sent, or the widget's message why nothing was. A secret that is no
     session's raises the store's error, and nothing is added."""
     desk = TeacherDesk.reopen(
-        store if store is not None else Store.open(), secret, who=os.environ.get("JUPYTERHUB_USER", "")
+        store if store is not None else open_store(), secret, who=os.environ.get("JUPYTERHUB_USER", "")
     )
     button = Button("to_class", "Send to the class", tooltip=f"to class session {desk.join_code}")
     note = Note("to_class_note", f"Class session {desk.join_code}: nothing sent from here yet.")
@@ -185,10 +185,10 @@ class ClassTeacher(Board):
     revealed = traitlets.Bool(False, read_only=True).tag(sync=True)
 
     def __init__(
-        self, store: Store | None = None, *, secret: str | None = None, page: str = "", poll: float = POLL
+        self, store: ClassStore | None = None, *, secret: str | None = None, page: str = "", poll: float = POLL
     ) -> None:
         super().__init__()
-        self.store = store if store is not None else Store.open()
+        self.store = store if store is not None else open_store()
         self.desk: TeacherDesk | None = None
         self.page = ""
         self._shown: tuple[object, ...] = ()
@@ -428,10 +428,10 @@ class ClassLearner(Board):
     right = traitlets.Bool(None, allow_none=True, read_only=True).tag(sync=True)
 
     def __init__(
-        self, store: Store | None = None, *, join: str = "", token: str | None = None, poll: float = POLL
+        self, store: ClassStore | None = None, *, join: str = "", token: str | None = None, poll: float = POLL
     ) -> None:
         super().__init__()
-        self.store = store if store is not None else Store.open()
+        self.store = store if store is not None else open_store()
         self.desk: LearnerDesk | None = None
         self._shown: object = None
         self._stamp: object = None
