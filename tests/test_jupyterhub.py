@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import json
 import os
+import secrets
 import shutil
 import subprocess
 import sys
@@ -24,12 +25,14 @@ import urllib.request
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
-from urllib.parse import quote
+from urllib.parse import parse_qs, quote, urlsplit
 
 import psutil
 import pytest
 
+from tricklab.classservice import StoreClient
 from tricklab.serve_settings import jupyter_server_config
+from tricklab.store import NotAllowed
 
 from .servers import PAYLOADS, ROOT, assert_no_script_ran, free_port
 
@@ -39,6 +42,8 @@ NPM_FOLDER = Path(tempfile.gettempdir()) / "tricklab-test-npm"
 PROXY = NPM_FOLDER / "node_modules" / ".bin" / "configurable-http-proxy"
 LINK = "voila/render/replay.ipynb?game=band-of-tricks&players=4&seed=3"
 BOARD = ".tricklab-board"
+#: a hub token of the learner ``ada``
+LEARNER_TOKEN = secrets.token_hex(16)
 
 
 def configurable_http_proxy() -> Path:
@@ -57,7 +62,7 @@ def configurable_http_proxy() -> Path:
     return PROXY
 
 
-def hub_config(folder: Path, *, port: int, proxy: Path, class_db: str = "") -> Path:
+def hub_config(folder: Path, *, port: int, proxy: Path, class_db: str = "", service_url: str = "") -> Path:
     """A ``jupyterhub_config.py`` for 127.0.0.1, and the users' Jupyter config beside it."""
     etc_jupyter = folder / "etc-jupyter"
     etc_jupyter.mkdir()
@@ -80,8 +85,20 @@ def hub_config(folder: Path, *, port: int, proxy: Path, class_db: str = "") -> P
         "Spawner.cmd": [str(singleuser)],
         "Spawner.args": args,
         "Spawner.notebook_dir": str(ROOT / "voila_apps"),
-        # the class store every learner's server shares, as a deployment sets it in the user image
-        "Spawner.environment": {"JUPYTER_CONFIG_PATH": str(etc_jupyter), "TRICKLAB_CLASS_DB": class_db},
+        # the class store every learner's server shares: the class service's address, never the
+        # database's (a learner may run any code in their own server)
+        "Spawner.environment": {"JUPYTER_CONFIG_PATH": str(etc_jupyter), "TRICKLAB_CLASS_DB": service_url},
+        # the class service holds the database's URL, in its own environment only
+        "JupyterHub.services": [
+            {
+                "name": "tricklab-class",
+                "url": service_url,
+                "command": [sys.executable, "-m", "tricklab", "class-service"],
+                "environment": {"TRICKLAB_CLASS_DB": class_db},
+            }
+        ],
+        # a token of a learner's own, for the raw requests a learner could send the class service
+        "JupyterHub.api_tokens": {LEARNER_TOKEN: "ada"},
         "Spawner.start_timeout": 120,
         "Spawner.http_timeout": 120,
     }
@@ -93,14 +110,20 @@ def hub_config(folder: Path, *, port: int, proxy: Path, class_db: str = "") -> P
 
 
 @pytest.fixture(scope="module")
-def hub(tmp_path_factory: pytest.TempPathFactory, postgres_url: str) -> Iterator[tuple[str, Path]]:
+def class_service() -> str:
+    """Where the hub runs the class service."""
+    return f"http://127.0.0.1:{free_port()}"
+
+
+@pytest.fixture(scope="module")
+def hub(tmp_path_factory: pytest.TempPathFactory, postgres_url: str, class_service: str) -> Iterator[tuple[str, Path]]:
     """A running JupyterHub whose learners' servers share one class store on PostgreSQL; yields
     its URL and its log file."""
     pytest.importorskip("jupyterhub", reason="JupyterHub is in the test extra: pip install -e '.[test]'")
     proxy = configurable_http_proxy()
     folder = tmp_path_factory.mktemp("hub")
     port = free_port()
-    config = hub_config(folder, port=port, proxy=proxy, class_db=postgres_url)
+    config = hub_config(folder, port=port, proxy=proxy, class_db=postgres_url, service_url=class_service)
     log_path = folder / "hub.log"
     with open(log_path, "wb") as log:
         proc = subprocess.Popen(
@@ -213,9 +236,12 @@ def test_a_hostile_link_runs_no_script_for_a_logged_in_learner(browser: Any, hub
     assert "tricklab: a link may choose only the light or the dark theme" in log.read_text(errors="replace")
 
 
-def test_a_class_session_across_the_learners_servers_uses_their_hub_names(browser: Any, hub: tuple[str, Path]) -> None:
+def test_a_class_session_across_the_learners_servers_uses_their_hub_names(
+    browser: Any, hub: tuple[str, Path], class_service: str
+) -> None:
     """The teacher starts a session in her own server; two learners join from their own servers
-    (one class store on PostgreSQL), each under their hub name, with no name to type."""
+    (one class store on PostgreSQL, behind the hub's class service), each under their hub name,
+    with no name to type. A learner's raw requests to the service get nothing a student may not."""
     hub_url, _ = hub
     teacher_context, teacher = follow_the_link_as(
         browser, hub_url, "rivera", link="voila/render/class.ipynb?teach=1", drawn=".tl-summary"
@@ -241,5 +267,16 @@ def test_a_class_session_across_the_learners_servers_uses_their_hub_names(browse
     teacher.get_by_role("button", name="Results").click()
     results = teacher.locator(".tl-class-results").inner_text(timeout=30_000)
     assert "ada" in results and "bo" in results
+    # ada, holding the teacher's secret (read off the projector's address) and her own hub token,
+    # is still no teacher; without a hub token nobody is answered
+    secret = parse_qs(urlsplit(teacher.url).query)["teacher"][0]
+    with pytest.raises(NotAllowed, match="only the teacher who started this class session"):
+        StoreClient(class_service, token=LEARNER_TOKEN).teacher_session(secret)
+    for token in ("", "not-a-hub-token"):
+        with pytest.raises(NotAllowed, match="needs a hub user's token"):
+            StoreClient(class_service, token=token).teacher_session(secret)
+    # the teacher's own session is there to her: the projector still counts both answers
+    teacher.reload()
+    teacher.get_by_text("2 of 2 students answered").wait_for(timeout=60_000)
     for context in (teacher_context, *(c for c, _ in learners)):
         context.close()

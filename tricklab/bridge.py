@@ -115,6 +115,7 @@ SERVER_SIDE = (
     "tricklab.store",
     # the class app keeps its sessions in the class store: it runs on a server only
     "tricklab.classroom",
+    "tricklab.classservice",
     "tricklab.display.classroom",
     "tricklab.widgets.classapp",
 )
