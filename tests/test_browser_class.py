@@ -39,6 +39,9 @@ def _start(browser: Any, url: str) -> tuple[Any, str]:
     teacher.get_by_role("button", name="Start a class session").click()
     code = teacher.locator(".tl-class-code").inner_text(timeout=90_000)
     assert re.fullmatch(r"[A-Z0-9]{6}", code) and not log.javascript_errors()
+    # the projected address holds no secret; the tab keeps it for a reload
+    assert teacher.evaluate("location.search") == "?teach=1"
+    assert "teacher=" in teacher.evaluate("sessionStorage.getItem('tricklab-kept:' + location.pathname)")
     return teacher, code
 
 
@@ -79,7 +82,7 @@ def _session(browser: Any, url: str, restart: Any = None) -> None:
         assert "Ana" not in board and "Ben" not in board, "the projector counts, it never names"
         if number == 2 and restart is not None:  # the server stops and starts again mid-session:
             restart()  # every page opened again from its own address, each on a new kernel
-            for page in (teacher, *students):
+            for page in (teacher, *students):  # (the projector's secret from its tab's keeping)
                 page.reload()
             teacher.get_by_text("2 of 3 students answered").wait_for(timeout=90_000)
             for page in students:

@@ -38,7 +38,9 @@ def test_a_question_reaches_every_page_and_the_answers_reach_the_projector(store
     code = teacher.join_code
     assert len(code) == 6 and code in teacher.scene["html"]
     assert f"class.ipynb?join={code}" in teacher.scene["html"] and "<svg" in teacher.scene["html"], "link and QR"
-    assert teacher.scene["address"] == f"teacher={teacher.desk.session.teacher_secret}"  # type: ignore[union-attr]
+    secret = teacher.desk.session.teacher_secret  # type: ignore[union-attr]
+    assert teacher.scene["address"] == "teach=1", "the projected address holds no secret"
+    assert teacher.scene["keep"] == f"teacher={secret}", "the page keeps it for a reload"
     learners = [ClassLearner(store, join=code, poll=0.05) for _ in range(3)]
     for learner, name in zip(learners, ("Ana", "Ben", "<b>Cy</b>"), strict=True):
         learner.control("name", name)
@@ -90,6 +92,20 @@ def test_pages_opened_again_go_on_and_bad_links_are_shown_not_raised(store: Stor
     assert again.name == "Ana" and again.question_number == 1
     projector = ClassTeacher(store, secret=teacher.desk.session.teacher_secret, poll=0.05)  # type: ignore[union-attr]
     assert projector.join_code == teacher.join_code and projector.question_number == 1
+    # a reloaded projector (?teach=1) asks its page for what it kept before offering to start
+    reloaded = ClassTeacher(store, recall=True, poll=0.05)
+    assert reloaded.scene["recall"] is True and reloaded.controls["start"].hidden and reloaded.desk is None
+    reloaded.intent("recall", f"teacher={teacher.desk.session.teacher_secret}")  # type: ignore[union-attr]
+    assert reloaded.join_code == teacher.join_code and reloaded.question_number == 1
+    reloaded.intent("recall", "teacher=another")  # asked once: what the page sends later is not read
+    assert reloaded.join_code == teacher.join_code and not reloaded.message
+    for kept, said in (("", ""), ("teacher=not-a-secret", "start a new session"), ("x" * 10_000, "")):
+        fresh = ClassTeacher(store, recall=True, poll=0.05)
+        fresh.intent("recall", kept)
+        assert fresh.desk is None and not fresh.controls["start"].hidden and fresh.scene["keep"] == ""
+        assert said in fresh.message and (said or not fresh.message) and len(fresh.message) < 300
+        fresh.close()
+    reloaded.close()
     stranger = ClassLearner(store, token="not-a-token", poll=0.05)
     assert "join again" in stranger.message and stranger.controls["join"].hidden is False
     guesser = ClassLearner(store, poll=0.05)

@@ -25,7 +25,7 @@ import urllib.request
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
-from urllib.parse import parse_qs, quote, urlsplit
+from urllib.parse import parse_qs, quote
 
 import psutil
 import pytest
@@ -267,9 +267,10 @@ def test_a_class_session_across_the_learners_servers_uses_their_hub_names(
     teacher.get_by_role("button", name="Results").click()
     results = teacher.locator(".tl-class-results").inner_text(timeout=30_000)
     assert "ada" in results and "bo" in results
-    # ada, holding the teacher's secret (read off the projector's address) and her own hub token,
-    # is still no teacher; without a hub token nobody is answered
-    secret = parse_qs(urlsplit(teacher.url).query)["teacher"][0]
+    # ada, holding the teacher's secret (as if taken from the teacher's tab) and her own hub
+    # token, is still no teacher; without a hub token nobody is answered
+    kept = teacher.evaluate("sessionStorage.getItem('tricklab-kept:' + location.pathname)")
+    secret = parse_qs(kept)["teacher"][0]
     with pytest.raises(NotAllowed, match="only the teacher who started this class session"):
         StoreClient(class_service, token=LEARNER_TOKEN).teacher_session(secret)
     for token in ("", "not-a-hub-token"):

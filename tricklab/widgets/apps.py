@@ -624,9 +624,10 @@ def bid_trainer_app(query: str | None = None) -> w.VBox:
 
 
 def class_app(query: str | None = None) -> w.VBox:
-    """The ``class`` app, a class session: ``teach=1`` starts one (the teacher's projector),
-    ``teacher=<secret>`` reopens it; ``join=<code>`` opens a learner's page with the code typed in,
-    ``student=<token>`` reopens a learner's; with none of these, the learner's page to join. It
+    """The ``class`` app, a class session: ``teach=1`` is the teacher's projector (the session this
+    tab kept, after a reload, else a new one), ``teacher=<secret>`` reopens that session;
+    ``join=<code>`` opens a learner's page with the code typed in, ``student=<token>`` reopens a
+    learner's; with none of these, the learner's page to join. It
     needs a server (the class store): under ``tricklab serve`` or JupyterHub, not in the static site."""
     from .classapp import ClassLearner, ClassTeacher
 
@@ -635,7 +636,7 @@ def class_app(query: str | None = None) -> w.VBox:
     widget: Any
     try:
         if "teacher" in extra or extra.get("teach") == "1":
-            widget = ClassTeacher(secret=extra.get("teacher"))
+            widget = ClassTeacher(secret=extra.get("teacher"), recall="teacher" not in extra)
             header = _header(
                 "Class session",
                 params,

@@ -4,9 +4,11 @@ page (:class:`ClassLearner`), over the desks of :mod:`tricklab.classroom`.
 Both keep their page up to date by reading the class store every :data:`POLL` seconds on a thread
 of their own (a learner's page sees a question the moment it is sent; the projector sees the
 answers come in), and redraw only when what they show has changed. Each puts in its page's
-address what it needs to open again where it was (the teacher's secret, the learner's token), so a
-reload or a restarted server or kernel goes on with the session; neither shows that address as a
-link to copy.
+page what it needs to open again where it was, so a reload or a restarted server or kernel goes
+on with the session: a learner's page its token in its address, the teacher's page its secret in
+the page's own keeping (``scene.keep``: the tab's session storage, never the address, which a
+projector shows the whole room; the page sends it back when asked, ``scene.recall``). Neither is
+shown as a link to copy.
 
 What a learner's page (and its kernel) holds is what :class:`~tricklab.classroom.LearnerDesk`
 gives: the question as every learner is shown it, the learner's own answer, and the answer only
@@ -20,7 +22,7 @@ import os
 import threading
 from collections.abc import Callable
 from typing import Protocol
-from urllib.parse import urlencode, urlsplit
+from urllib.parse import parse_qs, urlencode, urlsplit
 
 import traitlets
 
@@ -50,6 +52,8 @@ from .controls import Button, Controls, Note, Picker, TextEntry
 POLL = 0.25
 #: the intent by which the page sends its own address (``read_page``)
 PAGE = "page"
+#: the intent by which the page sends back what it kept (``recall``, ``keep``)
+RECALL = "recall"
 #: what a teacher may send from the list: (value, label) for every game
 ASK = (
     ("quiz-1", "Quiz: which card wins? (level 1)"),
@@ -185,8 +189,16 @@ class ClassTeacher(Board):
     revealed = traitlets.Bool(False, read_only=True).tag(sync=True)
 
     def __init__(
-        self, store: ClassStore | None = None, *, secret: str | None = None, page: str = "", poll: float = POLL
+        self,
+        store: ClassStore | None = None,
+        *,
+        secret: str | None = None,
+        recall: bool = False,
+        page: str = "",
+        poll: float = POLL,
     ) -> None:
+        """``secret`` reopens that session; else ``recall`` asks the page for the secret it kept
+        (a reloaded projector's page) before offering to start one."""
         super().__init__()
         self.store = store if store is not None else open_store()
         self.desk: TeacherDesk | None = None
@@ -220,8 +232,9 @@ class ClassTeacher(Board):
         self.on_intent(self._intent)
         if page:
             self._set_page(page)
+        self._recalling = recall and secret is None
         if secret is not None:
-            self.desk = TeacherDesk.reopen(self.store, secret, who=os.environ.get("JUPYTERHUB_USER", ""))
+            self._reopen(secret)
         self._refresh(force=True)
         self._poller = _Poller(self._refresh, poll)
 
@@ -286,10 +299,28 @@ class ClassTeacher(Board):
         self.ask_picker.set_options(options, options[0][1])
         self._refresh(force=True)  # the links to the apps are the game's
 
+    def _reopen(self, secret: str) -> None:
+        self.desk = TeacherDesk.reopen(self.store, secret, who=os.environ.get("JUPYTERHUB_USER", ""))
+
+    def _recall(self, kept: str) -> None:
+        """The page sent what it kept: the session of its secret goes on (else, start one)."""
+        if not self._recalling:
+            return
+        self._recalling = False
+        secret = parse_qs(kept[:500]).get("teacher", [""])[0]
+        if secret and self.desk is None:
+            try:
+                self._reopen(secret)
+            except TricklabError as exc:
+                self.message = str(exc)
+        self._refresh(force=True)
+
     def _intent(self, intent: str, value: str | None) -> None:
         if intent == PAGE and isinstance(value, str):
             self._set_page(value)
             self._refresh(force=True)
+        elif intent == RECALL and isinstance(value, str):
+            self._recall(value)
 
     def _from_apps(self) -> list[tuple[str, str]]:
         """The links to the apps that can send the picked game's questions to this session (none
@@ -314,7 +345,7 @@ class ClassTeacher(Board):
         """Read the store; redraw when what the page shows has changed."""
         desk = self.desk
         if desk is None:
-            state: tuple[object, ...] = ("start",)
+            state: tuple[object, ...] = ("recalling" if self._recalling else "start",)
         else:
             live = desk.live()
             answers = len(self.store.results(desk.session)) if desk.paced else 0  # a set's dashboard grows
@@ -339,12 +370,18 @@ class ClassTeacher(Board):
             self.save_button,
         ):
             control.hidden = not live_session
+        if desk is None and self._recalling:
+            self.start_button.hidden = True
+            html = '<p class="tl-summary" role="status">Opening the class session…</p>'
+            self.scene = {"html": html, "label": "Class session", "read_page": True, "recall": True}
+            return
         if desk is None:
             html = (
                 '<p class="tl-summary">Start a session, then ask the class to join with its code. Questions '
                 "appear on every device at once; answers come back as counts, never names.</p>"
             )
-            self.scene = {"html": html, "label": "Class session", "read_page": True}
+            # nothing kept any more: a reload starts afresh
+            self.scene = {"html": html, "label": "Class session", "read_page": True, "keep": ""}
             return
         live, students = state[3], state[4]
         assert isinstance(students, int)
@@ -395,7 +432,8 @@ class ClassTeacher(Board):
             "label": f"{'Homework set' if desk.paced else 'Class session'} {desk.join_code}",
             "large": True,
             "read_page": True,
-            "address": urlencode({"teacher": desk.session.teacher_secret}),
+            "address": "teach=1",
+            "keep": urlencode({"teacher": desk.session.teacher_secret}),
             "announce": f"{answered} of {students} answered" if live is not None else "",
         }
 

@@ -177,6 +177,26 @@ function showAddress(address) {
   history.replaceState(history.state, "", location.pathname + (address ? "?" + address : "") + location.hash);
 }
 
+// A secret the page needs to open again where it was (a class session's teacher secret) stays out
+// of the address, which a projector shows the whole room: Python puts it in scene.keep (a query
+// string, "" to forget it), the page keeps it in this tab's session storage by path, and sends it
+// back once when a scene asks (scene.recall): after a reload, or a tab restored.
+const KEPT = "tricklab-kept:";
+
+/** Keep ``value`` for this page in this tab (``""``: forget it). */
+function keepInTab(value) {
+  if (typeof value !== "string") return;
+  try {
+    if (value) sessionStorage.setItem(KEPT + location.pathname, value);
+    else sessionStorage.removeItem(KEPT + location.pathname);
+  } catch { /* storage refused (a locked-down browser): a reload starts afresh */ }
+}
+
+/** What this page kept in this tab, or ``""``. */
+function keptInTab() {
+  try { return sessionStorage.getItem(KEPT + location.pathname) || ""; } catch { return ""; }
+}
+
 /** Copy the page's address; where the clipboard may not be used, show it selected instead. */
 function copyLink(button) {
   const said = (text) => { button.textContent = text; };
@@ -643,6 +663,7 @@ function render({ model, el }) {
 
   let addressSent = false;
   let pageSent = false;
+  let recallSent = false;
   let motionSent = false;
   const seen = new Set(); // the sowings already shown (or passed over)
   const queue = []; // sowings waiting to be shown, oldest first
@@ -703,6 +724,11 @@ function render({ model, el }) {
       pageSent = true;
       connection.send({ intent: "page", value: location.origin + location.pathname });
     }
+    if (scene.recall && !recallSent) {
+      recallSent = true;
+      connection.send({ intent: "recall", value: keptInTab() });
+    }
+    keepInTab(scene.keep);
     const hadFocus = root.contains(document.activeElement);
     const focused = hadFocus && document.activeElement instanceof HTMLElement
       ? document.activeElement.dataset.value : undefined;
