@@ -159,18 +159,33 @@ def postgres_url() -> Iterator[str]:
 
 
 @pytest.fixture(params=["sqlite", "postgresql"])
-def class_store(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Store]:
-    """A class store on SQLite, then on PostgreSQL, empty for each test."""
+def class_store_url(request: pytest.FixtureRequest, tmp_path: Path) -> str:
+    """Where an empty class store is: a SQLite file, then a PostgreSQL database."""
     if request.param == "sqlite":
-        opened = Store.open(str(tmp_path / "class.sqlite3"))
-    else:
-        import psycopg
+        return str(tmp_path / "class.sqlite3")
+    import psycopg
 
-        url = request.getfixturevalue("postgres_url")
-        # each test on a clean database: the tables dropped, then made again by the migrations
-        with psycopg.connect(url, autocommit=True) as connection:
-            for table in ("join_attempt", "answer", "question", "student", "class_session", "schema_version"):
-                connection.execute(f"DROP TABLE IF EXISTS {table} CASCADE")
-        opened = Store.open(url)
+    url: str = request.getfixturevalue("postgres_url")
+    # each test on a clean database: the tables dropped, then made again by the migrations
+    with psycopg.connect(url, autocommit=True) as connection:
+        for table in (
+            "table_action",
+            "table_seat",
+            "play_table",
+            "join_attempt",
+            "answer",
+            "question",
+            "student",
+            "class_session",
+            "schema_version",
+        ):
+            connection.execute(f"DROP TABLE IF EXISTS {table} CASCADE")
+    return url
+
+
+@pytest.fixture
+def class_store(class_store_url: str) -> Iterator[Store]:
+    """A class store on SQLite, then on PostgreSQL, empty for each test."""
+    opened = Store.open(class_store_url)
     yield opened
     opened.close()

@@ -142,3 +142,26 @@ def test_the_service_out_of_reach_is_a_clear_error() -> None:
     client = StoreClient(f"http://127.0.0.1:{free_port()}", "t-ada")
     with pytest.raises(StoreError, match=r"the class service at http://127\.0\.0\.1:\d+ cannot be reached"):
         client.student("x")
+
+
+def test_a_table_of_classmates_through_the_service(service: str) -> None:
+    from tricklab.store import PLAYER
+    from tricklab.tables import SharedTable
+
+    ada = StoreClient(service, "t-ada")
+    seat = ada.new_table("kalah", 2, {}, [PLAYER, PLAYER], "Bo, says Ada's page", now=0.0)
+    assert seat.name == "ada", "a classmate sits under their hub name"
+    bo_seat = StoreClient(service, "t-bo").join_table(seat.code, "ada", now=0.0)
+    assert (bo_seat.name, bo_seat.seat) == ("bo", 1)
+    tables = [SharedTable(ada, seat), SharedTable(StoreClient(service, "t-bo"), bo_seat)]
+    for _ in range(4):  # a few moves each, through the service's log
+        for table in tables:
+            table.follow()
+            if table.my_turn:
+                assert table.act(table.match.legal_actions()[0])
+    tables[0].follow()
+    assert tables[0].match.actions == tables[1].match.actions and len(tables[0].match.actions) >= 4
+    # Bo's token, if Ada's seat's token reached him, does not seat him there
+    for method, args in (("table_poll", [seat.token, 0]), ("table_start", [seat.token]), ("table_sit", [seat.token])):
+        status, answer = raw(service, method, args, token="t-bo")
+        assert status == 403 and "only 'ada' may act for that seat" in str(answer["message"]), method

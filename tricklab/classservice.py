@@ -40,7 +40,19 @@ from dataclasses import asdict, dataclass, field
 from typing import TYPE_CHECKING
 
 from .errors import TricklabError, describe
-from .store import NotAllowed, Question, Session, Store, StoreError, Student, TooManyTries, UnknownSession
+from .store import (
+    NotAllowed,
+    Question,
+    SeatInfo,
+    Session,
+    Store,
+    StoreError,
+    Student,
+    TablePoll,
+    TableSeat,
+    TooManyTries,
+    UnknownSession,
+)
 
 if TYPE_CHECKING:
     from tornado.web import Application
@@ -84,6 +96,27 @@ def _question(value: object) -> Question:
         str(fields_["kind"]),
         dict(shown) if isinstance(shown, dict) else {},
         bool(fields_["revealed"]),
+    )
+
+
+def _seat(value: object) -> TableSeat:
+    fields_ = _fields(value, "a seat at a table")
+    return TableSeat(
+        str(fields_["table_id"]),
+        str(fields_["code"]),
+        int(str(fields_["seat"])),
+        str(fields_["name"]),
+        str(fields_["token"]),
+    )
+
+
+def _poll(value: object) -> TablePoll:
+    fields_ = _fields(value, "a table's news")
+    seats = [_fields(info, "a seat") for info in _list(fields_["seats"])]
+    return TablePoll(
+        int(str(fields_["since"])),
+        tuple(str(action) for action in _list(fields_["actions"])),
+        tuple(SeatInfo(str(info["kind"]), str(info["name"]), int(str(info["seen"]))) for info in seats),
     )
 
 
@@ -206,6 +239,43 @@ class StoreClient:
         rows = [_list(row) for row in _list(self._call("results", session.teacher_secret))]
         return [(int(str(number)), str(name), str(choice)) for number, name, choice in rows]
 
+    def new_table(
+        self,
+        game: str,
+        players: int,
+        options: dict[str, object],
+        seats: Sequence[str],
+        name: str,
+        *,
+        now: float,
+        seat: int = 0,
+    ) -> TableSeat:
+        return _seat(self._call("new_table", game, players, options, list(seats), seat))  # as the hub user
+
+    def join_table(self, code: str, name: str, *, now: float, who: str = "") -> TableSeat:
+        return _seat(self._call("join_table", code))  # under the hub user's name
+
+    def table_seat(self, token: str) -> TableSeat:
+        return _seat(self._call("table_seat", token))
+
+    def table_start(self, seat: TableSeat) -> dict[str, object]:
+        return dict(_fields(self._call("table_start", seat.token), "a table's start"))
+
+    def table_poll(self, seat: TableSeat, since: int = 0) -> TablePoll:
+        return _poll(self._call("table_poll", seat.token, since))
+
+    def table_append(self, seat: TableSeat, number: int, action: str, *, now: float) -> bool:
+        return bool(self._call("table_append", seat.token, number, action))
+
+    def table_seen(self, seat: TableSeat, count: int) -> None:
+        self._call("table_seen", seat.token, count)
+
+    def table_hand_over(self, seat: TableSeat, other: int, bot: str) -> None:
+        self._call("table_hand_over", seat.token, other, bot)
+
+    def table_sit(self, seat: TableSeat) -> None:
+        self._call("table_sit", seat.token)
+
 
 # --- the service: run by the hub --------------------------------------------------------------------
 
@@ -218,7 +288,7 @@ def _text(value: object, what: str) -> str:
 
 def _plain(value: object) -> object:
     """``value`` as JSON: the store's records as objects, tuples as lists."""
-    if isinstance(value, Session | Student | Question):
+    if isinstance(value, Session | Student | Question | TableSeat | TablePoll | SeatInfo):
         return asdict(value)
     if isinstance(value, list | tuple):
         return [_plain(item) for item in value]
@@ -268,6 +338,21 @@ class Calls:
             ),
             "questions": lambda secret: store.questions(self.teacher(secret)),
             "results": lambda secret: store.results(self.teacher(secret)),
+            "new_table": lambda game, players, options, seats, seat: store.new_table(
+                _text(game, "a game"), players, options, seats, self.user, now=now(), seat=seat
+            ),
+            "join_table": lambda code: store.join_table(
+                _text(code, "a table's code"), self.user, now=now(), who=self.user
+            ),
+            "table_seat": lambda token: self.sitter(token),
+            "table_start": lambda token: store.table_start(self.sitter(token)),
+            "table_poll": lambda token, since: store.table_poll(self.sitter(token), since),
+            "table_append": lambda token, number, action: store.table_append(
+                self.sitter(token), number, action, now=now()
+            ),
+            "table_seen": lambda token, count: store.table_seen(self.sitter(token), count),
+            "table_hand_over": lambda token, other, bot: store.table_hand_over(self.sitter(token), other, bot),
+            "table_sit": lambda token: store.table_sit(self.sitter(token)),
         }
 
     def teacher(self, secret: object) -> Session:
@@ -285,6 +370,13 @@ class Calls:
         if student.name != self.user:
             raise NotAllowed(f"only {describe(student.name)} may act as that student, not {describe(self.user)}")
         return student
+
+    def sitter(self, token: object) -> TableSeat:
+        """The seat of ``token``, if this hub user sits there."""
+        seat = self.store.table_seat(_text(token, "a seat's token"))
+        if seat.name != self.user:
+            raise NotAllowed(f"only {describe(seat.name)} may act for that seat, not {describe(self.user)}")
+        return seat
 
     def call(self, method: str, args: Sequence[object]) -> object:
         """Run ``method`` with ``args``; its result as JSON. A call it does not know, or given the

@@ -29,9 +29,12 @@ from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 
 from .errors import TricklabError, describe
+
+if TYPE_CHECKING:
+    from .match import Match
 
 #: the schema, one migration per version: each a list of statements, written for both databases
 MIGRATIONS: tuple[tuple[str, ...], ...] = (
@@ -83,6 +86,34 @@ MIGRATIONS: tuple[tuple[str, ...], ...] = (
     (
         # a homework set: a session whose questions are fixed and answered at each student's pace
         "ALTER TABLE class_session ADD COLUMN paced INTEGER NOT NULL DEFAULT 0",
+    ),
+    (
+        # a table of classmates: a match whose actions are an append-only log, one row per action
+        # under a unique (table, number) key, so two kernels acting at once never both land
+        """CREATE TABLE play_table (
+            id TEXT PRIMARY KEY,
+            code TEXT NOT NULL UNIQUE,
+            start TEXT NOT NULL,
+            seats TEXT NOT NULL,
+            created DOUBLE PRECISION NOT NULL
+        )""",
+        """CREATE TABLE table_seat (
+            table_id TEXT NOT NULL REFERENCES play_table(id),
+            seat INTEGER NOT NULL,
+            name TEXT NOT NULL,
+            token TEXT NOT NULL UNIQUE,
+            seen INTEGER NOT NULL DEFAULT 0,
+            joined DOUBLE PRECISION NOT NULL,
+            PRIMARY KEY (table_id, seat)
+        )""",
+        """CREATE TABLE table_action (
+            table_id TEXT NOT NULL REFERENCES play_table(id),
+            number INTEGER NOT NULL,
+            seat INTEGER NOT NULL,
+            action TEXT NOT NULL,
+            given DOUBLE PRECISION NOT NULL,
+            PRIMARY KEY (table_id, number)
+        )""",
     ),
 )
 #: a join code's letters: no 0/O, 1/I/L, so a code read off a projector is typed right
@@ -158,6 +189,48 @@ class Question:
     revealed: bool
 
 
+#: what a seat at a table of classmates is: kept for a classmate, or played by a bot of that name
+PLAYER = "player"
+TABLE_BOTS = ("heuristic", "random")
+
+
+@dataclass(frozen=True)
+class TableSeat:
+    """One classmate's place at a table: ``token`` is what their page presents for every action
+    (kept on their own device, so they can sit down again after a reload)."""
+
+    table_id: str
+    code: str
+    seat: int
+    name: str
+    token: str
+
+
+@dataclass(frozen=True)
+class SeatInfo:
+    """A seat as everyone at the table may know it: who plays it (:data:`PLAYER`, a classmate,
+    or a bot's name), the classmate's name (``""`` while the seat waits for one) and how far they
+    have followed the table (the number of actions whose finished tricks they have gone on from)."""
+
+    kind: str
+    name: str
+    seen: int
+
+
+@dataclass(frozen=True)
+class TablePoll:
+    """What a seat's kernel reads each time it looks: the actions from the one it asked for on,
+    how many the log holds, and the seats."""
+
+    since: int
+    actions: tuple[str, ...]
+    seats: tuple[SeatInfo, ...]
+
+    @property
+    def count(self) -> int:
+        return self.since + len(self.actions)
+
+
 class ClassStore(Protocol):
     """What a class store does, wherever it is: a :class:`Store` on a database this process
     opens, or a :class:`tricklab.classservice.StoreClient` that asks the class service (under
@@ -210,6 +283,34 @@ class ClassStore(Protocol):
 
     def results(self, session: Session) -> list[tuple[int, str, str]]: ...
 
+    def new_table(
+        self,
+        game: str,
+        players: int,
+        options: dict[str, object],
+        seats: Sequence[str],
+        name: str,
+        *,
+        now: float,
+        seat: int = 0,
+    ) -> TableSeat: ...
+
+    def join_table(self, code: str, name: str, *, now: float, who: str = "") -> TableSeat: ...
+
+    def table_seat(self, token: str) -> TableSeat: ...
+
+    def table_start(self, seat: TableSeat) -> dict[str, object]: ...
+
+    def table_poll(self, seat: TableSeat, since: int = 0) -> TablePoll: ...
+
+    def table_append(self, seat: TableSeat, number: int, action: str, *, now: float) -> bool: ...
+
+    def table_seen(self, seat: TableSeat, count: int) -> None: ...
+
+    def table_hand_over(self, seat: TableSeat, other: int, bot: str) -> None: ...
+
+    def table_sit(self, seat: TableSeat) -> None: ...
+
 
 def open_store(url: str | None = None) -> ClassStore:
     """The class store at ``url`` (else ``$TRICKLAB_CLASS_DB``): a database (:meth:`Store.open`),
@@ -237,6 +338,7 @@ class Store:
         self.where = where
         # one connection, one transaction at a time: a page's poll and its clicks run on two threads
         self._lock = threading.RLock()
+        self._matches: dict[str, Match] = {}  # each table's match as last read (:meth:`_table_match`)
 
     # --- opening -----------------------------------------------------------------------------
 
@@ -388,22 +490,11 @@ class Store:
         :data:`WRONG_CODES_EACH` wrong codes in :data:`GUESS_WINDOW` seconds, or all clients
         together :data:`WRONG_CODES_ALL`, is refused (:class:`TooManyTries`) before its code is
         even looked at, so join codes cannot be guessed."""
-        who = str(who)[:200]
-        since = now - GUESS_WINDOW
-        with self._transaction():
-            self._run(f"DELETE FROM join_attempt WHERE tried < {self._mark}", (now - 10 * GUESS_WINDOW,))
-            mine, everyone = self._run(
-                f"SELECT COALESCE(SUM(CASE WHEN who = {self._mark} THEN 1 ELSE 0 END), 0), COUNT(*) "
-                f"FROM join_attempt WHERE ok = 0 AND tried >= {self._mark}",
-                (who, since),
-            ).fetchone()
-        if int(mine) >= WRONG_CODES_EACH or int(everyone) >= WRONG_CODES_ALL:
-            raise TooManyTries("too many wrong join codes were tried: wait a minute, then check the code and try again")
+        who = self._guard(who, now)
         try:
             session_id = self.session_by_code(join_code)
         except UnknownSession:
-            with self._transaction():
-                self._run(f"INSERT INTO join_attempt (who, tried, ok) VALUES ({self._marks(3)})", (who, now, 0))
+            self._missed(who, now)
             raise
         name = _name(name, "a display name")
         student = Student(secrets.token_hex(8), session_id, name, secrets.token_urlsafe(24))
@@ -667,6 +758,276 @@ class Store:
         )
         return [(int(number), str(name), str(choice)) for number, name, choice in rows]
 
+    # --- tables of classmates ----------------------------------------------------------------
+
+    def new_table(
+        self,
+        game: str,
+        players: int,
+        options: dict[str, object],
+        seats: Sequence[str],
+        name: str,
+        *,
+        now: float,
+        seat: int = 0,
+    ) -> TableSeat:
+        """A new table of ``game`` for ``players`` with rules and match ``options`` (variants,
+        ``first_dealer``), ``seats`` saying who plays each seat (:data:`PLAYER`: a classmate who
+        joins with the code; else a bot of :data:`TABLE_BOTS`); ``name`` sits at ``seat``. The
+        deal's seed is drawn here and stays in the store: only the seats' kernels are given it."""
+        from . import get_rules
+
+        name = _name(name, "a display name")
+        if not isinstance(options, dict):
+            raise StoreError(f"a table's options are a JSON object, not {describe(options)}")
+        rules = get_rules(game, players=players)
+        if isinstance(seats, str) or not isinstance(seats, Sequence) or len(seats) != rules.players:
+            raise StoreError(f"a table of {rules.players} says who plays each seat, not {describe(seats)}")
+        kinds = list(seats)
+        for kind in kinds:
+            if kind != PLAYER and kind not in TABLE_BOTS:
+                raise StoreError(
+                    f"a seat is played by a classmate ({PLAYER!r}) or a bot ({', '.join(TABLE_BOTS)}), "
+                    f"not {describe(kind)}"
+                )
+        rules.check_seat(seat)
+        if kinds[seat] != PLAYER:
+            raise StoreError(f"seat {seat + 1} is a bot's: sit at a classmate's seat")
+        start = rules.new_match(secrets.randbelow(2**62), **options).record()
+        for _ in range(20):
+            table_id, code, token = secrets.token_hex(8), _join_code(), secrets.token_urlsafe(24)
+            with self._transaction():
+                if self._run(f"SELECT 1 FROM play_table WHERE code = {self._mark}", (code,)).fetchone():
+                    continue
+                self._run(
+                    f"INSERT INTO play_table (id, code, start, seats, created) VALUES ({self._marks(5)})",
+                    (table_id, code, _json(start, "a table's start"), _json(kinds, "a table's seats"), now),
+                )
+                self._run(
+                    f"INSERT INTO table_seat (table_id, seat, name, token, joined) VALUES ({self._marks(5)})",
+                    (table_id, seat, name, token, now),
+                )
+            return TableSeat(table_id, code, seat, name, token)
+        raise StoreError("no free table code was found; try again")  # pragma: no cover (31**6 codes)
+
+    def join_table(self, code: str, name: str, *, now: float, who: str = "") -> TableSeat:
+        """``name`` sits at the first free classmate's seat of the table whose code is ``code``;
+        guessing codes is stopped as for a class session's (:meth:`join`)."""
+        who = self._guard(who, now)
+        given = "".join(str(code).split()).upper() if isinstance(code, str) else ""
+        row = None
+        if len(given) == CODE_LENGTH and set(given) <= set(CODE_LETTERS):
+            row = self._row(f"SELECT id, seats FROM play_table WHERE code = {self._mark}", (given,))
+        if row is None:
+            self._missed(who, now)
+            raise UnknownSession(f"no table has the code {describe(code)}: check it with whoever made the table")
+        name = _name(name, "a display name")
+        table_id, kinds = str(row[0]), json.loads(row[1])
+        token = secrets.token_urlsafe(24)
+        with self._transaction():
+            taken = self._run(
+                f"SELECT seat, name FROM table_seat WHERE table_id = {self._mark}", (table_id,)
+            ).fetchall()
+            if name in {str(other) for _, other in taken}:
+                raise StoreError(f"someone at this table is called {describe(name)} already: choose another name")
+            sat = {int(seat) for seat, _ in taken}
+            free = [seat for seat, kind in enumerate(kinds) if kind == PLAYER and seat not in sat]
+            if not free:
+                raise StoreError("every classmate's seat at this table is taken")
+            self._run(
+                f"INSERT INTO table_seat (table_id, seat, name, token, joined) VALUES ({self._marks(5)})",
+                (table_id, free[0], name, token, now),
+            )
+        return TableSeat(table_id, given, free[0], name, token)
+
+    def table_seat(self, token: str) -> TableSeat:
+        """The seat whose token is ``token``: a page opened again on the same device sits down again."""
+        row = (
+            self._row(
+                "SELECT table_seat.table_id, play_table.code, table_seat.seat, table_seat.name, table_seat.token "
+                f"FROM table_seat JOIN play_table ON play_table.id = table_seat.table_id WHERE token = {self._mark}",
+                (token,),
+            )
+            if isinstance(token, str) and 0 < len(token) <= 100
+            else None
+        )
+        if row is None:
+            raise NotAllowed("that is not (or no longer) a seat at a table: join the table again")
+        return TableSeat(str(row[0]), str(row[1]), int(row[2]), str(row[3]), str(row[4]))
+
+    def table_start(self, seat: TableSeat) -> dict[str, object]:
+        """The table's match before its first action, as a record (:meth:`tricklab.Match.record`):
+        for a seat's kernel, which checks and follows the log with the engine. It holds the seed:
+        a kernel never puts it in a page, a link or a synced state."""
+        self._seat(seat)
+        row = self._row(f"SELECT start FROM play_table WHERE id = {self._mark}", (seat.table_id,))
+        start: dict[str, object] = json.loads(row[0])
+        return start
+
+    def table_poll(self, seat: TableSeat, since: int = 0) -> TablePoll:
+        """The table's actions from number ``since`` on, and its seats, in one read."""
+        self._seat(seat)
+        if isinstance(since, bool) or not isinstance(since, int) or since < 0:
+            raise StoreError(f"since is an action's number from 0, not {describe(since)}")
+        with self._transaction(write=False):
+            actions = self._run(
+                f"SELECT action FROM table_action WHERE table_id = {self._mark} AND number >= {self._mark} "
+                "ORDER BY number",
+                (seat.table_id, since),
+            ).fetchall()
+            seats = self._seats(seat.table_id)
+        return TablePoll(since, tuple(str(row[0]) for row in actions), seats)
+
+    def table_append(self, seat: TableSeat, number: int, action: str, *, now: float) -> bool:
+        """Add ``action`` as the table's action number ``number`` (from 0), for ``seat`` or for a
+        bot's seat whose turn it is. ``False``: that number is taken already (another kernel acted
+        first: follow the log and think again). The engine checks the action against the log: an
+        illegal one raises its :class:`~tricklab.errors.IllegalAction` and nothing is written; for
+        a bot's seat only the move its bot makes (:func:`tricklab.bots.table_bot`) is taken."""
+        from .bots import table_bot
+
+        self._seat(seat)
+        if isinstance(number, bool) or not isinstance(number, int) or number < 0:
+            raise StoreError(f"an action's number is a whole number from 0, not {describe(number)}")
+        if not isinstance(action, str) or not 0 < len(action) <= 200:
+            raise StoreError(f"an action is its short text, like 'play 7H', not {describe(action)}")
+        try:
+            with self._transaction():
+                match = self._table_match(seat.table_id)
+                if number < len(match.actions):
+                    return False
+                if number > len(match.actions):
+                    raise StoreError(
+                        f"the table has {len(match.actions)} actions: the next is number {len(match.actions)}"
+                    )
+                to_play = match.to_play
+                if to_play is None:
+                    raise StoreError("the game at this table is over")
+                kinds = [info.kind for info in self._seats(seat.table_id)]
+                if to_play != seat.seat and kinds[to_play] == PLAYER:
+                    raise NotAllowed(f"it is {match.rules.seat_name(to_play)}'s turn: a classmate's seat")
+                after = match.copy()
+                after.apply(action)  # the engine's check: IllegalAction names the rule
+                if kinds[to_play] != PLAYER:  # a bot's seat: its move is the one its bot makes, no other
+                    bot = table_bot(match.rules, to_play, match.seed, len(match.actions), kinds[to_play])
+                    chosen = bot.choose(match.view(to_play), match.legal_actions())
+                    if str(chosen) != str(after.actions[-1]):
+                        raise NotAllowed(
+                            f"a bot plays {match.rules.seat_name(to_play)} now: its move is {chosen}, not {action}"
+                        )
+                self._run(
+                    f"INSERT INTO table_action (table_id, number, seat, action, given) VALUES ({self._marks(5)})",
+                    (seat.table_id, number, to_play, str(after.actions[-1]), now),
+                )
+        except Exception as exc:
+            if _duplicate(exc):  # another kernel's action took the number between our read and write
+                return False
+            raise
+        self._matches[seat.table_id] = after
+        return True
+
+    def table_seen(self, seat: TableSeat, count: int) -> None:
+        """The seat's classmate has gone on from every finished trick of the first ``count`` actions."""
+        self._seat(seat)
+        if isinstance(count, bool) or not isinstance(count, int) or count < 0:
+            raise StoreError(f"count is a number of actions, not {describe(count)}")
+        with self._transaction():
+            self._run(
+                f"UPDATE table_seat SET seen = {self._mark} WHERE table_id = {self._mark} AND seat = {self._mark} "
+                f"AND seen < {self._mark}",
+                (count, seat.table_id, seat.seat, count),
+            )
+
+    def table_hand_over(self, seat: TableSeat, other: int, bot: str) -> None:
+        """A bot (one of :data:`TABLE_BOTS`) plays seat ``other`` from now on: one's own seat when
+        leaving, or a classmate's who has gone. Its classmate sits down again with :meth:`table_sit`."""
+        self._seat(seat)
+        if bot not in TABLE_BOTS:
+            raise StoreError(f"a seat is handed to a bot ({', '.join(TABLE_BOTS)}), not {describe(bot)}")
+        self._set_kind(seat, other, bot)
+
+    def table_sit(self, seat: TableSeat) -> None:
+        """The seat's classmate plays it again (after a bot took it over)."""
+        self._seat(seat)
+        self._set_kind(seat, seat.seat, PLAYER)
+
+    def _set_kind(self, seat: TableSeat, other: object, kind: str) -> None:
+        with self._transaction():
+            kinds = json.loads(
+                self._run(f"SELECT seats FROM play_table WHERE id = {self._mark}", (seat.table_id,)).fetchone()[0]
+            )
+            if isinstance(other, bool) or not isinstance(other, int) or not 0 <= other < len(kinds):
+                raise StoreError(f"a seat is a number from 0 to {len(kinds) - 1}, not {describe(other)}")
+            kinds[other] = kind
+            self._run(
+                f"UPDATE play_table SET seats = {self._mark} WHERE id = {self._mark}",
+                (json.dumps(kinds), seat.table_id),
+            )
+
+    def _seats(self, table_id: str) -> tuple[SeatInfo, ...]:
+        """The table's seats (inside a transaction)."""
+        kinds = json.loads(
+            self._run(f"SELECT seats FROM play_table WHERE id = {self._mark}", (table_id,)).fetchone()[0]
+        )
+        sat = {
+            int(row[0]): (str(row[1]), int(row[2]))
+            for row in self._run(
+                f"SELECT seat, name, seen FROM table_seat WHERE table_id = {self._mark}", (table_id,)
+            ).fetchall()
+        }
+        return tuple(SeatInfo(str(kind), *sat.get(number, ("", 0))) for number, kind in enumerate(kinds))
+
+    def _table_match(self, table_id: str) -> Match:
+        """The table's match as its log stands (inside a transaction): the one kept from the last
+        look, brought up to date with the actions since."""
+        from .match import Match
+
+        match = self._matches.get(table_id)
+        if match is None:
+            start = self._run(f"SELECT start FROM play_table WHERE id = {self._mark}", (table_id,)).fetchone()
+            match = Match.from_record(json.loads(start[0]))
+        else:
+            match = match.copy()
+        rows = self._run(
+            f"SELECT action FROM table_action WHERE table_id = {self._mark} AND number >= {self._mark} ORDER BY number",
+            (table_id, len(match.actions)),
+        ).fetchall()
+        for (text,) in rows:
+            match.apply(str(text))
+        self._matches[table_id] = match
+        return match
+
+    def _guard(self, who: object, now: float) -> str:
+        """Refuse a client that has tried too many wrong codes lately (see :meth:`join`)."""
+        name = str(who)[:200]
+        since = now - GUESS_WINDOW
+        with self._transaction():
+            self._run(f"DELETE FROM join_attempt WHERE tried < {self._mark}", (now - 10 * GUESS_WINDOW,))
+            mine, everyone = self._run(
+                f"SELECT COALESCE(SUM(CASE WHEN who = {self._mark} THEN 1 ELSE 0 END), 0), COUNT(*) "
+                f"FROM join_attempt WHERE ok = 0 AND tried >= {self._mark}",
+                (name, since),
+            ).fetchone()
+        if int(mine) >= WRONG_CODES_EACH or int(everyone) >= WRONG_CODES_ALL:
+            raise TooManyTries("too many wrong join codes were tried: wait a minute, then check the code and try again")
+        return name
+
+    def _missed(self, who: str, now: float) -> None:
+        """Note a wrong code tried by ``who``."""
+        with self._transaction():
+            self._run(f"INSERT INTO join_attempt (who, tried, ok) VALUES ({self._marks(3)})", (who, now, 0))
+
+    def _seat(self, seat: TableSeat) -> None:
+        """Check that ``seat`` holds its token."""
+        if not isinstance(seat, TableSeat):
+            raise NotAllowed(f"only a seat at the table may do this, not {describe(seat)}")
+        row = self._row(
+            f"SELECT token FROM table_seat WHERE table_id = {self._mark} AND seat = {self._mark}",
+            (seat.table_id, seat.seat),
+        )
+        if row is None or not secrets.compare_digest(str(row[0]), seat.token):
+            raise NotAllowed("that is not a seat at this table")
+
     # --- who is who --------------------------------------------------------------------------
 
     def _teacher(self, session: Session) -> bool:
@@ -757,6 +1118,17 @@ class _SQLite:
         self._connection.close()
 
 
+def _duplicate(error: BaseException) -> bool:
+    """Whether ``error`` is the database refusing a second row under a unique key."""
+    if isinstance(error, sqlite3.IntegrityError):
+        return True
+    try:
+        import psycopg
+    except ImportError:  # pragma: no cover (only SQLite here)
+        return False
+    return isinstance(error, psycopg.errors.UniqueViolation)
+
+
 def _join_code() -> str:
     return "".join(secrets.choice(CODE_LETTERS) for _ in range(CODE_LENGTH))
 
@@ -790,13 +1162,18 @@ def _safe(url: str) -> str:
 __all__ = [
     "KINDS",
     "MIGRATIONS",
+    "PLAYER",
+    "TABLE_BOTS",
     "ClassStore",
     "NotAllowed",
     "Question",
+    "SeatInfo",
     "Session",
     "Store",
     "StoreError",
     "Student",
+    "TablePoll",
+    "TableSeat",
     "TooManyTries",
     "UnknownSession",
     "open_store",

@@ -126,20 +126,25 @@ def hint_bot(rules: Rules[Any], seat: int, seed: int | str = 0) -> Bot:
     return ref.load()(rules, seat, seed)
 
 
-def table_bot(rules: Rules[Any], seat: int, seed: int, decision: int) -> Bot:
+def table_bot(rules: Rules[Any], seat: int, seed: int, decision: int, name: str = "heuristic") -> Bot:
     """The bot that makes decision number ``decision`` (0 for the first) for ``seat`` at a table
-    (the play app): the heuristic bot with a random source of its own for that one decision,
-    so its choice depends only on the match's seed and the moves before it. Undoing and playing
-    again, or opening a link whose moves leave a bot's unseen choice out
-    (:func:`tricklab.links.moves_code`), gives the same choice."""
+    (the play app, a table of classmates): the ``name`` bot (``"heuristic"`` or ``"random"``)
+    with a random source of its own for that one decision, so its choice depends only on the
+    match's seed and the moves before it. Undoing and playing again, opening a link whose moves
+    leave a bot's unseen choice out (:func:`tricklab.links.moves_code`), or another kernel at a
+    shared table choosing for the same seat, gives the same choice."""
     check_rules(rules, "a table's bot")
     rules.check_seat(seat)
     check_seed(seed)
+    if name not in BOT_NAMES:
+        raise InvalidOption(f"a table's bot is one of {', '.join(BOT_NAMES)}, not {describe(name)}")
     if isinstance(decision, bool) or not isinstance(decision, int) or not 0 <= decision < rules.max_decisions:
         raise InvalidOption(
             f"decision is how many decisions the match has made (0 to {rules.max_decisions - 1}), "
             f"not {describe(decision)}"
         )
+    if name == "random":
+        return RandomBot(f"table:{seed}:{seat}:{decision}")
     return heuristic_bot(rules, seat, f"table:{seed}:{seat}:{decision}")
 
 
