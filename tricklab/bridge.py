@@ -118,6 +118,9 @@ SERVER_SIDE = (
     "tricklab.classservice",
     "tricklab.display.classroom",
     "tricklab.widgets.classapp",
+    # a table of classmates is a log in the class store: on a server only
+    "tricklab.tables",
+    "tricklab.widgets.sharedtable",
 )
 
 

@@ -352,7 +352,7 @@ class PlayTable(Board):
             self._refuse(self._continue_first())
             return False
         try:
-            self.match.apply(action)
+            landed = self._decide(action)
         except IllegalAction as exc:
             self.message = exc.to_you  # the engine's reason, spoken to the learner
             self._render()
@@ -360,6 +360,11 @@ class PlayTable(Board):
         except TricklabError as exc:
             self.message = str(exc)
             self._render()
+            return False
+        if not landed:  # another player's move came first (a table of classmates): look again
+            self.message = "Another move came first: the table is up to date, look again."
+            self._after_moves()
+            self._run_bots()
             return False
         self.message = ""
         self._hint = None
@@ -372,6 +377,11 @@ class PlayTable(Board):
         self._cancel_pending()
         self._after_moves()
         self._run_bots()
+        return True
+
+    def _decide(self, action: Action | str) -> bool:
+        """Apply the learner's decision to the match (the engine checks it); whether it landed."""
+        self.match.apply(action)
         return True
 
     def _wait(self) -> str:
@@ -408,6 +418,8 @@ class PlayTable(Board):
         self._gathering = False
         if self._pauses and self._pauses.pop(0).kind == "round":
             self._stop_review()  # the review of a round goes with its sheet
+        if not self._pauses:
+            self._went_on()
         self.message = ""
         self._hold_timer()
         self._run_bots()
@@ -580,14 +592,23 @@ class PlayTable(Board):
         if pause is not None and pause.kind == "trick" and self.hold and self.hold > 0:
             self._schedule(lambda: self.continue_(animate=True), self.hold)
 
+    def _went_on(self) -> None:
+        """The learner has gone on from everything the table held (a table of classmates tells
+        the others)."""
+
+    def _bots_may_move(self) -> bool:
+        """Whether a bot is to move now: it is not the learner's turn, nothing is held for the
+        learner, the bots are not paused, and the game goes on."""
+        return not (self.match.is_over or self.my_turn or self._pauses or self._bots_paused)
+
     def _run_bots(self) -> None:
         """Let the bots move until it is the learner's turn, one move per ``pace`` seconds;
         they wait while the table holds something for the learner, or while paused."""
-        if self.match.is_over or self.my_turn or self._pauses or self._bots_paused:
+        if not self._bots_may_move():
             self._render()
             return
         if self.pace <= 0:
-            while not (self.match.is_over or self.my_turn or self._pauses):
+            while self._bots_may_move():
                 self._bot_move()
             self._render()
             return
@@ -596,11 +617,11 @@ class PlayTable(Board):
 
     def _bot_step(self) -> None:
         self._pending = None
-        if self.match.is_over or self.my_turn or self._pauses or self._bots_paused:
+        if not self._bots_may_move():
             return
         self._bot_move()
         self._render()
-        if not (self.match.is_over or self.my_turn or self._pauses):
+        if self._bots_may_move():
             self._schedule(self._bot_step, self.pace + self._sowing_seconds())
 
     def _bot_move(self) -> None:
@@ -974,7 +995,7 @@ class PlayTable(Board):
         legal = self.match.legal_actions() if self.my_turn and live else []
         plays = [a.card for a in legal if isinstance(a, Play)]
         four = self.four_colour
-        parts = [self._controls_html()]
+        parts = [self._table_html(), self._controls_html()]
         status = self._status()
         parts.append(f'<p class="tl-caption">{esc(status)}</p>')
         if self._hint is not None:
@@ -1065,8 +1086,17 @@ class PlayTable(Board):
         sowing = self.sowing() if live else None
         if sowing is not None:
             scene["sowing"] = sowing
+        scene.update(self._scene_more())
         self._sync_state()
         self.scene = scene
+
+    def _table_html(self) -> str:
+        """What the table shows above its controls (a table of classmates: who sits where)."""
+        return ""
+
+    def _scene_more(self) -> dict[str, Any]:
+        """More of the scene (a table of classmates: what the page keeps, its address)."""
+        return {}
 
     def _next_focus(self, pause: Pause | None, legal: list[Action]) -> str:
         """A CSS selector of what the learner does next: go on past a pause, else the first

@@ -1,0 +1,407 @@
+"""SharedPlayTable: one classmate's seat at a table of classmates (:mod:`tricklab.tables`).
+
+It is the play table (:class:`~tricklab.widgets.playtable.PlayTable`) with its match kept in the
+class store's log instead of in the widget: the learner's decisions are checked by the engine and
+appended to the log, the bots' moves are made by whichever kernel at the table gets there first,
+and every :data:`POLL` seconds the widget follows the log on the kernel's own event loop (so a
+poll never runs in the middle of a click). A finished trick stays until every classmate has gone
+on from it; the table says whom it waits for.
+
+What the page is given is this seat's view only, as at the play table: the seed stays in the
+kernel, the address holds the table's code (to join or sit down again), and the seat's token is
+kept by the page itself (``scene.keep``), never shown or put in the address.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import time
+from collections.abc import Callable
+from html import escape as esc
+from typing import Any
+from urllib.parse import parse_qs, urlencode, urlsplit
+
+import traitlets
+
+from ..actions import Action
+from ..errors import TricklabError
+from ..games import GAMES, default_players, find_game
+from ..store import PLAYER, ClassStore, TableSeat, open_store
+from ..tables import SharedTable
+from .board import Board
+from .classapp import PAGE, RECALL, client
+from .controls import Button, Control, Controls, Picker, TextEntry
+from .playtable import PlayTable
+
+#: seconds between two looks at the table's log
+POLL = 0.25
+#: what a seat at the table is played by, in words
+KINDS = {PLAYER: "a classmate", "heuristic": "a bot", "random": "a bot that plays at random"}
+
+
+class SharedPlayTable(PlayTable):
+    """A seat at a table of classmates, from its place in the store (``seat``: what
+    :meth:`~tricklab.store.Store.new_table` or :meth:`~tricklab.store.Store.join_table` gave).
+
+    Synced traits, beyond the play table's: ``code`` (the table's code, for classmates to join)
+    and ``waiting`` (the names of the classmates the table waits for to go on from the last trick)."""
+
+    code = traitlets.Unicode("").tag(sync=True)
+    waiting = traitlets.List(traitlets.Unicode()).tag(sync=True)
+
+    @traitlets.validate("code", "waiting")
+    def _only_this_table(self, proposal: Any) -> Any:
+        return self._only_the_table(proposal)
+
+    def __init__(
+        self,
+        seat: TableSeat,
+        store: ClassStore | None = None,
+        *,
+        poll: float = POLL,
+        pace: float = 0.8,
+        hold: float | None = None,
+        four_colour: bool = False,
+        large: bool = False,
+    ) -> None:
+        self.shared = SharedTable(store if store is not None else open_store(), seat)
+        self._poll_every = poll
+        self._poll_handle: asyncio.TimerHandle | None = None
+        self.page = ""  # the table app's address, once the page has said it: the join link is shown
+        self._seats_shown: object = None
+        match = self.shared.match
+        super().__init__(
+            match.rules.name,
+            match.rules.players,
+            seat=seat.seat,
+            seed=match.seed,
+            pace=pace,
+            hold=hold,
+            four_colour=four_colour,
+            large=large,
+            match=match,
+        )
+        self.add_class("tricklab-sharedtable")
+        with self._own():
+            self.code = seat.code
+        self._hide_solo_controls()
+        self._render()
+        self._schedule_poll()
+
+    # --- the log -------------------------------------------------------------------------------------
+
+    @property
+    def my_turn(self) -> bool:
+        return self.shared.my_turn
+
+    def poll(self) -> bool:
+        """Follow the log now (what the widget does every ``poll`` seconds): the classmates' and
+        the bots' moves since the last look are shown; whether anything changed."""
+        try:
+            moved = self.shared.follow()
+        except TricklabError as exc:
+            self.message = str(exc)
+            self._render()
+            return False
+        seats = self.shared.seats
+        if not moved and seats == self._seats_shown:
+            return False
+        self._seats_shown = seats
+        if moved:
+            self._sown = len(self.match.actions)
+            self._after_moves()
+            if not self._pauses:
+                self._went_on()
+        self._run_bots()
+        return True
+
+    def _schedule_poll(self) -> None:
+        if self._poll_every <= 0:
+            return
+        try:
+            loop = asyncio.get_running_loop()
+        except RuntimeError:
+            loop = asyncio.get_event_loop()
+        self._poll_handle = loop.call_later(self._poll_every, self._polled)
+
+    def _polled(self) -> None:
+        self._poll_handle = None
+        try:
+            self.poll()
+        finally:
+            self._schedule_poll()
+
+    def _decide(self, action: Action | str) -> bool:
+        return self.shared.act(action)
+
+    def _went_on(self) -> None:
+        try:
+            self.shared.went_on()
+        except TricklabError as exc:
+            self.message = str(exc)
+
+    def _bots_may_move(self) -> bool:
+        to_play = self.match.to_play
+        return (
+            to_play is not None and self.shared.is_bot(to_play) and not self._pauses and not self.shared.waiting_for()
+        )
+
+    def _bot_move(self) -> None:
+        try:
+            self.shared.play_bot()
+        except TricklabError as exc:  # the store out of reach: the next poll tries again
+            self.message = str(exc)
+            return
+        self._sown = len(self.match.actions)
+        self._after_moves()
+
+    def _sync_state(self) -> None:
+        super()._sync_state()
+        with self._own():
+            self.waiting = [self.shared.seats[n].name for n in self.shared.waiting_for()]
+
+    # --- what a solo table does and a shared one does not --------------------------------------------
+
+    def _hide_solo_controls(self) -> None:
+        self.undo_button.hidden = True
+        self.new_deal_button.hidden = True
+
+    def undo(self) -> bool:
+        self._refuse("At a table of classmates a move stays played: there is no undo.")
+        return False
+
+    def new_deal(self) -> None:
+        self._refuse("A table of classmates plays one deal: make a new table for another.")
+
+    def finish_bots(self) -> None:
+        """Make every bot move there is to make now (as far as the classmates' turns allow)."""
+        while self._bots_may_move():
+            self._bot_move()
+        self._render()
+
+    def next_bot_move(self) -> bool:
+        if not self._bots_may_move():
+            self._refuse("It is not a bot's turn now.")
+            return False
+        self._bot_move()
+        self._render()
+        return True
+
+    def link_state(self) -> dict[str, str]:
+        """A table's link holds its code only (never the seed or the moves): see :meth:`_scene_more`."""
+        return {"join": self.shared.seat.code}
+
+    # --- drawing -------------------------------------------------------------------------------------------
+
+    def _status(self) -> str:
+        waiting = self.shared.waiting_for() if not self._pauses else []
+        to_play = self.match.to_play
+        if waiting and not self.match.is_over:
+            names = " and ".join(self.shared.seats[n].name for n in waiting)
+            return f"Waiting for {names} to go on from the last trick."
+        if to_play is not None and not self.shared.is_bot(to_play) and to_play != self.seat and not self._pauses:
+            name = self.shared.seats[to_play].name
+            if not name:
+                return f"Waiting for a classmate to join as {self.rules.seat_name(to_play)}: share the code."
+            return f"{name} ({self.rules.seat_name(to_play)}) is to play."
+        if to_play == self.seat and self.shared.is_bot(self.seat) and not self._pauses:
+            return "A bot plays your seat: press “Sit down again” to play it yourself."
+        return super()._status()
+
+    def _controls_html(self) -> str:
+        """No pace or pause at a table of classmates (the bots keep the table's pace for everyone)."""
+        return ""
+
+    def _table_html(self) -> str:
+        seats = self.shared.seats
+        rows = []
+        for number, info in enumerate(seats):
+            who = info.name if info.kind == PLAYER and info.name else ""
+            if info.kind == PLAYER and not info.name:
+                who = "a free seat for a classmate"
+            elif info.kind != PLAYER:
+                who = KINDS.get(info.kind, "a bot") + (f" (for {info.name})" if info.name else "")
+            you = " — you" if number == self.seat else ""
+            rows.append(f"<li><strong>{esc(self.rules.seat_name(number))}</strong>: {esc(who)}{you}</li>")
+        code = esc(self.shared.seat.code)
+        link = f"{self.page}?{urlencode({'join': self.shared.seat.code})}" if self.page else ""
+        join = f' or the link <a href="{esc(link)}">{esc(link)}</a>' if link else ""
+        return (
+            f'<section class="tl-table-seats" aria-label="Who sits where">'
+            f'<p>Table code <strong class="tl-code">{code}</strong>: classmates join with it{join}.</p>'
+            f'<ul class="tl-seat-list">{"".join(rows)}</ul></section>'
+        )
+
+    def _scene_more(self) -> dict[str, Any]:
+        return {
+            "address": urlencode({"join": self.shared.seat.code}),
+            "keep": urlencode({"seat": self.shared.seat.token}),
+        }
+
+    def close(self) -> None:
+        handle = getattr(self, "_poll_handle", None)
+        if handle is not None:
+            handle.cancel()
+        self._poll_every = 0
+        super().close()
+
+
+#: who may sit at a seat other than one's own, as the lobby offers it: (label, value)
+SEAT_CHOICES = (("A classmate", PLAYER), ("A bot", "heuristic"), ("A bot that plays at random", "random"))
+#: the most seats a game has (a picker for each seat but the maker's)
+MOST_SEATS = max(max(cls.player_counts) for cls in GAMES.values())
+
+
+class TableLobby(Board):
+    """Make a table of classmates (the game, how many players, who sits at each other seat, one's
+    name) or join one with its code; then the table itself (:class:`SharedPlayTable`) is
+    ``table``, and ``on_seated`` is called with it (the table app shows it in the lobby's place).
+
+    ``join`` is a code typed in (from the app's ``?join=`` link); with ``recall`` the page is asked
+    first for the seat it kept (a reload): the same seat is taken again when it is at that table."""
+
+    def __init__(
+        self,
+        store: ClassStore | None = None,
+        *,
+        join: str = "",
+        recall: bool = False,
+        on_seated: Callable[[SharedPlayTable], object] | None = None,
+        poll: float = POLL,
+        clock: Callable[[], float] = time.time,
+    ) -> None:
+        super().__init__()
+        self.store = store if store is not None else open_store()
+        self.table: SharedPlayTable | None = None
+        self.page = ""
+        self._on_seated = on_seated
+        self._poll = poll
+        self._clock = clock
+        self._join = "".join(join.split()).upper()[:20] if isinstance(join, str) else ""
+        self._recalling = recall
+        hub = os.environ.get("JUPYTERHUB_USER", "")
+        first = next(iter(GAMES))
+        self.game_picker = Picker("game", "Game", [(cls.title, name) for name, cls in GAMES.items()], first)
+        self.players_picker = Picker("players", "Players", [("4", 4)], 4)
+        self.seat_pickers = [
+            Picker(f"seat{n + 1}", f"Player {n + 1}", SEAT_CHOICES, PLAYER if n == 1 else "heuristic")
+            for n in range(1, MOST_SEATS)
+        ]
+        self.name_entry = TextEntry(
+            "name", "Your name", value=hub, placeholder="how classmates will see you", max_length=40, hidden=bool(hub)
+        )
+        self.make_button = Button("make", "Make the table", primary=True)
+        self.code_entry = TextEntry("code", "Table code", value=self._join, placeholder="6 letters and digits")
+        self.join_button = Button("join", "Join the table", primary=True)
+        self.game_picker.on_change(lambda _: self._game_changed())
+        self.players_picker.on_change(lambda _: self._draw())
+        self.make_button.on_click(lambda: self._try(self.make))
+        self.join_button.on_click(lambda: self._try(self.join))
+        self.use_controls(
+            Controls(
+                [
+                    [self.name_entry],
+                    [self.code_entry, self.join_button],
+                    [self.game_picker, self.players_picker],
+                    list(self.seat_pickers),
+                    [self.make_button],
+                ]
+            )
+        )
+        self.on_intent(self._intent)
+        self._game_changed()
+
+    def make(self) -> SharedPlayTable:
+        """Make a table of the chosen game, players and seats, and sit at its first seat."""
+        cls = find_game(str(self.game_picker.value))
+        players = int(self.players_picker.value)
+        seats = [PLAYER] + [str(p.value) for p in self.seat_pickers[: players - 1]]
+        seat = self.store.new_table(cls.name, players, {}, seats, self._name(), now=self._clock())
+        return self._sit(seat)
+
+    def join(self) -> SharedPlayTable:
+        """Join the table whose code is typed in, at its first free classmate's seat."""
+        seat = self.store.join_table(str(self.code_entry.value), self._name(), now=self._clock(), who=client())
+        return self._sit(seat)
+
+    def _name(self) -> str:
+        return os.environ.get("JUPYTERHUB_USER") or str(self.name_entry.value) or ""
+
+    def _sit(self, seat: TableSeat) -> SharedPlayTable:
+        table = SharedPlayTable(seat, self.store, poll=self._poll)
+        table.page = self.page
+        table._render()
+        self.table = table
+        self.message = ""
+        if self._on_seated is not None:
+            self._on_seated(table)
+        self._draw()
+        return table
+
+    def _try(self, action: Callable[[], object]) -> None:
+        try:
+            action()
+        except TricklabError as exc:
+            self.message = str(exc)
+            self._draw()
+
+    def _game_changed(self) -> None:
+        cls = find_game(str(self.game_picker.value))
+        counts = [(str(n), n) for n in cls.player_counts]
+        self.players_picker.set_options(counts, default_players(cls))
+        self._draw()
+
+    def _recall(self, kept: str) -> None:
+        """The page sent the seat it kept: sit there again if it is at the table of the code given."""
+        if not self._recalling:
+            return
+        self._recalling = False
+        token = parse_qs(kept[:500]).get("seat", [""])[0]
+        if token:
+            try:
+                seat = self.store.table_seat(token)
+            except TricklabError:
+                seat = None
+            if seat is not None and (not self._join or seat.code == self._join):
+                self._sit(seat)
+                return
+        self._draw()
+
+    def _intent(self, intent: str, value: str | None) -> None:
+        if intent == PAGE and isinstance(value, str):
+            parts = urlsplit(value) if len(value) <= 500 else None
+            if parts is not None and parts.scheme in ("http", "https") and parts.netloc:
+                self.page = f"{parts.scheme}://{parts.netloc}{parts.path}"
+        elif intent == RECALL and isinstance(value, str):
+            self._recall(value)
+
+    def _draw(self) -> None:
+        seated = self.table is not None
+        players = int(self.players_picker.value)
+        joining = bool(self._join)
+        for n, picker in enumerate(self.seat_pickers, start=1):
+            picker.hidden = seated or joining or n >= players
+        making: list[Control] = [self.game_picker, self.players_picker, self.make_button]
+        for control in making:
+            control.hidden = seated or joining
+        for control in (self.code_entry, self.join_button):
+            control.hidden = seated
+        self.name_entry.hidden = seated or bool(os.environ.get("JUPYTERHUB_USER"))
+        if self._recalling:
+            html = '<p class="tl-summary" role="status">Finding your seat…</p>'
+            for control in [*self.seat_pickers, *making, self.code_entry, self.join_button, self.name_entry]:
+                control.hidden = True
+        elif seated:
+            html = '<p class="tl-summary">You are at the table.</p>'
+        elif joining:
+            html = f'<p class="tl-summary">Join table {esc(self._join)}: give your name, then press Join.</p>'
+        else:
+            html = (
+                '<p class="tl-summary">Play with classmates: make a table and share its code, or join a '
+                "classmate's table with theirs. Seats nobody takes are played by bots.</p>"
+            )
+        self.scene = {"html": html, "label": "A table of classmates", "read_page": True, "recall": self._recalling}
+
+
+__all__ = ["MOST_SEATS", "POLL", "SEAT_CHOICES", "SharedPlayTable", "TableLobby"]
