@@ -104,15 +104,15 @@ class SharedPlayTable(PlayTable):
             self.message = str(exc)
             self._render()
             return False
+        if moved:
+            self._sown = len(self.match.actions)
+            self._after_moves()
+        if not self._pauses:  # nothing held here (also after one's own move ended a round): go on
+            self._went_on()
         seats = self.shared.seats
         if not moved and seats == self._seats_shown:
             return False
         self._seats_shown = seats
-        if moved:
-            self._sown = len(self.match.actions)
-            self._after_moves()
-            if not self._pauses:
-                self._went_on()
         self._run_bots()
         return True
 
