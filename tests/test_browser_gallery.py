@@ -79,6 +79,8 @@ def test_landing_page_links_open_working_apps(voila_url: str, browser: Any) -> N
             app.get_by_text("ts.lead.first").wait_for(timeout=90_000)
         elif "class.ipynb" in href:  # the class app: the teacher's start, or a learner's join
             app.get_by_role("button", name=re.compile("Start a class session|Join the class")).wait_for(timeout=90_000)
+        elif "table.ipynb" in href:  # play with classmates: the lobby, to make a table or join one
+            app.get_by_role("button", name="Make the table").wait_for(timeout=90_000)
         else:  # a card game's cards, or the board of a game played on one
             app.locator(".tricklab-board .tl-card, .tricklab-board .tl-board").first.wait_for(timeout=90_000)
         assert app.get_by_role("alert").count() == 0, f"{href} shows a message"

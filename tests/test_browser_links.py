@@ -49,6 +49,7 @@ APPS: dict[str, tuple[str, ...]] = {
     "rulebooks": (),
     "index": (),
     "class": ("teach", "teacher", "join", "student"),
+    "table": (*CORE, "join", "pace"),
 }
 APPS_PARAMETERS = {name for parameters in APPS.values() for name in parameters}
 #: Voilà's link parameters on an app's page, and one that nothing reads
@@ -213,7 +214,12 @@ def test_a_link_picks_light_or_dark_and_nothing_else(voila_url: str, query: str,
 
 # --- in Chromium: no script runs -----------------------------------------------------------------
 
-READY = {"index": ".tricklab-gallery", "rulebooks": "text=ts.lead.first", "class": ".tricklab-board"}
+READY = {
+    "index": ".tricklab-gallery",
+    "rulebooks": "text=ts.lead.first",
+    "class": ".tricklab-board",
+    "table": ".tricklab-board",
+}
 #: an app that refuses a hostile link's values rather than showing them: what it says instead
 REFUSED = {"class": "not (or no longer) a class session"}
 BOARD = ".tricklab-board .tl-card"

@@ -145,3 +145,78 @@ def test_the_lobby_makes_joins_and_sits_again(stores: list[Store]) -> None:
     other.name_entry.value = "Cy"
     other.join_button.click()
     assert other.table is None and "no table has the code" in other.message
+
+
+def test_a_seat_is_handed_to_a_bot_and_taken_back_and_a_bot_stands_in_for_a_missing_classmate(
+    stores: list[Store],
+) -> None:
+    ana, ben = two_seats(stores, "kalah", 2)
+    mover, other = (ana, ben) if ana.my_turn else (ben, ana)
+    # the one whose turn it is not sees who keeps the table waiting and may let a bot stand in
+    assert mover.stand_in_button.hidden and not other.stand_in_button.hidden
+    assert other.stand_in_button.label == f"Let a bot play for {mover.shared.seat.name}"
+    before = len(other.match.actions)
+    other.stand_in_button.click()
+    assert other.shared.is_bot(mover.seat) and len(other.match.actions) > before, "the bot moved for them"
+    mover.poll()
+    assert not mover.sit_button.hidden and mover.leave_button.hidden
+    assert "A bot plays your seat" in mover.scene["html"] or mover.match.to_play != mover.seat
+    mover.sit_button.click()
+    assert not mover.shared.is_bot(mover.seat) and mover.sit_button.hidden and not mover.leave_button.hidden
+    # leaving: a bot plays one's own seat from now on
+    mover.leave_button.click()
+    assert mover.shared.is_bot(mover.seat) and not mover.sit_button.hidden
+    # nobody is missing: the stand-in is refused in words
+    other.poll()
+    if other.stand_in_button.hidden:
+        other._stand_in()
+        assert "Nobody keeps the table waiting" in other.message
+
+
+def test_a_table_holds_a_finished_trick_for_the_time_it_sets(stores: list[Store]) -> None:
+    with pytest.raises(Exception, match="1 to 30 seconds"):
+        stores[0].new_table("tricks-and-stones", 4, {}, [PLAYER] * 4, "Ana", now=1.0, hold=0.2)
+    ana = stores[0].new_table("tricks-and-stones", 4, {}, [PLAYER, PLAYER, "heuristic", "heuristic"], "Ana", now=1.0)
+    assert ana.hold is None
+    timed = stores[0].new_table("band-of-tricks", 4, {}, [PLAYER, PLAYER, "random", "random"], "Ana", now=1.0, hold=5)
+    ben = stores[1].join_table(timed.code, "Ben", now=2.0)
+    assert timed.hold == ben.hold == stores[1].table_seat(ben.token).hold == 5.0
+    assert SharedPlayTable(ben, stores[1], poll=0, pace=0).hold == 5.0, "every seat holds a trick the table's time"
+    assert SharedPlayTable(ana, stores[0], poll=0, pace=0).hold is None
+
+
+def test_the_lobby_makes_a_table_with_a_hold_and_seats_again_only_at_the_table_in_the_address(
+    stores: list[Store],
+) -> None:
+    lobby = TableLobby(stores[0], poll=0, game="kalah", players=2)
+    assert lobby.game_picker.value == "kalah" and lobby.players_picker.value == 2
+    lobby.name_entry.value = "Ana"
+    lobby.hold_picker.value = 10
+    lobby.make_button.click()
+    assert lobby.table is not None and lobby.table.hold == 10 and lobby.table.shared.seat.hold == 10
+    assert lobby.table.scene["keep_on_device"] is True, "the seat is kept on the device, not only in the tab"
+    kept = lobby.table.scene["keep"]
+    # a page opened without a table's code does not sit down at the table this device kept
+    plain = TableLobby(stores[0], recall=True, poll=0)
+    assert "Finding your seat" not in plain.scene["html"]
+    plain._intent("recall", kept)
+    assert plain.table is None
+
+
+def test_the_table_app_shows_the_lobby_then_the_table(stores: list[Store], monkeypatch: pytest.MonkeyPatch) -> None:
+    from tricklab.widgets.apps import table_app
+
+    monkeypatch.setenv("TRICKLAB_CLASS_DB", stores[0].where)
+    app = table_app("game=mandala&players=2&pace=9&seed=77")
+    header, lobby = app.children
+    assert isinstance(lobby, TableLobby) and lobby.game_picker.value == "mandala"
+    assert "The pace must be 0 to 3 seconds" in header.value
+    lobby.name_entry.value = "Ana"
+    lobby.make_button.click()
+    assert lobby.table is not None and app.children == (header, lobby.table)
+    assert f"table {lobby.table.code}: you are Player 1" in header.value
+    assert lobby.table.match.seed != 77, "a link never chooses a table's deal"
+    joined = table_app(f"join={lobby.table.code}&pace=0")
+    ben = joined.children[1]
+    assert isinstance(ben, TableLobby) and ben.code_entry.value == lobby.table.code and ben.table is None
+    lobby.table.close()

@@ -216,7 +216,7 @@ def test_the_site_root_opens_the_gallery_whose_links_open_the_apps(site_url: str
     assert page.evaluate("window.tricklabStart.python") is False, "the gallery needs no Python in the page"
     hrefs = page.locator(".tricklab-landing a").evaluate_all("links => links.map(a => a.getAttribute('href'))")
     assert hrefs and all(".html" in href and ".ipynb" not in href for href in hrefs), hrefs
-    assert not any(href.startswith("class.html") for href in hrefs), "the class app needs a server: not here"
+    assert not any(href.startswith(("class.html", "table.html")) for href in hrefs), "they need a server: not here"
     assert page.locator(".tricklab-app-card").count() == len([a for a in APPS if not a.needs_server])
     pictures = page.locator(".tricklab-gallery img.tricklab-picture-light")
     pictures.last.scroll_into_view_if_needed()

@@ -107,6 +107,7 @@ def _seat(value: object) -> TableSeat:
         int(str(fields_["seat"])),
         str(fields_["name"]),
         str(fields_["token"]),
+        None if fields_.get("hold") is None else float(str(fields_["hold"])),
     )
 
 
@@ -249,8 +250,9 @@ class StoreClient:
         *,
         now: float,
         seat: int = 0,
+        hold: float | None = None,
     ) -> TableSeat:
-        return _seat(self._call("new_table", game, players, options, list(seats), seat))  # as the hub user
+        return _seat(self._call("new_table", game, players, options, list(seats), seat, hold))  # as the hub user
 
     def join_table(self, code: str, name: str, *, now: float, who: str = "") -> TableSeat:
         return _seat(self._call("join_table", code))  # under the hub user's name
@@ -338,8 +340,8 @@ class Calls:
             ),
             "questions": lambda secret: store.questions(self.teacher(secret)),
             "results": lambda secret: store.results(self.teacher(secret)),
-            "new_table": lambda game, players, options, seats, seat: store.new_table(
-                _text(game, "a game"), players, options, seats, self.user, now=now(), seat=seat
+            "new_table": lambda game, players, options, seats, seat, hold=None: store.new_table(
+                _text(game, "a game"), players, options, seats, self.user, now=now(), seat=seat, hold=hold
             ),
             "join_table": lambda code: store.join_table(
                 _text(code, "a table's code"), self.user, now=now(), who=self.user

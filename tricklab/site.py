@@ -296,8 +296,9 @@ def _cells(notebook: Path) -> list[tuple[str, str]]:
     ]
 
 
-#: the apps that need a server (the class app keeps its sessions in the class store): not in the site
-SERVER_ONLY = frozenset({"class.ipynb"})
+#: the apps that need a server (the class and table apps keep sessions and tables in the class
+#: store): not in the site
+SERVER_ONLY = frozenset({"class.ipynb", "table.ipynb"})
 
 
 def site_apps(apps: Path) -> list[Path]:

@@ -115,7 +115,13 @@ MIGRATIONS: tuple[tuple[str, ...], ...] = (
             PRIMARY KEY (table_id, number)
         )""",
     ),
+    (
+        # how long a table holds a finished trick: NULL until every classmate has gone on from it
+        "ALTER TABLE play_table ADD COLUMN hold DOUBLE PRECISION",
+    ),
 )
+#: the longest a table may hold a finished trick (seconds)
+MAX_TABLE_HOLD = 30
 #: a join code's letters: no 0/O, 1/I/L, so a code read off a projector is typed right
 CODE_LETTERS = "ABCDEFGHJKMNPQRSTUVWXYZ23456789"
 CODE_LENGTH = 6
@@ -204,6 +210,8 @@ class TableSeat:
     seat: int
     name: str
     token: str
+    #: how many seconds the table holds a finished trick (``None``: until every classmate goes on)
+    hold: float | None = None
 
 
 @dataclass(frozen=True)
@@ -293,6 +301,7 @@ class ClassStore(Protocol):
         *,
         now: float,
         seat: int = 0,
+        hold: float | None = None,
     ) -> TableSeat: ...
 
     def join_table(self, code: str, name: str, *, now: float, who: str = "") -> TableSeat: ...
@@ -770,14 +779,21 @@ class Store:
         *,
         now: float,
         seat: int = 0,
+        hold: float | None = None,
     ) -> TableSeat:
         """A new table of ``game`` for ``players`` with rules and match ``options`` (variants,
         ``first_dealer``), ``seats`` saying who plays each seat (:data:`PLAYER`: a classmate who
-        joins with the code; else a bot of :data:`TABLE_BOTS`); ``name`` sits at ``seat``. The
-        deal's seed is drawn here and stays in the store: only the seats' kernels are given it."""
+        joins with the code; else a bot of :data:`TABLE_BOTS`); ``name`` sits at ``seat``. A
+        finished trick stays on every classmate's table until each has gone on from it, or, with
+        ``hold`` (1 to :data:`MAX_TABLE_HOLD` seconds), that long. The deal's seed is drawn here and
+        stays in the store: only the seats' kernels are given it."""
         from . import get_rules
 
         name = _name(name, "a display name")
+        if hold is not None and (
+            isinstance(hold, bool) or not isinstance(hold, int | float) or not 1 <= hold <= MAX_TABLE_HOLD
+        ):
+            raise StoreError(f"a table holds a finished trick 1 to {MAX_TABLE_HOLD} seconds, not {describe(hold)}")
         if not isinstance(options, dict):
             raise StoreError(f"a table's options are a JSON object, not {describe(options)}")
         rules = get_rules(game, players=players)
@@ -800,14 +816,14 @@ class Store:
                 if self._run(f"SELECT 1 FROM play_table WHERE code = {self._mark}", (code,)).fetchone():
                     continue
                 self._run(
-                    f"INSERT INTO play_table (id, code, start, seats, created) VALUES ({self._marks(5)})",
-                    (table_id, code, _json(start, "a table's start"), _json(kinds, "a table's seats"), now),
+                    f"INSERT INTO play_table (id, code, start, seats, created, hold) VALUES ({self._marks(6)})",
+                    (table_id, code, _json(start, "a table's start"), _json(kinds, "a table's seats"), now, hold),
                 )
                 self._run(
                     f"INSERT INTO table_seat (table_id, seat, name, token, joined) VALUES ({self._marks(5)})",
                     (table_id, seat, name, token, now),
                 )
-            return TableSeat(table_id, code, seat, name, token)
+            return TableSeat(table_id, code, seat, name, token, None if hold is None else float(hold))
         raise StoreError("no free table code was found; try again")  # pragma: no cover (31**6 codes)
 
     def join_table(self, code: str, name: str, *, now: float, who: str = "") -> TableSeat:
@@ -817,12 +833,12 @@ class Store:
         given = "".join(str(code).split()).upper() if isinstance(code, str) else ""
         row = None
         if len(given) == CODE_LENGTH and set(given) <= set(CODE_LETTERS):
-            row = self._row(f"SELECT id, seats FROM play_table WHERE code = {self._mark}", (given,))
+            row = self._row(f"SELECT id, seats, hold FROM play_table WHERE code = {self._mark}", (given,))
         if row is None:
             self._missed(who, now)
             raise UnknownSession(f"no table has the code {describe(code)}: check it with whoever made the table")
         name = _name(name, "a display name")
-        table_id, kinds = str(row[0]), json.loads(row[1])
+        table_id, kinds, hold = str(row[0]), json.loads(row[1]), _seconds(row[2])
         token = secrets.token_urlsafe(24)
         with self._transaction():
             taken = self._run(
@@ -838,14 +854,15 @@ class Store:
                 f"INSERT INTO table_seat (table_id, seat, name, token, joined) VALUES ({self._marks(5)})",
                 (table_id, free[0], name, token, now),
             )
-        return TableSeat(table_id, given, free[0], name, token)
+        return TableSeat(table_id, given, free[0], name, token, hold)
 
     def table_seat(self, token: str) -> TableSeat:
         """The seat whose token is ``token``: a page opened again on the same device sits down again."""
         row = (
             self._row(
-                "SELECT table_seat.table_id, play_table.code, table_seat.seat, table_seat.name, table_seat.token "
-                f"FROM table_seat JOIN play_table ON play_table.id = table_seat.table_id WHERE token = {self._mark}",
+                "SELECT table_seat.table_id, play_table.code, table_seat.seat, table_seat.name, table_seat.token, "
+                "play_table.hold FROM table_seat JOIN play_table ON play_table.id = table_seat.table_id "
+                f"WHERE token = {self._mark}",
                 (token,),
             )
             if isinstance(token, str) and 0 < len(token) <= 100
@@ -853,7 +870,7 @@ class Store:
         )
         if row is None:
             raise NotAllowed("that is not (or no longer) a seat at a table: join the table again")
-        return TableSeat(str(row[0]), str(row[1]), int(row[2]), str(row[3]), str(row[4]))
+        return TableSeat(str(row[0]), str(row[1]), int(row[2]), str(row[3]), str(row[4]), _seconds(row[5]))
 
     def table_start(self, seat: TableSeat) -> dict[str, object]:
         """The table's match before its first action, as a record (:meth:`tricklab.Match.record`):
@@ -1143,6 +1160,11 @@ def _name(value: object, what: str) -> str:
     return name
 
 
+def _seconds(value: object) -> float | None:
+    """A number of seconds as the database gives it (``None`` stays ``None``)."""
+    return None if value is None else float(str(value))
+
+
 def _json(value: object, what: str) -> str:
     try:
         return json.dumps(value, ensure_ascii=False, sort_keys=True, allow_nan=False)
@@ -1161,6 +1183,7 @@ def _safe(url: str) -> str:
 
 __all__ = [
     "KINDS",
+    "MAX_TABLE_HOLD",
     "MIGRATIONS",
     "PLAYER",
     "TABLE_BOTS",

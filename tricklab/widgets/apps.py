@@ -653,6 +653,50 @@ def class_app(query: str | None = None) -> w.VBox:
     return _app(header, widget)
 
 
+def table_app(query: str | None = None) -> w.VBox:
+    """The ``table`` app, play with classmates: make a table (``game`` and ``players`` choose what
+    the lobby offers first) and share its code, or ``join=<code>`` to join one; a page opened again
+    with its table's code sits down again at the seat this device kept. ``pace`` (0-3 seconds) is
+    the bots' pace. Like the class app it needs a server (the class store)."""
+    from .sharedtable import SharedPlayTable, TableLobby
+
+    params = parse_params(_query(query), extras=("join", "pace"))
+    pace = 0.8
+    text = params.extra.get("pace")
+    if text is not None:
+        if re.fullmatch(r"[0-9](\.[0-9]{1,2})?", text) and float(text) <= 3:
+            pace = float(text)
+        else:
+            params.messages.append(f"The pace must be 0 to 3 seconds, not “{quote(text)}”; using 0.8.")
+    join = params.extra.get("join", "")
+    says = (
+        "Each classmate plays a seat from their own device; bots play the other seats. Every finished "
+        "trick stays, with its reasons, until everyone has gone on."
+    )
+    header = _header("Play with classmates", params, describe=says)
+    box = w.VBox([header])
+    box.add_class("tricklab-app")
+
+    def seated(table: SharedPlayTable) -> None:
+        rules = table.rules
+        title = f"Play with classmates: {rules.title}, table {table.code}: you are {rules.seat_name(table.seat)}"
+        header.value = _header(title, params, describe=says).value
+        box.children = (header, table)
+
+    lobby = TableLobby(
+        join=join,
+        recall=bool(join),
+        on_seated=seated,
+        pace=pace,
+        game=params.game,
+        players=params.players,
+        **_look(params),
+    )
+    if not box.children[1:]:
+        box.children = (header, lobby)
+    return box
+
+
 def _variants() -> dict[str, str]:
     """Every yes/no variant a game declares, with the titles of the games that offer it."""
     offered: dict[str, list[str]] = {}

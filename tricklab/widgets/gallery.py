@@ -92,6 +92,15 @@ APPS: tuple[App, ...] = (
         (("Start a session (the teacher)", "teach=1"), ("Join with a code (a student)", "")),
         needs_server=True,
     ),
+    App(
+        "table.ipynb",
+        "Play with classmates",
+        "Two to six classmates at one table, each on their own device, bots in the empty seats: every finished "
+        "trick stays with its reasons until everyone has gone on, and each sees only their own hand.",
+        "table.png",
+        (("Make a table", ""), ("Make a Band of Tricks table", "game=band-of-tricks&players=4")),
+        needs_server=True,
+    ),
 )
 
 

@@ -77,7 +77,7 @@ class SharedPlayTable(PlayTable):
             seat=seat.seat,
             seed=match.seed,
             pace=pace,
-            hold=hold,
+            hold=hold if hold is not None else seat.hold,
             four_colour=four_colour,
             large=large,
             match=match,
@@ -85,6 +85,13 @@ class SharedPlayTable(PlayTable):
         self.add_class("tricklab-sharedtable")
         with self._own():
             self.code = seat.code
+        self.leave_button = Button("leave", "Let a bot play for me", tooltip="you can sit down again later")
+        self.sit_button = Button("sit", "Sit down again", primary=True, hidden=True)
+        self.stand_in_button = Button("stand_in", "Let a bot play for a classmate", hidden=True)
+        self.leave_button.on_click(lambda: self._seat_change(lambda: self.hand_over(self.seat)))
+        self.sit_button.on_click(lambda: self._seat_change(self.sit_down))
+        self.stand_in_button.on_click(self._stand_in)
+        self.add_controls([self.leave_button, self.sit_button, self.stand_in_button])
         self._hide_solo_controls()
         self._render()
         self._schedule_poll()
@@ -160,6 +167,66 @@ class SharedPlayTable(PlayTable):
         super()._sync_state()
         with self._own():
             self.waiting = [self.shared.seats[n].name for n in self.shared.waiting_for()]
+
+    # --- who plays which seat ---------------------------------------------------------------------------
+
+    def hand_over(self, seat: int, bot: str = "heuristic") -> None:
+        """A bot (``heuristic`` or ``random``) plays ``seat`` from now on: this classmate's own
+        (leaving the table a while) or a classmate's who has gone."""
+        self.shared.store.table_hand_over(self.shared.seat, seat, bot)
+        self.poll()
+        self._render()
+
+    def sit_down(self) -> None:
+        """This classmate plays their seat again, after a bot played it."""
+        self.shared.store.table_sit(self.shared.seat)
+        self.poll()
+        self._render()
+
+    def missing(self) -> int | None:
+        """The seat of a classmate the table waits for (to play, or to go on from a finished trick)
+        while this classmate does not: a bot may stand in for them."""
+        if self.match.is_over or self._pauses:
+            return None
+        waiting = self.shared.waiting_for()
+        if waiting:
+            return waiting[0]
+        to_play = self.match.to_play
+        if to_play is not None and to_play != self.seat and not self.shared.is_bot(to_play):
+            return to_play
+        return None
+
+    def _seat_change(self, change: Callable[[], object]) -> None:
+        try:
+            change()
+        except TricklabError as exc:
+            self._refuse(str(exc))
+
+    def _stand_in(self) -> None:
+        seat = self.missing()
+        if seat is None:
+            self._refuse("Nobody keeps the table waiting now.")
+            return
+        self._seat_change(lambda: self.hand_over(seat))
+
+    def _seat_buttons(self) -> None:
+        mine = self.shared.is_bot(self.seat)
+        over = self.match.is_over
+        self.leave_button.hidden = mine or over
+        self.sit_button.hidden = not mine or over
+        missing = self.missing()
+        self.stand_in_button.hidden = missing is None
+        if missing is not None:
+            name = self.shared.seats[missing].name or self.rules.seat_name(missing)
+            self.stand_in_button.label = f"Let a bot play for {name}"
+
+    def _render(self) -> None:
+        if not hasattr(self, "stand_in_button"):  # the play table draws once before the buttons are made
+            super()._render()
+            return
+        with self.hold_redraw():
+            self._seat_buttons()
+            super()._render()
 
     # --- what a solo table does and a shared one does not --------------------------------------------
 
@@ -237,6 +304,7 @@ class SharedPlayTable(PlayTable):
         return {
             "address": urlencode({"join": self.shared.seat.code}),
             "keep": urlencode({"seat": self.shared.seat.token}),
+            "keep_on_device": True,  # a classmate who closed the tab sits down again from the same device
         }
 
     def close(self) -> None:
@@ -249,6 +317,8 @@ class SharedPlayTable(PlayTable):
 
 #: who may sit at a seat other than one's own, as the lobby offers it: (label, value)
 SEAT_CHOICES = (("A classmate", PLAYER), ("A bot", "heuristic"), ("A bot that plays at random", "random"))
+#: how long a finished trick stays on every classmate's table, as the lobby offers it: (label, seconds)
+HOLD_CHOICES = (("until everyone goes on", None), ("5 seconds", 5), ("10 seconds", 10))
 #: the most seats a game has (a picker for each seat but the maker's)
 MOST_SEATS = max(max(cls.player_counts) for cls in GAMES.values())
 
@@ -269,6 +339,11 @@ class TableLobby(Board):
         recall: bool = False,
         on_seated: Callable[[SharedPlayTable], object] | None = None,
         poll: float = POLL,
+        pace: float = 0.8,
+        game: str = "",
+        players: int | None = None,
+        four_colour: bool = False,
+        large: bool = False,
         clock: Callable[[], float] = time.time,
     ) -> None:
         super().__init__()
@@ -277,11 +352,14 @@ class TableLobby(Board):
         self.page = ""
         self._on_seated = on_seated
         self._poll = poll
+        self._pace = pace
+        self._look = {"four_colour": four_colour, "large": large}
         self._clock = clock
         self._join = "".join(join.split()).upper()[:20] if isinstance(join, str) else ""
-        self._recalling = recall
+        self._recalling = recall and bool(self._join)  # a seat is kept for the table whose code is given
         hub = os.environ.get("JUPYTERHUB_USER", "")
-        first = next(iter(GAMES))
+        first = game if game in GAMES else next(iter(GAMES))
+        self._players = players
         self.game_picker = Picker("game", "Game", [(cls.title, name) for name, cls in GAMES.items()], first)
         self.players_picker = Picker("players", "Players", [("4", 4)], 4)
         self.seat_pickers = [
@@ -291,6 +369,7 @@ class TableLobby(Board):
         self.name_entry = TextEntry(
             "name", "Your name", value=hub, placeholder="how classmates will see you", max_length=40, hidden=bool(hub)
         )
+        self.hold_picker = Picker("hold", "A finished trick stays", HOLD_CHOICES, None)
         self.make_button = Button("make", "Make the table", primary=True)
         self.code_entry = TextEntry("code", "Table code", value=self._join, placeholder="6 letters and digits")
         self.join_button = Button("join", "Join the table", primary=True)
@@ -305,7 +384,7 @@ class TableLobby(Board):
                     [self.code_entry, self.join_button],
                     [self.game_picker, self.players_picker],
                     list(self.seat_pickers),
-                    [self.make_button],
+                    [self.hold_picker, self.make_button],
                 ]
             )
         )
@@ -317,7 +396,8 @@ class TableLobby(Board):
         cls = find_game(str(self.game_picker.value))
         players = int(self.players_picker.value)
         seats = [PLAYER] + [str(p.value) for p in self.seat_pickers[: players - 1]]
-        seat = self.store.new_table(cls.name, players, {}, seats, self._name(), now=self._clock())
+        hold = self.hold_picker.value
+        seat = self.store.new_table(cls.name, players, {}, seats, self._name(), now=self._clock(), hold=hold)
         return self._sit(seat)
 
     def join(self) -> SharedPlayTable:
@@ -329,7 +409,7 @@ class TableLobby(Board):
         return os.environ.get("JUPYTERHUB_USER") or str(self.name_entry.value) or ""
 
     def _sit(self, seat: TableSeat) -> SharedPlayTable:
-        table = SharedPlayTable(seat, self.store, poll=self._poll)
+        table = SharedPlayTable(seat, self.store, poll=self._poll, pace=self._pace, **self._look)
         table.page = self.page
         table._render()
         self.table = table
@@ -349,7 +429,8 @@ class TableLobby(Board):
     def _game_changed(self) -> None:
         cls = find_game(str(self.game_picker.value))
         counts = [(str(n), n) for n in cls.player_counts]
-        self.players_picker.set_options(counts, default_players(cls))
+        wanted, self._players = self._players, None  # the link's count, the first time only
+        self.players_picker.set_options(counts, wanted if wanted in cls.player_counts else default_players(cls))
         self._draw()
 
     def _recall(self, kept: str) -> None:
@@ -363,7 +444,7 @@ class TableLobby(Board):
                 seat = self.store.table_seat(token)
             except TricklabError:
                 seat = None
-            if seat is not None and (not self._join or seat.code == self._join):
+            if seat is not None and self._join and seat.code == self._join:
                 self._sit(seat)
                 return
         self._draw()
@@ -382,7 +463,7 @@ class TableLobby(Board):
         joining = bool(self._join)
         for n, picker in enumerate(self.seat_pickers, start=1):
             picker.hidden = seated or joining or n >= players
-        making: list[Control] = [self.game_picker, self.players_picker, self.make_button]
+        making: list[Control] = [self.game_picker, self.players_picker, self.hold_picker, self.make_button]
         for control in making:
             control.hidden = seated or joining
         for control in (self.code_entry, self.join_button):
@@ -404,4 +485,4 @@ class TableLobby(Board):
         self.scene = {"html": html, "label": "A table of classmates", "read_page": True, "recall": self._recalling}
 
 
-__all__ = ["MOST_SEATS", "POLL", "SEAT_CHOICES", "SharedPlayTable", "TableLobby"]
+__all__ = ["HOLD_CHOICES", "MOST_SEATS", "POLL", "SEAT_CHOICES", "SharedPlayTable", "TableLobby"]

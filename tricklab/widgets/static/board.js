@@ -180,21 +180,25 @@ function showAddress(address) {
 // A secret the page needs to open again where it was (a class session's teacher secret) stays out
 // of the address, which a projector shows the whole room: Python puts it in scene.keep (a query
 // string, "" to forget it), the page keeps it in this tab's session storage by path, and sends it
-// back once when a scene asks (scene.recall): after a reload, or a tab restored.
+// back once when a scene asks (scene.recall): after a reload, or a tab restored. With
+// scene.keep_on_device (a seat at a table of classmates) it is kept in the device's local storage
+// instead, so the same device sits down again after its tab was closed.
 const KEPT = "tricklab-kept:";
 
-/** Keep ``value`` for this page in this tab (``""``: forget it). */
-function keepInTab(value) {
+/** Keep ``value`` for this page in this tab, or on this device (``""``: forget it). */
+function keepInTab(value, onDevice) {
   if (typeof value !== "string") return;
   try {
-    if (value) sessionStorage.setItem(KEPT + location.pathname, value);
-    else sessionStorage.removeItem(KEPT + location.pathname);
+    const store = onDevice ? localStorage : sessionStorage;
+    if (value) store.setItem(KEPT + location.pathname, value);
+    else store.removeItem(KEPT + location.pathname);
   } catch { /* storage refused (a locked-down browser): a reload starts afresh */ }
 }
 
-/** What this page kept in this tab, or ``""``. */
+/** What this page kept in this tab, else on this device, or ``""``. */
 function keptInTab() {
-  try { return sessionStorage.getItem(KEPT + location.pathname) || ""; } catch { return ""; }
+  const read = (store) => { try { return store.getItem(KEPT + location.pathname) || ""; } catch { return ""; } };
+  return read(sessionStorage) || read(localStorage);
 }
 
 /** Copy the page's address; where the clipboard may not be used, show it selected instead. */
@@ -728,7 +732,7 @@ function render({ model, el }) {
       recallSent = true;
       connection.send({ intent: "recall", value: keptInTab() });
     }
-    keepInTab(scene.keep);
+    keepInTab(scene.keep, scene.keep_on_device === true);
     const hadFocus = root.contains(document.activeElement);
     const focused = hadFocus && document.activeElement instanceof HTMLElement
       ? document.activeElement.dataset.value : undefined;
