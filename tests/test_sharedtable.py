@@ -7,6 +7,7 @@ is refused in words."""
 from __future__ import annotations
 
 import json
+import time
 from collections.abc import Iterator
 
 import pytest
@@ -29,13 +30,15 @@ def stores(class_store_url: str) -> Iterator[list[Store]]:
         store.close()
 
 
-def two_seats(stores: list[Store], game: str, players: int) -> tuple[SharedPlayTable, SharedPlayTable]:
+def two_seats(
+    stores: list[Store], game: str, players: int, *, stand_in_after: float = 20.0
+) -> tuple[SharedPlayTable, SharedPlayTable]:
     kinds = [PLAYER, PLAYER, "heuristic", "random"][:players]
     ana = stores[0].new_table(game, players, {}, kinds, "Ana", now=1.0)
     ben = stores[1].join_table(ana.code, "Ben", now=2.0)
     return (
-        SharedPlayTable(ana, stores[0], poll=0, pace=0),
-        SharedPlayTable(ben, stores[1], poll=0, pace=0),
+        SharedPlayTable(ana, stores[0], poll=0, pace=0, stand_in_after=stand_in_after),
+        SharedPlayTable(ben, stores[1], poll=0, pace=0, stand_in_after=stand_in_after),
     )
 
 
@@ -150,8 +153,12 @@ def test_the_lobby_makes_joins_and_sits_again(stores: list[Store]) -> None:
 def test_a_seat_is_handed_to_a_bot_and_taken_back_and_a_bot_stands_in_for_a_missing_classmate(
     stores: list[Store],
 ) -> None:
-    ana, ben = two_seats(stores, "kalah", 2)
+    ana, ben = two_seats(stores, "kalah", 2, stand_in_after=0.3)
     mover, other = (ana, ben) if ana.my_turn else (ben, ana)
+    # a classmate thinking a moment keeps nobody waiting: a bot is offered only after a while
+    assert other.stand_in_button.hidden
+    time.sleep(0.35)
+    assert other.poll(), "the offer is drawn when the time has passed"
     # the one whose turn it is not sees who keeps the table waiting and may let a bot stand in
     assert mover.stand_in_button.hidden and not other.stand_in_button.hidden
     assert other.stand_in_button.label == f"Let a bot play for {mover.shared.seat.name}"

@@ -25,6 +25,7 @@ from urllib.parse import parse_qs, urlencode, urlsplit
 import traitlets
 
 from ..actions import Action
+from ..display.tables import table_seats_html
 from ..errors import TricklabError
 from ..games import GAMES, default_players, find_game
 from ..store import PLAYER, ClassStore, TableSeat, open_store
@@ -36,8 +37,8 @@ from .playtable import PlayTable
 
 #: seconds between two looks at the table's log
 POLL = 0.25
-#: what a seat at the table is played by, in words
-KINDS = {PLAYER: "a classmate", "heuristic": "a bot", "random": "a bot that plays at random"}
+#: seconds a classmate may keep the table waiting before the others are offered a bot to stand in
+STAND_IN_AFTER = 20.0
 
 
 class SharedPlayTable(PlayTable):
@@ -62,10 +63,13 @@ class SharedPlayTable(PlayTable):
         poll: float = POLL,
         pace: float = 0.8,
         hold: float | None = None,
+        stand_in_after: float = STAND_IN_AFTER,
         four_colour: bool = False,
         large: bool = False,
     ) -> None:
         self.shared = SharedTable(store if store is not None else open_store(), seat)
+        self._stand_in_after = stand_in_after
+        self._changed = time.monotonic()  # when the table last moved on, as this kernel saw it
         self._poll_every = poll
         self._poll_handle: asyncio.TimerHandle | None = None
         self.page = ""  # the table app's address, once the page has said it: the join link is shown
@@ -93,6 +97,7 @@ class SharedPlayTable(PlayTable):
         self.stand_in_button.on_click(self._stand_in)
         self.add_controls([self.leave_button, self.sit_button, self.stand_in_button])
         self._hide_solo_controls()
+        self._seats_shown = self.shared.seats
         self._render()
         self._schedule_poll()
 
@@ -117,9 +122,13 @@ class SharedPlayTable(PlayTable):
         if not self._pauses:  # nothing held here (also after one's own move ended a round): go on
             self._went_on()
         seats = self.shared.seats
-        if not moved and seats == self._seats_shown:
+        if moved or seats != self._seats_shown:
+            self._changed = time.monotonic()
+        elif (self.missing() is None) == self.stand_in_button.hidden:
             return False
         self._seats_shown = seats
+        if not moved:  # who sits where, or whom a bot may stand in for: drawn again
+            self._render()
         self._run_bots()
         return True
 
@@ -184,9 +193,9 @@ class SharedPlayTable(PlayTable):
         self._render()
 
     def missing(self) -> int | None:
-        """The seat of a classmate the table waits for (to play, or to go on from a finished trick)
-        while this classmate does not: a bot may stand in for them."""
-        if self.match.is_over or self._pauses:
+        """The seat of a classmate who has kept the table waiting (to play, or to go on from a
+        finished trick) ``stand_in_after`` seconds while this classmate has not: a bot may stand in."""
+        if self.match.is_over or self._pauses or time.monotonic() - self._changed < self._stand_in_after:
             return None
         waiting = self.shared.waiting_for()
         if waiting:
@@ -281,23 +290,13 @@ class SharedPlayTable(PlayTable):
         return ""
 
     def _table_html(self) -> str:
-        seats = self.shared.seats
-        rows = []
-        for number, info in enumerate(seats):
-            who = info.name if info.kind == PLAYER and info.name else ""
-            if info.kind == PLAYER and not info.name:
-                who = "a free seat for a classmate"
-            elif info.kind != PLAYER:
-                who = KINDS.get(info.kind, "a bot") + (f" (for {info.name})" if info.name else "")
-            you = " — you" if number == self.seat else ""
-            rows.append(f"<li><strong>{esc(self.rules.seat_name(number))}</strong>: {esc(who)}{you}</li>")
-        code = esc(self.shared.seat.code)
         link = f"{self.page}?{urlencode({'join': self.shared.seat.code})}" if self.page else ""
-        join = f' or the link <a href="{esc(link)}">{esc(link)}</a>' if link else ""
-        return (
-            f'<section class="tl-table-seats" aria-label="Who sits where">'
-            f'<p>Table code <strong class="tl-code">{code}</strong>: classmates join with it{join}.</p>'
-            f'<ul class="tl-seat-list">{"".join(rows)}</ul></section>'
+        return table_seats_html(
+            [self.rules.seat_name(n) for n in range(self.rules.players)],
+            [(info.kind, info.name) for info in self.shared.seats],
+            self.seat,
+            self.shared.seat.code,
+            link,
         )
 
     def _scene_more(self) -> dict[str, Any]:
@@ -485,4 +484,4 @@ class TableLobby(Board):
         self.scene = {"html": html, "label": "A table of classmates", "read_page": True, "recall": self._recalling}
 
 
-__all__ = ["HOLD_CHOICES", "MOST_SEATS", "POLL", "SEAT_CHOICES", "SharedPlayTable", "TableLobby"]
+__all__ = ["HOLD_CHOICES", "MOST_SEATS", "POLL", "SEAT_CHOICES", "STAND_IN_AFTER", "SharedPlayTable", "TableLobby"]
