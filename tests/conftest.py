@@ -65,18 +65,47 @@ def ts3() -> Any:
 
 
 @pytest.fixture(scope="session")
-def voila_url() -> Iterator[str]:
+def voila_class_db() -> Iterator[str]:
+    """Where the served apps' class store is: a SQLite file (a test may read what the apps wrote)."""
+    with tempfile.TemporaryDirectory() as folder:
+        yield str(Path(folder) / "class.sqlite3")
+
+
+@pytest.fixture(scope="session")
+def voila_url(voila_class_db: str) -> Iterator[str]:
     """The README's main command, ``tricklab serve``, on a free loopback port."""
     port = free_port()
-    with (
-        tempfile.TemporaryDirectory() as folder,
-        serving(
-            voila_command(port),
-            f"http://127.0.0.1:{port}/",
-            env={**os.environ, "TRICKLAB_CLASS_DB": str(Path(folder) / "class.sqlite3")},  # the class app's store
-        ) as served,
-    ):
+    with serving(
+        voila_command(port),
+        f"http://127.0.0.1:{port}/",
+        env={**os.environ, "TRICKLAB_CLASS_DB": voila_class_db},  # the class and table apps' store
+    ) as served:
         yield served.url.rstrip("/")
+
+
+@pytest.fixture
+def postgres_serve(postgres_url: str) -> Iterator[Any]:
+    """``tricklab serve --class-db postgresql://...``: ``(start, restart)``, each giving the
+    server's URL (restart: the server stopped and started again, the store kept)."""
+    import contextlib
+
+    stack = contextlib.ExitStack()
+    port = free_port()
+
+    def start() -> str:
+        served = stack.enter_context(
+            serving(
+                [*voila_command(port), "--class-db", postgres_url], f"http://127.0.0.1:{port}/", env=dict(os.environ)
+            )
+        )
+        return served.url.rstrip("/")
+
+    def restart() -> str:
+        stack.close()
+        return start()
+
+    yield start, restart
+    stack.close()
 
 
 @pytest.fixture(scope="session")

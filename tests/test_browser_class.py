@@ -6,14 +6,12 @@ every answer; a student's page reloaded and the server restarted lose nothing.""
 
 from __future__ import annotations
 
-import os
 import re
-from collections.abc import Iterator
 from typing import Any
 
 import pytest
 
-from .servers import free_port, open_page, open_phone_page, serving, voila_command
+from .servers import open_page, open_phone_page
 from .test_browser_a11y import assert_accessible
 
 pytestmark = pytest.mark.browser
@@ -109,30 +107,6 @@ def _session(browser: Any, url: str, restart: Any = None) -> None:
 
 def test_a_whole_session_on_sqlite(voila_url: str, browser: Any) -> None:
     _session(browser, voila_url)
-
-
-@pytest.fixture
-def postgres_serve(postgres_url: str) -> Iterator[Any]:
-    """``tricklab serve --class-db postgresql://...``, and a way to restart it mid-session."""
-    import contextlib
-
-    stack = contextlib.ExitStack()
-    port = free_port()
-
-    def start() -> str:
-        served = stack.enter_context(
-            serving(
-                [*voila_command(port), "--class-db", postgres_url], f"http://127.0.0.1:{port}/", env=dict(os.environ)
-            )
-        )
-        return served.url.rstrip("/")
-
-    def restart() -> str:
-        stack.close()
-        return start()
-
-    yield start, restart
-    stack.close()
 
 
 def test_a_whole_session_on_postgresql_goes_on_when_the_server_restarts(browser: Any, postgres_serve: Any) -> None:

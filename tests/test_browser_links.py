@@ -49,7 +49,7 @@ APPS: dict[str, tuple[str, ...]] = {
     "rulebooks": (),
     "index": (),
     "class": ("teach", "teacher", "join", "student"),
-    "table": (*CORE, "join", "pace"),
+    "table": (*CORE, "join", "pace", "class", "watch", "teacher"),
 }
 APPS_PARAMETERS = {name for parameters in APPS.values() for name in parameters}
 #: Voilà's link parameters on an app's page, and one that nothing reads
@@ -221,7 +221,7 @@ READY = {
     "table": ".tricklab-board",
 }
 #: an app that refuses a hostile link's values rather than showing them: what it says instead
-REFUSED = {"class": "not (or no longer) a class session"}
+REFUSED = {"class": "not (or no longer) a class session", "table": "not (or no longer) a class session"}
 BOARD = ".tricklab-board .tl-card"
 
 

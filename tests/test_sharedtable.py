@@ -13,10 +13,10 @@ from collections.abc import Iterator
 import pytest
 
 from tricklab.bots import table_bot
-from tricklab.store import PLAYER, Store
+from tricklab.store import PLAYER, Session, Store
 from tricklab.widgets.sharedtable import SharedPlayTable, TableLobby
 
-from .test_hostile_widgets import assert_seat_only, hidden_cards, named
+from .test_hostile_widgets import assert_seat_only, drawn, hidden_cards, named
 
 pytestmark = pytest.mark.server
 
@@ -227,3 +227,56 @@ def test_the_table_app_shows_the_lobby_then_the_table(stores: list[Store], monke
     ben = joined.children[1]
     assert isinstance(ben, TableLobby) and ben.code_entry.value == lobby.table.code and ben.table is None
     lobby.table.close()
+
+
+def test_the_teacher_watches_the_class_tables_and_sees_every_hand_only_when_choosing_it(
+    stores: list[Store],
+) -> None:
+    from tricklab.errors import TricklabError
+    from tricklab.widgets.classapp import ClassTeacher
+    from tricklab.widgets.sharedtable import TableWatcher
+
+    teacher = ClassTeacher(stores[0], page="http://192.168.1.20:8866/voila/render/class.ipynb", poll=60)
+    teacher.start()
+    session = teacher.desk.session  # type: ignore[union-attr]
+    with pytest.raises(TricklabError, match="no class session has the code"):
+        stores[1].new_table("kalah", 2, {}, [PLAYER, PLAYER], "Ana", now=1.0, class_code="ZZZZZZ")
+    lobby = TableLobby(
+        stores[1], poll=0, pace=0, game="tricks-and-stones", players=4, class_code=teacher.join_code.lower()
+    )
+    lobby.seat_pickers[0].value = "random"
+    lobby.name_entry.value = "<b>Ana</b>"
+    lobby.make_button.click()
+    assert lobby.table is not None, lobby.message
+    elsewhere = stores[1].new_table("kalah", 2, {}, [PLAYER, PLAYER], "Zed", now=1.0)  # no class: not listed
+    code = lobby.table.code
+    summary = stores[0].class_tables(session)
+    assert [t.code for t in summary] == [code] and summary[0].game == "tricks-and-stones"
+    teacher._refresh(force=True)
+    html = teacher.scene["html"]
+    assert f"table.ipynb?class={teacher.join_code}" in html and f"Watch table {code}" in html
+    assert "&lt;b&gt;Ana&lt;/b&gt;" in html and "<b>Ana</b>" not in html and "3 bots" in html
+    # only the session's teacher watches, only the session's tables
+    with pytest.raises(TricklabError):
+        stores[1].watch_start(Session(session.id, session.join_code, "not the secret", session.teacher), code)
+    with pytest.raises(TricklabError, match="no table"):
+        stores[1].watch_poll(session, elsewhere.code)
+    watcher = TableWatcher(session, code, stores[1], poll=0)
+    ana = lobby.table
+    for _ in range(12):  # the table plays on; the watcher follows its log
+        ana.poll()
+        if ana.paused is not None:
+            ana.continue_()
+        elif ana.my_turn:
+            ana.act(ana.match.legal_actions()[0])
+    watcher.follow()
+    assert watcher.match.actions == ana.match.actions and len(watcher.match.actions) > 4
+    rules, state = watcher.match.rules, watcher.match.state
+    seen = hidden_cards(rules, state, 0)
+    assert seen and not any(named(watcher.scene["html"], c) for c in seen), "first: one seat's view"
+    watcher.show_picker.value = -1
+    assert all(drawn(watcher.scene["html"], c) for c in seen), "every hand, once the teacher chose it"
+    assert watcher.scene["address"] == f"watch={code}" and str(watcher.match.seed) not in watcher.scene["html"]
+    watcher.close()
+    ana.close()
+    teacher.close()

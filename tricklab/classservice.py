@@ -50,6 +50,7 @@ from .store import (
     Student,
     TablePoll,
     TableSeat,
+    TableSummary,
     TooManyTries,
     UnknownSession,
 )
@@ -111,13 +112,28 @@ def _seat(value: object) -> TableSeat:
     )
 
 
+def _seat_infos(value: object) -> tuple[SeatInfo, ...]:
+    seats = [_fields(info, "a seat") for info in _list(value)]
+    return tuple(SeatInfo(str(info["kind"]), str(info["name"]), int(str(info["seen"]))) for info in seats)
+
+
 def _poll(value: object) -> TablePoll:
     fields_ = _fields(value, "a table's news")
-    seats = [_fields(info, "a seat") for info in _list(fields_["seats"])]
     return TablePoll(
         int(str(fields_["since"])),
         tuple(str(action) for action in _list(fields_["actions"])),
-        tuple(SeatInfo(str(info["kind"]), str(info["name"]), int(str(info["seen"]))) for info in seats),
+        _seat_infos(fields_["seats"]),
+    )
+
+
+def _summary(value: object) -> TableSummary:
+    fields_ = _fields(value, "a table of the session")
+    return TableSummary(
+        str(fields_["code"]),
+        str(fields_["game"]),
+        int(str(fields_["players"])),
+        _seat_infos(fields_["seats"]),
+        int(str(fields_["actions"])),
     )
 
 
@@ -251,8 +267,9 @@ class StoreClient:
         now: float,
         seat: int = 0,
         hold: float | None = None,
+        class_code: str = "",
     ) -> TableSeat:
-        return _seat(self._call("new_table", game, players, options, list(seats), seat, hold))  # as the hub user
+        return _seat(self._call("new_table", game, players, options, list(seats), seat, hold, class_code))
 
     def join_table(self, code: str, name: str, *, now: float, who: str = "") -> TableSeat:
         return _seat(self._call("join_table", code))  # under the hub user's name
@@ -278,6 +295,15 @@ class StoreClient:
     def table_sit(self, seat: TableSeat) -> None:
         self._call("table_sit", seat.token)
 
+    def class_tables(self, session: Session) -> list[TableSummary]:
+        return [_summary(row) for row in _list(self._call("class_tables", session.teacher_secret))]
+
+    def watch_start(self, session: Session, code: str) -> dict[str, object]:
+        return dict(_fields(self._call("watch_start", session.teacher_secret, code), "a table's start"))
+
+    def watch_poll(self, session: Session, code: str, since: int = 0) -> TablePoll:
+        return _poll(self._call("watch_poll", session.teacher_secret, code, since))
+
 
 # --- the service: run by the hub --------------------------------------------------------------------
 
@@ -290,7 +316,7 @@ def _text(value: object, what: str) -> str:
 
 def _plain(value: object) -> object:
     """``value`` as JSON: the store's records as objects, tuples as lists."""
-    if isinstance(value, Session | Student | Question | TableSeat | TablePoll | SeatInfo):
+    if isinstance(value, Session | Student | Question | TableSeat | TablePoll | TableSummary | SeatInfo):
         return asdict(value)
     if isinstance(value, list | tuple):
         return [_plain(item) for item in value]
@@ -340,8 +366,16 @@ class Calls:
             ),
             "questions": lambda secret: store.questions(self.teacher(secret)),
             "results": lambda secret: store.results(self.teacher(secret)),
-            "new_table": lambda game, players, options, seats, seat, hold=None: store.new_table(
-                _text(game, "a game"), players, options, seats, self.user, now=now(), seat=seat, hold=hold
+            "new_table": lambda game, players, options, seats, seat, hold=None, class_code="": store.new_table(
+                _text(game, "a game"),
+                players,
+                options,
+                seats,
+                self.user,
+                now=now(),
+                seat=seat,
+                hold=hold,
+                class_code=_text(class_code, "a class's join code"),
             ),
             "join_table": lambda code: store.join_table(
                 _text(code, "a table's code"), self.user, now=now(), who=self.user
@@ -355,6 +389,11 @@ class Calls:
             "table_seen": lambda token, count: store.table_seen(self.sitter(token), count),
             "table_hand_over": lambda token, other, bot: store.table_hand_over(self.sitter(token), other, bot),
             "table_sit": lambda token: store.table_sit(self.sitter(token)),
+            "class_tables": lambda secret: store.class_tables(self.teacher(secret)),
+            "watch_start": lambda secret, code: store.watch_start(self.teacher(secret), _text(code, "a table's code")),
+            "watch_poll": lambda secret, code, since: store.watch_poll(
+                self.teacher(secret), _text(code, "a table's code"), since
+            ),
         }
 
     def teacher(self, secret: object) -> Session:

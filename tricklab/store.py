@@ -118,6 +118,8 @@ MIGRATIONS: tuple[tuple[str, ...], ...] = (
     (
         # how long a table holds a finished trick: NULL until every classmate has gone on from it
         "ALTER TABLE play_table ADD COLUMN hold DOUBLE PRECISION",
+        # the class session a table was made in (its teacher may watch it), if any
+        "ALTER TABLE play_table ADD COLUMN session_id TEXT REFERENCES class_session(id)",
     ),
 )
 #: the longest a table may hold a finished trick (seconds)
@@ -226,6 +228,18 @@ class SeatInfo:
 
 
 @dataclass(frozen=True)
+class TableSummary:
+    """A table of a class session as its teacher's dashboard lists it: its code, game, players,
+    seats and how many actions its log holds."""
+
+    code: str
+    game: str
+    players: int
+    seats: tuple[SeatInfo, ...]
+    actions: int
+
+
+@dataclass(frozen=True)
 class TablePoll:
     """What a seat's kernel reads each time it looks: the actions from the one it asked for on,
     how many the log holds, and the seats."""
@@ -302,6 +316,7 @@ class ClassStore(Protocol):
         now: float,
         seat: int = 0,
         hold: float | None = None,
+        class_code: str = "",
     ) -> TableSeat: ...
 
     def join_table(self, code: str, name: str, *, now: float, who: str = "") -> TableSeat: ...
@@ -319,6 +334,12 @@ class ClassStore(Protocol):
     def table_hand_over(self, seat: TableSeat, other: int, bot: str) -> None: ...
 
     def table_sit(self, seat: TableSeat) -> None: ...
+
+    def class_tables(self, session: Session) -> list[TableSummary]: ...
+
+    def watch_start(self, session: Session, code: str) -> dict[str, object]: ...
+
+    def watch_poll(self, session: Session, code: str, since: int = 0) -> TablePoll: ...
 
 
 def open_store(url: str | None = None) -> ClassStore:
@@ -780,13 +801,15 @@ class Store:
         now: float,
         seat: int = 0,
         hold: float | None = None,
+        class_code: str = "",
     ) -> TableSeat:
         """A new table of ``game`` for ``players`` with rules and match ``options`` (variants,
         ``first_dealer``), ``seats`` saying who plays each seat (:data:`PLAYER`: a classmate who
         joins with the code; else a bot of :data:`TABLE_BOTS`); ``name`` sits at ``seat``. A
         finished trick stays on every classmate's table until each has gone on from it, or, with
-        ``hold`` (1 to :data:`MAX_TABLE_HOLD` seconds), that long. The deal's seed is drawn here and
-        stays in the store: only the seats' kernels are given it."""
+        ``hold`` (1 to :data:`MAX_TABLE_HOLD` seconds), that long. With ``class_code`` (a class
+        session's join code) the table is that session's: its teacher may watch it. The deal's seed
+        is drawn here and stays in the store: only the seats' kernels are given it."""
         from . import get_rules
 
         name = _name(name, "a display name")
@@ -809,6 +832,7 @@ class Store:
         rules.check_seat(seat)
         if kinds[seat] != PLAYER:
             raise StoreError(f"seat {seat + 1} is a bot's: sit at a classmate's seat")
+        session_id = self._class_of(class_code) if class_code else None
         start = rules.new_match(secrets.randbelow(2**62), **options).record()
         for _ in range(20):
             table_id, code, token = secrets.token_hex(8), _join_code(), secrets.token_urlsafe(24)
@@ -816,8 +840,17 @@ class Store:
                 if self._run(f"SELECT 1 FROM play_table WHERE code = {self._mark}", (code,)).fetchone():
                     continue
                 self._run(
-                    f"INSERT INTO play_table (id, code, start, seats, created, hold) VALUES ({self._marks(6)})",
-                    (table_id, code, _json(start, "a table's start"), _json(kinds, "a table's seats"), now, hold),
+                    "INSERT INTO play_table (id, code, start, seats, created, hold, session_id) "
+                    f"VALUES ({self._marks(7)})",
+                    (
+                        table_id,
+                        code,
+                        _json(start, "a table's start"),
+                        _json(kinds, "a table's seats"),
+                        now,
+                        hold,
+                        session_id,
+                    ),
                 )
                 self._run(
                     f"INSERT INTO table_seat (table_id, seat, name, token, joined) VALUES ({self._marks(5)})",
@@ -884,15 +917,18 @@ class Store:
     def table_poll(self, seat: TableSeat, since: int = 0) -> TablePoll:
         """The table's actions from number ``since`` on, and its seats, in one read."""
         self._seat(seat)
+        return self._poll_table(seat.table_id, since)
+
+    def _poll_table(self, table_id: str, since: object) -> TablePoll:
         if isinstance(since, bool) or not isinstance(since, int) or since < 0:
             raise StoreError(f"since is an action's number from 0, not {describe(since)}")
         with self._transaction(write=False):
             actions = self._run(
                 f"SELECT action FROM table_action WHERE table_id = {self._mark} AND number >= {self._mark} "
                 "ORDER BY number",
-                (seat.table_id, since),
+                (table_id, since),
             ).fetchall()
-            seats = self._seats(seat.table_id)
+            seats = self._seats(table_id)
         return TablePoll(since, tuple(str(row[0]) for row in actions), seats)
 
     def table_append(self, seat: TableSeat, number: int, action: str, *, now: float) -> bool:
@@ -980,6 +1016,69 @@ class Store:
                 f"UPDATE play_table SET seats = {self._mark} WHERE id = {self._mark}",
                 (json.dumps(kinds), seat.table_id),
             )
+
+    # --- the teacher's view of the session's tables -------------------------------------------------
+
+    def _class_of(self, class_code: object) -> str:
+        """The id of the live class session whose join code is ``class_code``."""
+        given = "".join(class_code.split()).upper() if isinstance(class_code, str) else ""
+        row = (
+            self._row(
+                f"SELECT id FROM class_session WHERE join_code = {self._mark} AND ended IS NULL AND paced = 0",
+                (given,),
+            )
+            if len(given) == CODE_LENGTH
+            else None
+        )
+        if row is None:
+            raise UnknownSession(f"no class session has the code {describe(class_code)}: ask your teacher for it")
+        return str(row[0])
+
+    def class_tables(self, session: Session) -> list[TableSummary]:
+        """The tables made in the session, the newest first (its teacher only)."""
+        self._teacher(session)
+        with self._transaction(write=False):
+            rows = self._run(
+                f"SELECT id, code, start FROM play_table WHERE session_id = {self._mark} ORDER BY created DESC",
+                (session.id,),
+            ).fetchall()
+            summaries = []
+            for table_id, code, start in rows:
+                record = json.loads(start)
+                count = self._run(
+                    f"SELECT COUNT(*) FROM table_action WHERE table_id = {self._mark}", (str(table_id),)
+                ).fetchone()[0]
+                summaries.append(
+                    TableSummary(
+                        str(code), str(record["game"]), int(record["players"]), self._seats(str(table_id)), int(count)
+                    )
+                )
+        return summaries
+
+    def _watched(self, session: Session, code: object) -> str:
+        """The id of the session's table whose code is ``code`` (its teacher only)."""
+        self._teacher(session)
+        row = self._row(
+            f"SELECT id FROM play_table WHERE code = {self._mark} AND session_id = {self._mark}",
+            (code if isinstance(code, str) else "", session.id),
+        )
+        if row is None:
+            raise UnknownSession(f"the class session has no table {describe(code)}")
+        return str(row[0])
+
+    def watch_start(self, session: Session, code: str) -> dict[str, object]:
+        """The session's table's match before its first action (its teacher only): as
+        :meth:`table_start` gives a seat's kernel, for the teacher's view of the table."""
+        table_id = self._watched(session, code)
+        start: dict[str, object] = json.loads(
+            self._row(f"SELECT start FROM play_table WHERE id = {self._mark}", (table_id,))[0]
+        )
+        return start
+
+    def watch_poll(self, session: Session, code: str, since: int = 0) -> TablePoll:
+        """The session's table's actions from number ``since`` on, and its seats (its teacher only)."""
+        table_id = self._watched(session, code)
+        return self._poll_table(table_id, since)
 
     def _seats(self, table_id: str) -> tuple[SeatInfo, ...]:
         """The table's seats (inside a transaction)."""
@@ -1197,6 +1296,7 @@ __all__ = [
     "Student",
     "TablePoll",
     "TableSeat",
+    "TableSummary",
     "TooManyTries",
     "UnknownSession",
     "open_store",

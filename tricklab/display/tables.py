@@ -37,4 +37,28 @@ def table_seats_html(titles: Sequence[str], seats: Sequence[tuple[str, str]], yo
     )
 
 
-__all__ = ["KINDS", "table_seats_html", "who_plays"]
+def class_tables_html(make_link: str, class_code: str, tables: Sequence[tuple[str, str, str, str]]) -> str:
+    """The projector's list of the session's tables of classmates: how a student makes one
+    (``make_link``, the table app with the class's code) and each table (``(code, what, who,
+    watch_link)``), with a link to watch it in a tab of its own."""
+    make = (
+        f'<a href="{esc(make_link)}" target="_blank" rel="noopener">{esc(make_link)}</a>'
+        if make_link
+        else f"the table app with class code {esc(class_code)}"
+    )
+    rows = "".join(
+        f'<li><strong class="tl-code">{esc(code)}</strong> {esc(what)}: {esc(who)}'
+        + (f' <a href="{esc(watch)}" target="_blank" rel="noopener">Watch table {esc(code)}</a>' if watch else "")
+        + "</li>"
+        for code, what, who, watch in tables
+    )
+    listed = f'<ul class="tl-class-tables">{rows}</ul>' if rows else "<p>No table yet.</p>"
+    return (
+        '<details class="tl-class-from-apps tl-class-tables-box"><summary>Tables of classmates</summary>'
+        f"<p>Students play a game together, each on their own device: a student makes a table at {make} "
+        "and classmates join it with its code. Watch any table here.</p>"
+        f"{listed}</details>"
+    )
+
+
+__all__ = ["KINDS", "class_tables_html", "table_seats_html", "who_plays"]

@@ -660,7 +660,9 @@ def table_app(query: str | None = None) -> w.VBox:
     the bots' pace. Like the class app it needs a server (the class store)."""
     from .sharedtable import SharedPlayTable, TableLobby
 
-    params = parse_params(_query(query), extras=("join", "pace"))
+    params = parse_params(_query(query), extras=("join", "pace", "class", "watch", "teacher"))
+    if "watch" in params.extra:
+        return _watch_table(params)
     pace = 0.8
     text = params.extra.get("pace")
     if text is not None:
@@ -690,10 +692,54 @@ def table_app(query: str | None = None) -> w.VBox:
         pace=pace,
         game=params.game,
         players=params.players,
+        class_code=params.extra.get("class", ""),
         **_look(params),
     )
     if not box.children[1:]:
         box.children = (header, lobby)
+    return box
+
+
+def _watch_table(params: AppParams) -> w.VBox:
+    """The teacher's view of a table of their class session (``watch=<code>``), with the session's
+    secret from the link (``teacher=``, from the projector) or, after a reload, from the tab's
+    keeping: the address keeps the table's code only."""
+    from ..store import open_store
+    from .board import Board
+    from .classapp import RECALL
+    from .sharedtable import TableWatcher
+
+    code = params.extra["watch"]
+    header = _header(
+        f"Watching table {code}",
+        params,
+        describe="The table as the seat you choose sees it, as it is played; every hand only if you choose it.",
+    )
+    box = w.VBox([header])
+    box.add_class("tricklab-app")
+    store = open_store()
+
+    def watch(secret: str, shown: Board) -> None:
+        try:
+            watcher = TableWatcher(store.teacher_session(secret), code, store, **_look(params))
+        except TricklabError as exc:
+            shown.message = str(exc)
+            shown.scene = {"html": '<p class="tl-summary">This table cannot be watched from here.</p>', "keep": ""}
+            return
+        box.children = (header, watcher)
+
+    reader = Board()
+    box.children = (header, reader)
+    if "teacher" in params.extra:
+        watch(params.extra["teacher"], reader)
+        return box
+
+    def recalled(intent: str, value: str | None) -> None:
+        if intent == RECALL and isinstance(value, str):
+            watch(parse_qs(value[:500]).get("teacher", [""])[0], reader)
+
+    reader.on_intent(recalled)
+    reader.scene = {"html": '<p class="tl-summary" role="status">Opening the table…</p>', "recall": True}
     return box
 
 

@@ -38,12 +38,14 @@ from ..display.classroom import (
     reveal_html,
     saved_set_html,
 )
+from ..display.tables import class_tables_html
 from ..errors import InvalidOption, TricklabError, describe
+from ..explain import plural
 from ..games import GAMES, default_players, find_game
 from ..puzzles import levels as position_levels
 from ..puzzles import questions as position_questions
 from ..quiz import asks_positions, levels, questions
-from ..store import ClassStore, open_store
+from ..store import PLAYER, ClassStore, TableSummary, open_store
 from .board import Board
 from .controls import Button, Controls, Note, Picker, TextEntry
 
@@ -335,6 +337,23 @@ class ClassTeacher(Board):
             (f"{folder}/{app}?{query}", words) for app, words in FROM_APPS if tricks or app != "explain_trick.ipynb"
         ]
 
+    def _tables_html(self, tables: tuple[TableSummary, ...]) -> str:
+        """The session's tables of classmates, each with a link to watch it (the teacher's secret
+        goes with the link and leaves the table app's address at once, as with the apps' links)."""
+        desk = self.desk
+        assert desk is not None
+        folder = self.page.rsplit("/", 1)[0] if self.page else ""
+        make = f"{folder}/table.ipynb?{urlencode({'class': desk.join_code})}" if folder else ""
+        rows = []
+        for table in tables:
+            people = [info.name for info in table.seats if info.kind == PLAYER and info.name]
+            bots = sum(info.kind != PLAYER for info in table.seats)
+            who = ", ".join(people) + (f" and {plural(bots, 'bot')}" if bots else "")
+            what = f"{find_game(table.game).title}, {plural(table.actions, 'move')}"
+            query = urlencode({"watch": table.code, "teacher": desk.session.teacher_secret})
+            rows.append((table.code, what, who, f"{folder}/table.ipynb?{query}" if folder else ""))
+        return class_tables_html(make, desk.join_code, rows)
+
     def _set_page(self, page: str) -> None:
         parts = urlsplit(page) if len(page) <= 500 else None
         if parts is None or parts.scheme not in ("http", "https") or not parts.netloc:
@@ -350,7 +369,17 @@ class ClassTeacher(Board):
             live = desk.live()
             answers = len(self.store.results(desk.session)) if desk.paced else 0  # a set's dashboard grows
             saved = self._saved.session.id if self._saved else ""
-            state = ("session", self.page, self._results, live, len(self.store.students(desk.session)), answers, saved)
+            tables = tuple(self.store.class_tables(desk.session)) if not desk.paced else ()
+            state = (
+                "session",
+                self.page,
+                self._results,
+                live,
+                len(self.store.students(desk.session)),
+                answers,
+                saved,
+                tables,
+            )
         if not force and state == self._shown:
             return
         self._shown = state
@@ -411,6 +440,9 @@ class ClassTeacher(Board):
             live = None  # a set has no question of the moment
         else:
             body += from_apps_html(self._from_apps())
+            tables = state[7]
+            assert isinstance(tables, tuple)
+            body += self._tables_html(tables)
             if self._results:
                 body += dashboard_html(desk.dashboard(), desk.csv())
             elif isinstance(live, Live):

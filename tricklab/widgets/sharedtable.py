@@ -25,10 +25,12 @@ from urllib.parse import parse_qs, urlencode, urlsplit
 import traitlets
 
 from ..actions import Action
+from ..display import view_html
 from ..display.tables import table_seats_html
 from ..errors import TricklabError
 from ..games import GAMES, default_players, find_game
-from ..store import PLAYER, ClassStore, TableSeat, open_store
+from ..match import Match
+from ..store import PLAYER, ClassStore, SeatInfo, Session, TableSeat, open_store
 from ..tables import SharedTable
 from .board import Board
 from .classapp import PAGE, RECALL, client
@@ -105,7 +107,9 @@ class SharedPlayTable(PlayTable):
 
     @property
     def my_turn(self) -> bool:
-        return self.shared.my_turn
+        """This classmate's decision is due: their turn, and no classmate still looks at the last
+        trick (until then their cards are not offered, and the table says whom it waits for)."""
+        return self.shared.my_turn and not self.shared.waiting_for()
 
     def poll(self) -> bool:
         """Follow the log now (what the widget does every ``poll`` seconds): the classmates' and
@@ -314,6 +318,111 @@ class SharedPlayTable(PlayTable):
         super().close()
 
 
+class TableWatcher(Board):
+    """The teacher's view of a table of their class session (``code``): the table as one seat
+    sees it (the ``show`` picker; the first seat's at first) or, only when the teacher picks it,
+    every hand. It follows the table's log every ``poll`` seconds and takes no part in the game."""
+
+    def __init__(
+        self,
+        session: Session,
+        code: str,
+        store: ClassStore | None = None,
+        *,
+        poll: float = POLL,
+        four_colour: bool = False,
+        large: bool = False,
+    ) -> None:
+        super().__init__()
+        self.store = store if store is not None else open_store()
+        self.session = session
+        self.code = code
+        self.match = Match.from_record(self.store.watch_start(session, code))
+        self.seats: tuple[SeatInfo, ...] = ()
+        self._look = {"four_colour": four_colour, "large": large}
+        rules = self.match.rules
+        shows = [(f"{rules.seat_name(n)}'s view", n) for n in range(rules.players)] + [("Every hand", -1)]
+        self.show_picker = Picker("show", "Show", shows, 0)
+        self.show_picker.on_change(lambda _: self._draw())
+        self.use_controls(Controls([[self.show_picker]]))
+        self._poll_every = poll
+        self._poll_handle: asyncio.TimerHandle | None = None
+        self.follow()
+        self._draw()
+        self._schedule()
+
+    def follow(self) -> bool:
+        """Bring the match up to the table's log; whether anything changed."""
+        try:
+            poll = self.store.watch_poll(self.session, self.code, len(self.match.actions))
+        except TricklabError as exc:
+            self.message = str(exc)
+            return False
+        for text in poll.actions:
+            self.match.apply(text)
+        changed = bool(poll.actions) or poll.seats != self.seats
+        self.seats = poll.seats
+        if changed:
+            self._draw()
+        return changed
+
+    def _schedule(self) -> None:
+        if self._poll_every <= 0:
+            return
+        try:
+            loop = asyncio.get_running_loop()
+        except RuntimeError:
+            loop = asyncio.get_event_loop()
+        self._poll_handle = loop.call_later(self._poll_every, self._polled)
+
+    def _polled(self) -> None:
+        self._poll_handle = None
+        try:
+            self.follow()
+        finally:
+            self._schedule()
+
+    def _draw(self) -> None:
+        rules, match = self.match.rules, self.match
+        shown = int(self.show_picker.value)
+        view = match.view(None if shown < 0 else shown)
+        seats = table_seats_html(
+            [rules.seat_name(n) for n in range(rules.players)],
+            [(info.kind, info.name) for info in self.seats],
+            -1,
+            self.code,
+            "",
+        )
+        to_play = match.to_play
+        if match.is_over:
+            status = "The game is over."
+        elif to_play is None:
+            status = ""
+        else:
+            name = self.seats[to_play].name if to_play < len(self.seats) else ""
+            status = f"{rules.seat_name(to_play)}{f' ({name})' if name else ''} is to play."
+        whose = "every hand" if shown < 0 else f"as {rules.seat_name(shown)} sees it"
+        self.scene = {
+            "html": (
+                f'{seats}<p class="tl-caption">Watching table {esc(self.code)}, {whose}: '
+                f"{len(match.actions)} moves. {esc(status)}</p>"
+                + view_html(rules, view, four_colour=self._look["four_colour"])
+            ),
+            "label": f"Watching table {self.code}",
+            "large": self._look["large"],
+            "step": len(match.actions),
+            "address": urlencode({"watch": self.code}),
+            "keep": urlencode({"teacher": self.session.teacher_secret}),
+        }
+
+    def close(self) -> None:
+        handle = getattr(self, "_poll_handle", None)
+        if handle is not None:
+            handle.cancel()
+        self._poll_every = 0
+        super().close()
+
+
 #: who may sit at a seat other than one's own, as the lobby offers it: (label, value)
 SEAT_CHOICES = (("A classmate", PLAYER), ("A bot", "heuristic"), ("A bot that plays at random", "random"))
 #: how long a finished trick stays on every classmate's table, as the lobby offers it: (label, seconds)
@@ -341,11 +450,13 @@ class TableLobby(Board):
         pace: float = 0.8,
         game: str = "",
         players: int | None = None,
+        class_code: str = "",
         four_colour: bool = False,
         large: bool = False,
         clock: Callable[[], float] = time.time,
     ) -> None:
         super().__init__()
+        self.class_code = "".join(class_code.split()).upper()[:20] if isinstance(class_code, str) else ""
         self.store = store if store is not None else open_store()
         self.table: SharedPlayTable | None = None
         self.page = ""
@@ -396,7 +507,9 @@ class TableLobby(Board):
         players = int(self.players_picker.value)
         seats = [PLAYER] + [str(p.value) for p in self.seat_pickers[: players - 1]]
         hold = self.hold_picker.value
-        seat = self.store.new_table(cls.name, players, {}, seats, self._name(), now=self._clock(), hold=hold)
+        seat = self.store.new_table(
+            cls.name, players, {}, seats, self._name(), now=self._clock(), hold=hold, class_code=self.class_code
+        )
         return self._sit(seat)
 
     def join(self) -> SharedPlayTable:
@@ -481,7 +594,21 @@ class TableLobby(Board):
                 '<p class="tl-summary">Play with classmates: make a table and share its code, or join a '
                 "classmate's table with theirs. Seats nobody takes are played by bots.</p>"
             )
+            if self.class_code:
+                html += (
+                    f'<p class="tl-summary">A table you make is in class {esc(self.class_code)}: '
+                    "your teacher may watch it.</p>"
+                )
         self.scene = {"html": html, "label": "A table of classmates", "read_page": True, "recall": self._recalling}
 
 
-__all__ = ["HOLD_CHOICES", "MOST_SEATS", "POLL", "SEAT_CHOICES", "STAND_IN_AFTER", "SharedPlayTable", "TableLobby"]
+__all__ = [
+    "HOLD_CHOICES",
+    "MOST_SEATS",
+    "POLL",
+    "SEAT_CHOICES",
+    "STAND_IN_AFTER",
+    "SharedPlayTable",
+    "TableLobby",
+    "TableWatcher",
+]

@@ -1,0 +1,275 @@
+"""Tables of classmates in Chromium (the ``table`` app): a whole round of each game played by two or
+three classmates, each in a browser context of their own (one on a phone), with bots in the other
+seats, on SQLite (the README's ``tricklab serve``) and on PostgreSQL. Every websocket frame each
+page receives is read: at every step none names a card hidden from that page's seat, and none
+holds the table's seed. Along the way the same seat clicks two cards in two tabs at the same
+moment (one lands, nothing is lost or doubled), a page is reloaded (the same seat, the same hand)
+and, on PostgreSQL, the server restarts mid-round."""
+
+from __future__ import annotations
+
+import json
+import re
+import time
+from dataclasses import dataclass, field
+from typing import Any
+
+import pytest
+
+from tricklab.match import Match
+from tricklab.store import Store, TableSeat
+
+from .servers import PHONE, _unpack, _watch
+from .test_browser_board_games import LEGAL, mandala_move
+from .test_browser_play import take_one_decision
+from .test_hostile_widgets import drawn, hidden_cards, named
+from .test_sharedtable import STATIC
+
+pytestmark = pytest.mark.browser
+
+BOARD = ".tricklab-board"
+#: (game's title, players, classmates): every game, with two or three classmates
+GAMES = [
+    ("tricks-and-stones", "Tricks & Stones", 4, 3),
+    ("band-of-tricks", "Band of Tricks", 4, 2),
+    ("jewel-vault", "Jewel Vault", 4, 2),
+    ("kalah", "Kalah", 2, 2),
+    ("mandala", "Mandala", 2, 2),
+]
+NAMES = ("Ana", "Ben", "<i>Cy</i>")
+
+
+@dataclass
+class Seat:
+    """A classmate's page, and every frame it received from its kernel (decoded)."""
+
+    page: Any
+    number: int
+    frames: list[str] = field(default_factory=list)
+
+
+def _without_code(message: Any) -> str:
+    """A message as text, without the front end's code that every widget carries (base64 and
+    script, which may hold any two letters: not the table's state)."""
+    state = message.get("content", {}).get("data", {}).get("state") if isinstance(message, dict) else None
+    if isinstance(state, dict):
+        for key in STATIC:
+            state.pop(key, None)
+    return json.dumps(message, ensure_ascii=False)
+
+
+def _listen(seat: Seat) -> None:
+    def frame(data: Any) -> None:
+        if isinstance(data, bytes):
+            try:
+                _, message = _unpack(data)
+            except (ValueError, IndexError, UnicodeDecodeError):
+                return
+            seat.frames.append(_without_code(message))
+        else:
+            seat.frames.append(_without_code(json.loads(data)) if data.startswith("{") else data)
+
+    seat.page.on("websocket", lambda socket: socket.on("framereceived", frame))
+
+
+def _open(browser: Any, url: str, query: str, *, phone: bool = False, context: Any = None) -> Seat:
+    if context is None:
+        size = PHONE if phone else (1280, 900)
+        context = browser.new_context(viewport={"width": size[0], "height": size[1]}, is_mobile=phone, has_touch=phone)
+    seat = Seat(context.new_page(), -1)
+    _listen(seat)  # from the first frame on
+    _watch(seat.page, f"{url}/voila/render/table.ipynb?{query}")
+    return seat
+
+
+def _make(browser: Any, url: str, game: str, title: str, players: int, humans: int) -> tuple[list[Seat], str]:
+    ana = _open(browser, url, f"game={game}&players={players}&pace=0")
+    ana.page.get_by_label("Your name").fill(NAMES[0], timeout=90_000)
+    ana.page.get_by_label("Game").select_option(label=title)
+    for number in range(2, players + 1):
+        kind = "A classmate" if number <= humans else ("A bot" if number % 2 else "A bot that plays at random")
+        ana.page.get_by_label(f"Player {number}", exact=True).select_option(label=kind)
+    ana.page.get_by_role("button", name="Make the table").click()
+    code = ana.page.locator(".tl-code").inner_text(timeout=30_000)
+    assert re.fullmatch(r"[A-Z0-9]{6}", code)
+    assert ana.page.evaluate("location.search") == f"?join={code}", "the address holds the code, nothing else"
+    ana.number = 0
+    seats = [ana]
+    for number in range(1, humans):
+        other = _open(browser, url, f"join={code}&pace=0", phone=number == 1)
+        other.page.get_by_label("Your name").fill(NAMES[number], timeout=90_000)
+        other.page.get_by_role("button", name="Join the table").click()
+        other.page.locator(".tl-code").wait_for(timeout=30_000)
+        other.number = number
+        seats.append(other)
+    return seats, code
+
+
+def _kept_seat(page: Any) -> TableSeat:
+    """The seat the page kept on its device, as the store knows it (the test reads the store)."""
+    kept = page.evaluate("localStorage.getItem('tricklab-kept:' + location.pathname)")
+    assert kept and kept.startswith("seat="), kept
+    return kept[len("seat=") :]  # type: ignore[no-any-return]
+
+
+class Log:
+    """The table's log as the store holds it, read by the test (not by any page)."""
+
+    def __init__(self, store: Store, token: str) -> None:
+        self.store = store
+        self.seat = store.table_seat(token)
+        self.start = store.table_start(self.seat)
+
+    def match(self) -> Match:
+        match = Match.from_record(self.start)
+        for action in self.store.table_poll(self.seat).actions:
+            match.apply(action)
+        return match
+
+    @property
+    def seed(self) -> int:
+        return int(str(self.start["seed"]))
+
+
+def _check_frames(log: Log, seats: list[Seat]) -> None:
+    """No page has received a card hidden from its seat (while the first deal lasts: the cards of
+    the next deal were the last deal's, shown as they were played), nor the seed before the game is
+    over (then the replay link opens the whole game, every choice revealed)."""
+    match = log.match()
+    deals = [s for s in match.timeline() if s.event.kind == "deal"]
+    for seat in seats:
+        text = "\n".join(seat.frames)
+        assert match.is_over or str(log.seed) not in text, "the table's seed reached a page"
+        if len(deals) > 1:
+            continue
+        held = {c for step in match.timeline(seat.number) for c in (step.state.hands[seat.number] or ())}
+        leaked = sorted(
+            str(c)
+            for c in hidden_cards(match.rules, match.state, seat.number) - held
+            if named(text, c) or drawn(text, c)
+        )
+        where = [
+            text[max(0, m.start() - 80) : m.end() + 80] for c in leaked[:1] for m in re.finditer(re.escape(c), text)
+        ]
+        assert leaked == [], f"{NAMES[seat.number]}'s page received hidden cards {leaked}: {where[:3]}"
+
+
+def _act(seat: Seat, game: str) -> bool:
+    """The page's next click if it has one (go on from a finished trick, or its decision)."""
+    board = seat.page.locator(BOARD)
+    if board.get_attribute("data-turn") != "true" and not board.locator("[data-intent='continue']").count():
+        return False
+    if game == "kalah" and not board.locator("[data-intent='continue']").count():
+        pit = board.locator(LEGAL["kalah"]).first
+        if not pit.count():
+            return False
+        step = board.get_attribute("data-step")
+        pit.click()
+        seat.page.wait_for_function("([s, n]) => document.querySelector(s)?.dataset.step !== n", arg=[BOARD, step])
+    elif game == "mandala" and not board.locator("[data-intent='continue']").count():
+        mandala_move(seat.page, board)
+    else:
+        take_one_decision(seat.page)
+    return True
+
+
+def _hand(page: Any, number: int) -> list[str]:
+    """The cards of seat ``number``'s hand as its page draws them (none on a board game's page)."""
+    cards = page.locator(f"{BOARD} section.tl-seat[aria-label='Player {number + 1}'] .tl-card")
+    return cards.evaluate_all("cards => cards.map(c => c.getAttribute('aria-label') || c.dataset.value)")
+
+
+def _round_over(seat: Seat) -> bool:
+    board = seat.page.locator(BOARD)
+    return board.get_attribute("data-over") == "true" or board.get_attribute("data-rounds") not in (None, "", "0")
+
+
+def _both_click_at_once(first: Any, second: Any) -> None:
+    """Two tabs of one seat click two different legal cards at the same moment."""
+    at = int(time.time() * 1000) + 700
+    for page, index in ((first, 0), (second, -1)):
+        page.evaluate(
+            """([at, index]) => setTimeout(() => {
+                 const legal = [...document.querySelectorAll(
+                   ".tricklab-board button.tl-card.tl-legal[data-intent='play']")];
+                 legal.at(index)?.click();
+               }, at - Date.now())""",
+            [at, index],
+        )
+    first.wait_for_timeout(1500)
+
+
+def _play(
+    browser: Any, url: str, store_url: str, game: str, title: str, players: int, humans: int, restart: Any = None
+) -> None:
+    seats, code = _make(browser, url, game, title, players, humans)
+    store = Store.open(store_url)
+    log = Log(store, _kept_seat(seats[0].page))
+    reloaded = raced = restarted = False
+    for _ in range(600):
+        if all(_round_over(seat) for seat in seats):
+            break
+        acted = False
+        for seat in seats:
+            if not _round_over(seat) or seat.page.locator(f"{BOARD} [data-intent='continue']").count():
+                acted = _act(seat, game) or acted
+        _check_frames(log, seats)
+        count = len(log.match().actions)
+        if not raced and game != "kalah" and seats[0].page.locator(BOARD).get_attribute("data-turn") == "true":
+            cards = seats[0].page.locator(f"{BOARD} button.tl-card.tl-legal[data-intent='play']")
+            if cards.count() >= 2:  # the same seat in a second tab (the seat this device kept)
+                raced = True
+                twin = _open(browser, url, f"join={code}&pace=0", context=seats[0].page.context)
+                twin.page.locator(BOARD).locator(".tl-card").first.wait_for(timeout=90_000)
+                twin.number = 0
+                before = len(log.match().actions)
+                _both_click_at_once(seats[0].page, twin.page)
+                after = log.match()
+                mine = [a for a in after.actions[before:] if after.states[after.actions.index(a)].to_play == 0]
+                assert len(mine) == 1, f"one of the two clicks landed, once: {after.actions[before:]}"
+                seats.append(twin)
+        if not reloaded and count > players * 2:  # a classmate's page opened again: the same seat, the same hand
+            reloaded = True
+            page = seats[1].page
+            hand = _hand(page, 1)
+            page.reload()
+            page.locator(".tl-code").wait_for(timeout=90_000)
+            assert f"{NAMES[1]} (you)" in page.locator(".tl-seat-list").inner_text()
+            assert _hand(page, 1) == hand
+        if restart is not None and not restarted and count > players * 4:
+            restarted = True
+            url = restart()  # every kernel gone: each page sits down again from its own address
+            for seat in seats:
+                seat.page.reload()
+                seat.page.locator(".tl-code").wait_for(timeout=90_000)
+            assert len(log.match().actions) == count, "nothing lost, nothing doubled across the restart"
+        if not acted:
+            seats[0].page.wait_for_timeout(150)
+    else:
+        pytest.fail("the round did not end")
+    _check_frames(log, seats)
+    final = log.match()
+    assert raced or game == "kalah"
+    assert reloaded and (restart is None or restarted)
+    for seat in seats:  # every page shows the round's end, and none holds another's cards
+        assert _round_over(seat)
+    assert final.actions == log.match().actions
+    store.close()
+    for seat in seats:
+        if not seat.page.is_closed():
+            seat.page.context.close()
+
+
+@pytest.mark.parametrize(("game", "title", "players", "humans"), GAMES, ids=[g[0] for g in GAMES])
+def test_classmates_play_a_whole_round_on_sqlite(
+    voila_url: str, voila_class_db: str, browser: Any, game: str, title: str, players: int, humans: int
+) -> None:
+    _play(browser, voila_url, voila_class_db, game, title, players, humans)
+
+
+@pytest.mark.parametrize(("game", "title", "players", "humans"), GAMES, ids=[g[0] for g in GAMES])
+def test_classmates_play_a_whole_round_on_postgresql_through_a_server_restart(
+    postgres_serve: Any, postgres_url: str, browser: Any, game: str, title: str, players: int, humans: int
+) -> None:
+    start, restart = postgres_serve
+    _play(browser, start(), postgres_url, game, title, players, humans, restart)
