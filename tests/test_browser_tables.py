@@ -37,6 +37,15 @@ GAMES = [
     ("mandala", "Mandala", 2, 2),
 ]
 NAMES = ("Ana", "Ben", "<i>Cy</i>")
+CARDS = "button.tl-card.tl-legal[data-intent='play']"
+#: what a seat clicks in two tabs at the same moment: a legal card, a Kalah pit (a Mandala move is
+#: a card, then a place: two steps, not one click)
+RACE = {
+    "tricks-and-stones": "button.tl-card.tl-legal[data-intent='play']",
+    "band-of-tricks": "button.tl-card.tl-legal[data-intent='play']",
+    "jewel-vault": "button.tl-card.tl-legal[data-intent='play']",
+    "kalah": LEGAL["kalah"],
+}
 
 
 @dataclass
@@ -90,7 +99,7 @@ def _make(browser: Any, url: str, game: str, title: str, players: int, humans: i
         kind = "A classmate" if number <= humans else ("A bot" if number % 2 else "A bot that plays at random")
         ana.page.get_by_label(f"Player {number}", exact=True).select_option(label=kind)
     ana.page.get_by_role("button", name="Make the table").click()
-    code = ana.page.locator(".tl-code").inner_text(timeout=30_000)
+    code = ana.page.locator(".tl-code").inner_text(timeout=90_000)
     assert re.fullmatch(r"[A-Z0-9]{6}", code)
     assert ana.page.evaluate("location.search") == f"?join={code}", "the address holds the code, nothing else"
     ana.number = 0
@@ -99,7 +108,7 @@ def _make(browser: Any, url: str, game: str, title: str, players: int, humans: i
         other = _open(browser, url, f"join={code}&pace=0", phone=number == 1)
         other.page.get_by_label("Your name").fill(NAMES[number], timeout=90_000)
         other.page.get_by_role("button", name="Join the table").click()
-        other.page.locator(".tl-code").wait_for(timeout=30_000)
+        other.page.locator(".tl-code").wait_for(timeout=90_000)
         other.number = number
         seats.append(other)
     return seats, code
@@ -168,8 +177,10 @@ def _act(seat: Seat, game: str) -> bool:
         seat.page.wait_for_function("([s, n]) => document.querySelector(s)?.dataset.step !== n", arg=[BOARD, step])
     elif game == "mandala" and not board.locator("[data-intent='continue']").count():
         mandala_move(seat.page, board)
-    else:
+    elif board.locator(f"[data-intent='continue'], {CARDS}, .tl-decision").count():
         take_one_decision(seat.page)
+    else:  # the page has not drawn its turn yet
+        return False
     return True
 
 
@@ -184,17 +195,15 @@ def _round_over(seat: Seat) -> bool:
     return board.get_attribute("data-over") == "true" or board.get_attribute("data-rounds") not in (None, "", "0")
 
 
-def _both_click_at_once(first: Any, second: Any) -> None:
-    """Two tabs of one seat click two different legal cards at the same moment."""
+def _both_click_at_once(first: Any, second: Any, legal: str) -> None:
+    """Two tabs of one seat click two different legal moves (``legal``) at the same moment."""
     at = int(time.time() * 1000) + 700
     for page, index in ((first, 0), (second, -1)):
         page.evaluate(
-            """([at, index]) => setTimeout(() => {
-                 const legal = [...document.querySelectorAll(
-                   ".tricklab-board button.tl-card.tl-legal[data-intent='play']")];
-                 legal.at(index)?.click();
+            """([at, index, legal]) => setTimeout(() => {
+                 [...document.querySelectorAll(".tricklab-board " + legal)].at(index)?.click();
                }, at - Date.now())""",
-            [at, index],
+            [at, index, legal],
         )
     first.wait_for_timeout(1500)
 
@@ -215,19 +224,24 @@ def _play(
                 acted = _act(seat, game) or acted
         _check_frames(log, seats)
         count = len(log.match().actions)
-        if not raced and game != "kalah" and seats[0].page.locator(BOARD).get_attribute("data-turn") == "true":
-            cards = seats[0].page.locator(f"{BOARD} button.tl-card.tl-legal[data-intent='play']")
-            if cards.count() >= 2:  # the same seat in a second tab (the seat this device kept)
-                raced = True
-                twin = _open(browser, url, f"join={code}&pace=0", context=seats[0].page.context)
-                twin.page.locator(BOARD).locator(".tl-card").first.wait_for(timeout=90_000)
-                twin.number = 0
-                before = len(log.match().actions)
-                _both_click_at_once(seats[0].page, twin.page)
-                after = log.match()
-                mine = [a for a in after.actions[before:] if after.states[after.actions.index(a)].to_play == 0]
-                assert len(mine) == 1, f"one of the two clicks landed, once: {after.actions[before:]}"
-                seats.append(twin)
+        first = seats[0].page
+        if (
+            not raced
+            and game in RACE
+            and first.locator(BOARD).get_attribute("data-turn") == "true"
+            and first.locator(f"{BOARD} {RACE[game]}").count() >= 2
+        ):  # the same seat in a second tab (the seat this device kept): both click at once
+            raced = True
+            twin = _open(browser, url, f"join={code}&pace=0", context=seats[0].page.context)
+            twin.page.locator(f"{BOARD} {RACE[game]}").first.wait_for(timeout=90_000)
+            twin.number = 0
+            before = len(log.match().actions)
+            _both_click_at_once(seats[0].page, twin.page, RACE[game])
+            after = log.match()
+            mine = [n for n in range(before, len(after.actions)) if after.states[n].to_play == 0]
+            assert len(mine) == 1, f"one of the two clicks landed, once: {after.actions[before:]}"
+            _check_frames(log, [twin])
+            twin.page.close()  # the seat plays on in its first tab
         if not reloaded and count > players * 2:  # a classmate's page opened again: the same seat, the same hand
             reloaded = True
             page = seats[1].page
@@ -249,7 +263,7 @@ def _play(
         pytest.fail("the round did not end")
     _check_frames(log, seats)
     final = log.match()
-    assert raced or game == "kalah"
+    assert raced or game not in RACE
     assert reloaded and (restart is None or restarted)
     for seat in seats:  # every page shows the round's end, and none holds another's cards
         assert _round_over(seat)

@@ -280,3 +280,14 @@ def test_the_teacher_watches_the_class_tables_and_sees_every_hand_only_when_choo
     watcher.close()
     ana.close()
     teacher.close()
+
+
+def test_the_play_app_offers_the_same_game_with_classmates() -> None:
+    from tricklab.widgets.apps import play_app
+
+    app = play_app("game=band-of-tricks&players=5&pace=0")
+    also = app.children[2].value
+    assert (
+        'href="table.ipynb?game=band-of-tricks&amp;players=5"' in also and "Play Band of Tricks with classmates" in also
+    )
+    app.children[1].close()

@@ -515,7 +515,18 @@ def play_app(query: str | None = None) -> w.VBox:
     )
     kept = {"seat": str(seat + 1), "pace": f"{pace:g}", **dict.fromkeys(used, "yes")}
     _show_address(table, params, kept)
-    return _app(header, table)
+    box = _app(header, table)
+    if not in_browser():  # with a server (the class store): the same game at a table of classmates
+        together = urlencode({"game": params.game, "players": str(params.players)})
+        box.children = (
+            header,
+            table,
+            w.HTML(
+                f'<p class="tricklab-also"><a href="table.ipynb?{esc(together)}">Play {esc(GAMES[params.game].title)} '
+                "with classmates</a>: each on their own device, bots in the empty seats.</p>"
+            ),
+        )
+    return box
 
 
 def quiz_app(query: str | None = None) -> w.VBox:

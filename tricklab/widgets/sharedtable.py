@@ -99,7 +99,10 @@ class SharedPlayTable(PlayTable):
         self.stand_in_button.on_click(self._stand_in)
         self.add_controls([self.leave_button, self.sit_button, self.stand_in_button])
         self._hide_solo_controls()
-        self._seats_shown = self.shared.seats
+        self._seats_shown = (
+            tuple((info.kind, info.name) for info in self.shared.seats),
+            tuple(self.shared.waiting_for()),
+        )
         self._render()
         self._schedule_poll()
 
@@ -125,7 +128,9 @@ class SharedPlayTable(PlayTable):
             self._after_moves()
         if not self._pauses:  # nothing held here (also after one's own move ended a round): go on
             self._went_on()
-        seats = self.shared.seats
+        # what the page shows of the seats: who plays them, and whom the table waits for (how far
+        # each classmate has followed the table is not drawn: a change of it alone draws nothing)
+        seats = (tuple((info.kind, info.name) for info in self.shared.seats), tuple(self.shared.waiting_for()))
         if moved or seats != self._seats_shown:
             self._changed = time.monotonic()
         elif (self.missing() is None) == self.stand_in_button.hidden:
