@@ -213,6 +213,15 @@ def class_store_url(request: pytest.FixtureRequest, tmp_path: Path) -> str:
 
 
 @pytest.fixture
+def stores(class_store_url: str) -> Iterator[list[Store]]:
+    """Three connections to one class store (SQLite, then PostgreSQL): one per kernel."""
+    opened = [Store.open(class_store_url) for _ in range(3)]
+    yield opened
+    for store in opened:
+        store.close()
+
+
+@pytest.fixture
 def class_store(class_store_url: str) -> Iterator[Store]:
     """A class store on SQLite, then on PostgreSQL, empty for each test."""
     opened = Store.open(class_store_url)

@@ -161,6 +161,10 @@ def _check_frames(log: Log, seats: list[Seat]) -> None:
             text[max(0, m.start() - 80) : m.end() + 80] for c in leaked[:1] for m in re.finditer(re.escape(c), text)
         ]
         assert leaked == [], f"{NAMES[seat.number]}'s page received hidden cards {leaked}: {where[:3]}"
+        teacher, own = match.rules.view(match.state, None), match.rules.view(match.state, seat.number)
+        for other, prediction in enumerate(getattr(teacher, "predictions", ())):  # a secret choice
+            if prediction is not None and own.predictions[other] is None:
+                assert f"⚑ {other + 1}</span>" not in text, f"{NAMES[seat.number]}'s page received a secret prediction"
 
 
 def _act(seat: Seat, game: str) -> bool:

@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import json
 import time
-from collections.abc import Iterator
 
 import pytest
 
@@ -19,15 +18,6 @@ from tricklab.widgets.sharedtable import SharedPlayTable, TableLobby
 from .test_hostile_widgets import assert_seat_only, drawn, hidden_cards, named
 
 pytestmark = pytest.mark.server
-
-
-@pytest.fixture
-def stores(class_store_url: str) -> Iterator[list[Store]]:
-    """Two connections to one class store: one per classmate's kernel."""
-    opened = [Store.open(class_store_url) for _ in range(2)]
-    yield opened
-    for store in opened:
-        store.close()
 
 
 def two_seats(

@@ -7,7 +7,6 @@ connection of its own, as learners' servers do."""
 from __future__ import annotations
 
 import threading
-from collections.abc import Iterator
 from dataclasses import asdict
 
 import pytest
@@ -19,15 +18,6 @@ from tricklab.store import PLAYER, NotAllowed, Store, StoreError, TableSeat, Too
 from tricklab.tables import SharedTable, TableWaits
 
 pytestmark = pytest.mark.server
-
-
-@pytest.fixture
-def stores(class_store_url: str) -> Iterator[list[Store]]:
-    """Three connections to one class store (SQLite, then PostgreSQL): one per kernel."""
-    opened = [Store.open(class_store_url) for _ in range(3)]
-    yield opened
-    for store in opened:
-        store.close()
 
 
 def sit_two(stores: list[Store], game: str = "tricks-and-stones", players: int = 4, **options: object):

@@ -543,29 +543,22 @@ class Store:
     def teacher_session(self, teacher_secret: str) -> Session:
         """The session whose teacher's secret is ``teacher_secret``: the teacher's page, opened
         again from its link (a reload, a restarted server), goes on with its session."""
-        row = (
-            self._row(
-                "SELECT id, join_code, teacher_secret, teacher, paced FROM class_session "
-                f"WHERE teacher_secret = {self._mark}",
-                (teacher_secret,),
-            )
-            if isinstance(teacher_secret, str) and 0 < len(teacher_secret) <= 100
-            else None
+        row = self._by_secret(
+            "SELECT id, join_code, teacher_secret, teacher, paced FROM class_session "
+            f"WHERE teacher_secret = {self._mark}",
+            teacher_secret,
+            "that teacher's link is not (or no longer) a class session's: start a new session",
         )
-        if row is None:
-            raise NotAllowed("that teacher's link is not (or no longer) a class session's: start a new session")
         return Session(str(row[0]), str(row[1]), str(row[2]), str(row[3]), bool(row[4]))
 
     def student(self, token: str) -> Student:
         """The student whose token is ``token``: a student's page, opened again from its link,
         goes on as the same student."""
-        row = (
-            self._row(f"SELECT id, session_id, name, token FROM student WHERE token = {self._mark}", (token,))
-            if isinstance(token, str) and 0 < len(token) <= 100
-            else None
+        row = self._by_secret(
+            f"SELECT id, session_id, name, token FROM student WHERE token = {self._mark}",
+            token,
+            "that link is not (or no longer) a student's of a class session: join again",
         )
-        if row is None:
-            raise NotAllowed("that link is not (or no longer) a student's of a class session: join again")
         return Student(str(row[0]), str(row[1]), str(row[2]), str(row[3]))
 
     def students(self, session: Session) -> list[str]:
@@ -891,18 +884,13 @@ class Store:
 
     def table_seat(self, token: str) -> TableSeat:
         """The seat whose token is ``token``: a page opened again on the same device sits down again."""
-        row = (
-            self._row(
-                "SELECT table_seat.table_id, play_table.code, table_seat.seat, table_seat.name, table_seat.token, "
-                "play_table.hold FROM table_seat JOIN play_table ON play_table.id = table_seat.table_id "
-                f"WHERE token = {self._mark}",
-                (token,),
-            )
-            if isinstance(token, str) and 0 < len(token) <= 100
-            else None
+        row = self._by_secret(
+            "SELECT table_seat.table_id, play_table.code, table_seat.seat, table_seat.name, table_seat.token, "
+            "play_table.hold FROM table_seat JOIN play_table ON play_table.id = table_seat.table_id "
+            f"WHERE token = {self._mark}",
+            token,
+            "that is not (or no longer) a seat at a table: join the table again",
         )
-        if row is None:
-            raise NotAllowed("that is not (or no longer) a seat at a table: join the table again")
         return TableSeat(str(row[0]), str(row[1]), int(row[2]), str(row[3]), str(row[4]), _seconds(row[5]))
 
     def table_start(self, seat: TableSeat) -> dict[str, object]:
@@ -1145,6 +1133,14 @@ class Store:
             raise NotAllowed("that is not a seat at this table")
 
     # --- who is who --------------------------------------------------------------------------
+
+    def _by_secret(self, sql: str, secret: object, refusal: str) -> Any:
+        """The row ``sql`` finds by ``secret`` (a teacher's secret, a student's or a seat's token);
+        a value that is no such secret is refused with ``refusal``, found or not alike."""
+        row = self._row(sql, (secret,)) if isinstance(secret, str) and 0 < len(secret) <= 100 else None
+        if row is None:
+            raise NotAllowed(refusal)
+        return row
 
     def _teacher(self, session: Session) -> bool:
         """Check that ``session`` holds its teacher's secret; whether it is a homework set."""
