@@ -165,3 +165,21 @@ def test_a_table_of_classmates_through_the_service(service: str) -> None:
     for method, args in (("table_poll", [seat.token, 0]), ("table_start", [seat.token]), ("table_sit", [seat.token])):
         status, answer = raw(service, method, args, token="t-bo")
         assert status == 403 and "only 'ada' may act for that seat" in str(answer["message"]), method
+
+
+def test_the_teacher_watches_a_class_table_through_the_service(service: str) -> None:
+    from tricklab.store import PLAYER
+
+    rivera = TeacherDesk.start(StoreClient(service, "t-rivera"), "")
+    ada = StoreClient(service, "t-ada")
+    seat = ada.new_table("kalah", 2, {}, [PLAYER, "random"], "", now=0.0, hold=5, class_code=rivera.join_code)
+    assert seat.hold == 5.0
+    teacher = StoreClient(service, "t-rivera")
+    listed = teacher.class_tables(rivera.session)
+    assert [(t.code, t.game, t.players) for t in listed] == [(seat.code, "kalah", 2)]
+    assert listed[0].seats[0].name == "ada" and listed[0].seats[1].kind == "random"
+    assert teacher.watch_start(rivera.session, seat.code)["game"] == "kalah"
+    assert teacher.watch_poll(rivera.session, seat.code).actions == ()
+    # a learner with the teacher's secret in hand is not the teacher
+    status, answer = raw(service, "watch_start", [rivera.session.teacher_secret, seat.code], token="t-ada")
+    assert status == 403, answer
