@@ -50,11 +50,30 @@ RACE = {
 
 @dataclass
 class Seat:
-    """A classmate's page, and every frame it received from its kernel (decoded)."""
+    """A classmate's page, and every frame it received from its kernel (decoded), with what the
+    frames read so far were found to name (each frame is read once)."""
 
     page: Any
     number: int
     frames: list[str] = field(default_factory=list)
+    read: int = 0
+    found: dict[Any, bool] = field(default_factory=dict)
+
+    def names(self, things: set[Any]) -> set[Any]:
+        """Which of ``things`` (cards, or bits of text) any frame so far names."""
+        new = "\n".join(self.frames[self.read :])
+        self.read = len(self.frames)
+        for thing, was in self.found.items():
+            self.found[thing] = was or _names(new, thing)
+        if things - self.found.keys():
+            every = "\n".join(self.frames)
+            for thing in things - self.found.keys():
+                self.found[thing] = _names(every, thing)
+        return {thing for thing in things if self.found[thing]}
+
+
+def _names(text: str, thing: Any) -> bool:
+    return thing in text if isinstance(thing, str) else named(text, thing) or drawn(text, thing)
 
 
 def _without_code(message: Any) -> str:
@@ -128,12 +147,12 @@ class Log:
         self.store = store
         self.seat = store.table_seat(token)
         self.start = store.table_start(self.seat)
+        self._match = Match.from_record(self.start)
 
     def match(self) -> Match:
-        match = Match.from_record(self.start)
-        for action in self.store.table_poll(self.seat).actions:
-            match.apply(action)
-        return match
+        for action in self.store.table_poll(self.seat, len(self._match.actions)).actions:
+            self._match.apply(action)
+        return self._match.copy()
 
     @property
     def seed(self) -> int:
@@ -147,44 +166,56 @@ def _check_frames(log: Log, seats: list[Seat]) -> None:
     match = log.match()
     deals = [s for s in match.timeline() if s.event.kind == "deal"]
     for seat in seats:
-        text = "\n".join(seat.frames)
-        assert match.is_over or str(log.seed) not in text, "the table's seed reached a page"
+        seed = str(log.seed)
+        assert match.is_over or not seat.names({seed}), "the table's seed reached a page"
         if len(deals) > 1:
             continue
         held = {c for step in match.timeline(seat.number) for c in (step.state.hands[seat.number] or ())}
-        leaked = sorted(
-            str(c)
-            for c in hidden_cards(match.rules, match.state, seat.number) - held
-            if named(text, c) or drawn(text, c)
-        )
-        where = [
-            text[max(0, m.start() - 80) : m.end() + 80] for c in leaked[:1] for m in re.finditer(re.escape(c), text)
-        ]
-        assert leaked == [], f"{NAMES[seat.number]}'s page received hidden cards {leaked}: {where[:3]}"
+        leaked = sorted(str(c) for c in seat.names(hidden_cards(match.rules, match.state, seat.number) - held))
+        assert leaked == [], f"{NAMES[seat.number]}'s page received hidden cards {leaked}"
         teacher, own = match.rules.view(match.state, None), match.rules.view(match.state, seat.number)
-        for other, prediction in enumerate(getattr(teacher, "predictions", ())):  # a secret choice
-            if prediction is not None and own.predictions[other] is None:
-                assert f"⚑ {other + 1}</span>" not in text, f"{NAMES[seat.number]}'s page received a secret prediction"
+        secret = {  # a prediction chosen, not yet revealed: its token on the board
+            f"⚑ {other + 1}</span>"
+            for other, prediction in enumerate(getattr(teacher, "predictions", ()))
+            if prediction is not None and own.predictions[other] is None
+        }
+        assert not seat.names(secret), f"{NAMES[seat.number]}'s page received a secret prediction"
+
+
+#: in the page, at one moment: click Continue, or on the page's turn its first one-click decision
+#: (Skip a gem action, bid zero, a legal card, a Kalah pit, the first choice); the step it left,
+#: "" for a decision made in steps (a pass's cards, a Mandala move), or null: nothing to do now
+CLICK = """([cards, pit]) => {
+  const board = document.querySelector('.tricklab-board');
+  if (!board) return null;
+  const pick = (selector) => board.querySelector(selector);
+  let target = pick("[data-intent='continue']");
+  if (!target && board.dataset.turn === 'true') {
+    if (pick(".tl-decision [data-intent='pick'], .tl-pick-card, .tl-claim")) return "";
+    target = pick(".tl-decision [data-intent='act'][data-value='skip']") || pick(".tl-decision [data-value='bid zero']")
+      || pick(cards) || pick(pit) || pick(".tl-decision [data-intent='act']");
+  }
+  if (!target) return null;
+  const step = board.dataset.step;
+  target.click();
+  return step;
+}"""
 
 
 def _act(seat: Seat, game: str) -> bool:
-    """The page's next click if it has one (go on from a finished trick, or its decision)."""
-    board = seat.page.locator(BOARD)
-    if board.get_attribute("data-turn") != "true" and not board.locator("[data-intent='continue']").count():
+    """The page's next click if it has one (go on from a finished trick, or its decision): chosen
+    and clicked in the page at one moment, so a page drawn again in between is no matter."""
+    page = seat.page
+    step = page.evaluate(CLICK, [CARDS, LEGAL["kalah"]])
+    if step is None:
         return False
-    if game == "kalah" and not board.locator("[data-intent='continue']").count():
-        pit = board.locator(LEGAL["kalah"]).first
-        if not pit.count():
-            return False
-        step = board.get_attribute("data-step")
-        pit.click()
-        seat.page.wait_for_function("([s, n]) => document.querySelector(s)?.dataset.step !== n", arg=[BOARD, step])
-    elif game == "mandala" and not board.locator("[data-intent='continue']").count():
-        mandala_move(seat.page, board)
-    elif board.locator(f"[data-intent='continue'], {CARDS}, .tl-decision").count():
-        take_one_decision(seat.page)
-    else:  # the page has not drawn its turn yet
-        return False
+    if step == "":  # a decision in steps
+        if game == "mandala":
+            mandala_move(page, page.locator(BOARD))
+        else:
+            take_one_decision(page)
+        return True
+    page.wait_for_function("([s, n]) => document.querySelector(s)?.dataset.step !== n", arg=[BOARD, step])
     return True
 
 
@@ -219,15 +250,10 @@ def _play(
     store = Store.open(store_url)
     log = Log(store, _kept_seat(seats[0].page))
     reloaded = raced = restarted = False
-    for _ in range(600):
+    deadline = time.monotonic() + 300
+    while time.monotonic() < deadline:
         if all(_round_over(seat) for seat in seats):
             break
-        acted = False
-        for seat in seats:
-            if not _round_over(seat) or seat.page.locator(f"{BOARD} [data-intent='continue']").count():
-                acted = _act(seat, game) or acted
-        _check_frames(log, seats)
-        count = len(log.match().actions)
         first = seats[0].page
         if (
             not raced
@@ -246,6 +272,12 @@ def _play(
             assert len(mine) == 1, f"one of the two clicks landed, once: {after.actions[before:]}"
             _check_frames(log, [twin])
             twin.page.close()  # the seat plays on in its first tab
+        acted = False
+        for seat in seats:
+            if not _round_over(seat) or seat.page.locator(f"{BOARD} [data-intent='continue']").count():
+                acted = _act(seat, game) or acted
+        _check_frames(log, seats)
+        count = len(log.match().actions)
         if not reloaded and count > players * 2:  # a classmate's page opened again: the same seat, the same hand
             reloaded = True
             page = seats[1].page
@@ -264,7 +296,12 @@ def _play(
         if not acted:
             seats[0].page.wait_for_timeout(150)
     else:
-        pytest.fail("the round did not end")
+        shown = [
+            (seat.page.locator(BOARD).get_attribute("data-turn"), seat.page.locator(".tl-caption").first.inner_text())
+            for seat in seats
+        ]
+        seen = store.table_poll(log.seat).seats
+        pytest.fail(f"the round did not end: {len(log.match().actions)} actions, seats {seen}; the pages show {shown}")
     _check_frames(log, seats)
     final = log.match()
     assert raced or game not in RACE
