@@ -1,10 +1,11 @@
 """Tables of classmates in Chromium (the ``table`` app): a whole round of each game played by two or
 three classmates, each in a browser context of their own (one on a phone), with bots in the other
-seats, on SQLite (the README's ``tricklab serve``) and on PostgreSQL. Every websocket frame each
+seats, on SQLite (the README's ``tricklab serve``; on PostgreSQL, with a server restart mid-round:
+tests/test_browser_tables_postgres.py). Every websocket frame each
 page receives is read: at every step none names a card hidden from that page's seat, and none
 holds the table's seed. Along the way the same seat clicks two cards in two tabs at the same
-moment (one lands, nothing is lost or doubled), a page is reloaded (the same seat, the same hand)
-and, on PostgreSQL, the server restarts mid-round."""
+moment (one lands, nothing is lost or doubled) and a page is reloaded (the same seat, the same
+hand)."""
 
 from __future__ import annotations
 
@@ -320,11 +321,3 @@ def test_classmates_play_a_whole_round_on_sqlite(
     voila_url: str, voila_class_db: str, browser: Any, game: str, title: str, players: int, humans: int
 ) -> None:
     _play(browser, voila_url, voila_class_db, game, title, players, humans)
-
-
-@pytest.mark.parametrize(("game", "title", "players", "humans"), GAMES, ids=[g[0] for g in GAMES])
-def test_classmates_play_a_whole_round_on_postgresql_through_a_server_restart(
-    postgres_serve: Any, postgres_url: str, browser: Any, game: str, title: str, players: int, humans: int
-) -> None:
-    start, restart = postgres_serve
-    _play(browser, start(), postgres_url, game, title, players, humans, restart)
