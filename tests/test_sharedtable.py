@@ -281,3 +281,24 @@ def test_the_play_app_offers_the_same_game_with_classmates() -> None:
         'href="table.ipynb?game=band-of-tricks&amp;players=5"' in also and "Play Band of Tricks with classmates" in also
     )
     app.children[1].close()
+
+
+def test_a_seat_follows_the_log_by_itself_on_the_kernels_loop(stores: list[Store]) -> None:
+    import asyncio
+
+    async def play() -> bool:
+        ana = stores[0].new_table("kalah", 2, {}, [PLAYER, PLAYER], "Ana", now=1.0)
+        ben = stores[1].join_table(ana.code, "Ben", now=2.0)
+        tables = [
+            SharedPlayTable(seat, store, poll=0.05, pace=0) for seat, store in ((ana, stores[0]), (ben, stores[1]))
+        ]
+        mover, other = tables if tables[0].my_turn else tables[::-1]
+        before = len(other.match.actions)
+        assert mover.act(mover.match.legal_actions()[0])
+        await asyncio.sleep(0.5)  # no call to poll(): the loop looks at the log
+        followed = len(other.match.actions) > before and other.match.actions == mover.match.actions
+        for table in tables:
+            table.close()
+        return followed
+
+    assert asyncio.run(play())

@@ -43,6 +43,38 @@ POLL = 0.25
 STAND_IN_AFTER = 20.0
 
 
+class _OnTheLoop:
+    """Call ``step`` every ``every`` seconds on the kernel's own event loop (so never in the middle
+    of a click) until :meth:`stop`; ``every`` 0: never (a test calls ``step`` itself)."""
+
+    def __init__(self, step: Callable[[], object], every: float) -> None:
+        self._step = step
+        self._every = every
+        self._handle: asyncio.TimerHandle | None = None
+        self._schedule()
+
+    def _schedule(self) -> None:
+        if self._every <= 0:
+            return
+        try:
+            loop = asyncio.get_running_loop()
+        except RuntimeError:
+            loop = asyncio.get_event_loop()
+        self._handle = loop.call_later(self._every, self._run)
+
+    def _run(self) -> None:
+        self._handle = None
+        try:
+            self._step()
+        finally:
+            self._schedule()
+
+    def stop(self) -> None:
+        self._every = 0
+        if self._handle is not None:
+            self._handle.cancel()
+
+
 class SharedPlayTable(PlayTable):
     """A seat at a table of classmates, from its place in the store (``seat``: what
     :meth:`~tricklab.store.Store.new_table` or :meth:`~tricklab.store.Store.join_table` gave).
@@ -72,8 +104,6 @@ class SharedPlayTable(PlayTable):
         self.shared = SharedTable(store if store is not None else open_store(), seat)
         self._stand_in_after = stand_in_after
         self._changed = time.monotonic()  # when the table last moved on, as this kernel saw it
-        self._poll_every = poll
-        self._poll_handle: asyncio.TimerHandle | None = None
         self.page = ""  # the table app's address, once the page has said it: the join link is shown
         self._seats_shown: object = None
         match = self.shared.match
@@ -104,7 +134,7 @@ class SharedPlayTable(PlayTable):
             tuple(self.shared.waiting_for()),
         )
         self._render()
-        self._schedule_poll()
+        self._poller = _OnTheLoop(self.poll, poll)
 
     # --- the log -------------------------------------------------------------------------------------
 
@@ -140,22 +170,6 @@ class SharedPlayTable(PlayTable):
             self._render()
         self._run_bots()
         return True
-
-    def _schedule_poll(self) -> None:
-        if self._poll_every <= 0:
-            return
-        try:
-            loop = asyncio.get_running_loop()
-        except RuntimeError:
-            loop = asyncio.get_event_loop()
-        self._poll_handle = loop.call_later(self._poll_every, self._polled)
-
-    def _polled(self) -> None:
-        self._poll_handle = None
-        try:
-            self.poll()
-        finally:
-            self._schedule_poll()
 
     def _decide(self, action: Action | str) -> bool:
         return self.shared.act(action)
@@ -316,10 +330,9 @@ class SharedPlayTable(PlayTable):
         }
 
     def close(self) -> None:
-        handle = getattr(self, "_poll_handle", None)
-        if handle is not None:
-            handle.cancel()
-        self._poll_every = 0
+        poller = getattr(self, "_poller", None)  # None: closed as it was being made
+        if poller is not None:
+            poller.stop()
         super().close()
 
 
@@ -350,11 +363,9 @@ class TableWatcher(Board):
         self.show_picker = Picker("show", "Show", shows, 0)
         self.show_picker.on_change(lambda _: self._draw())
         self.use_controls(Controls([[self.show_picker]]))
-        self._poll_every = poll
-        self._poll_handle: asyncio.TimerHandle | None = None
         self.follow()
         self._draw()
-        self._schedule()
+        self._poller = _OnTheLoop(self.follow, poll)
 
     def follow(self) -> bool:
         """Bring the match up to the table's log; whether anything changed."""
@@ -370,22 +381,6 @@ class TableWatcher(Board):
         if changed:
             self._draw()
         return changed
-
-    def _schedule(self) -> None:
-        if self._poll_every <= 0:
-            return
-        try:
-            loop = asyncio.get_running_loop()
-        except RuntimeError:
-            loop = asyncio.get_event_loop()
-        self._poll_handle = loop.call_later(self._poll_every, self._polled)
-
-    def _polled(self) -> None:
-        self._poll_handle = None
-        try:
-            self.follow()
-        finally:
-            self._schedule()
 
     def _draw(self) -> None:
         rules, match = self.match.rules, self.match
@@ -421,10 +416,9 @@ class TableWatcher(Board):
         }
 
     def close(self) -> None:
-        handle = getattr(self, "_poll_handle", None)
-        if handle is not None:
-            handle.cancel()
-        self._poll_every = 0
+        poller = getattr(self, "_poller", None)
+        if poller is not None:
+            poller.stop()
         super().close()
 
 
