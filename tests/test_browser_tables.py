@@ -9,9 +9,11 @@ hand)."""
 
 from __future__ import annotations
 
+import base64
 import json
 import re
 import time
+import zlib
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -19,6 +21,7 @@ import pytest
 
 from tricklab.match import Match
 from tricklab.store import Store, TableSeat
+from tricklab.widgets.board import PACKED
 
 from .servers import PHONE, _unpack, _watch
 from .test_browser_board_games import LEGAL, mandala_move
@@ -51,40 +54,67 @@ RACE = {
 
 @dataclass
 class Seat:
-    """A classmate's page, and every frame it received from its kernel (decoded), with what the
-    frames read so far were found to name (each frame is read once)."""
+    """A classmate's page, and every frame it received from its kernel (decoded: the message's
+    JSON, and the markup of the scene it brings), with what the frames read so far were found to
+    name (each frame is read once)."""
 
     page: Any
     number: int
-    frames: list[str] = field(default_factory=list)
+    frames: list[tuple[str, str]] = field(default_factory=list)
     read: int = 0
     found: dict[Any, bool] = field(default_factory=dict)
 
     def names(self, things: set[Any]) -> set[Any]:
         """Which of ``things`` (cards, or bits of text) any frame so far names."""
-        new = "\n".join(self.frames[self.read :])
+        new = _joined(self.frames[self.read :])
         self.read = len(self.frames)
         for thing, was in self.found.items():
             self.found[thing] = was or _names(new, thing)
-        if things - self.found.keys():
-            every = "\n".join(self.frames)
-            for thing in things - self.found.keys():
-                self.found[thing] = _names(every, thing)
+        unread = things - self.found.keys()
+        every = _joined(self.frames) if unread else ("", "")
+        for thing in unread:
+            self.found[thing] = _names(every, thing)
         return {thing for thing in things if self.found[thing]}
 
 
-def _names(text: str, thing: Any) -> bool:
-    return thing in text if isinstance(thing, str) else named(text, thing) or drawn(text, thing)
+def _where(seat: Seat, card: str) -> list[str]:
+    """Where the frames name ``card`` (its notation), for the message."""
+    text = "\n".join(plain + "\n" + markup for plain, markup in seat.frames)
+    return [text[max(0, m.start() - 150) : m.end() + 150] for m in re.finditer(re.escape(card), text)][:3]
 
 
-def _without_code(message: Any) -> str:
-    """A message as text, without the front end's code that every widget carries (base64 and
-    script, which may hold any two letters: not the table's state)."""
+def _joined(frames: list[tuple[str, str]]) -> tuple[str, str]:
+    return "\n".join(text for text, _ in frames), "\n".join(drawing for _, drawing in frames)
+
+
+def _names(frames: tuple[str, str], thing: Any) -> bool:
+    """Whether ``frames`` (their messages' text, their markup) name ``thing``: a bit of text
+    anywhere; a card by its notation or name in the messages' text, or drawn in the markup (its
+    label, or the value a click on it sends: the markup's SVG paths hold letters and numbers that
+    are no card)."""
+    plain, markup = frames
+    if isinstance(thing, str):
+        return thing in plain or thing in markup
+    return named(plain, thing) or drawn(plain, thing) or drawn(markup, thing)
+
+
+def _without_code(message: Any) -> tuple[str, str]:
+    """A message as text, as the page reads it: the scene inflated (it travels deflated, in
+    base64), and without the front end's code that every widget carries (script and its sheet,
+    which may hold any two letters: not the table's state)."""
     state = message.get("content", {}).get("data", {}).get("state") if isinstance(message, dict) else None
+    markup = ""
     if isinstance(state, dict):
+        packed = state.pop("_packed", None)
+        if isinstance(packed, str):
+            if packed.startswith(PACKED):
+                packed = zlib.decompress(base64.b64decode(packed[len(PACKED) :])).decode("utf-8")
+            scene = json.loads(packed)
+            markup = str(scene.pop("html", ""))  # as the page puts it in, quotes and all
+            state["scene"] = scene
         for key in STATIC:
             state.pop(key, None)
-    return json.dumps(message, ensure_ascii=False)
+    return json.dumps(message, ensure_ascii=False), markup
 
 
 def _listen(seat: Seat) -> None:
@@ -96,7 +126,7 @@ def _listen(seat: Seat) -> None:
                 return
             seat.frames.append(_without_code(message))
         else:
-            seat.frames.append(_without_code(json.loads(data)) if data.startswith("{") else data)
+            seat.frames.append(_without_code(json.loads(data)) if data.startswith("{") else (data, ""))
 
     seat.page.on("websocket", lambda socket: socket.on("framereceived", frame))
 
@@ -173,7 +203,7 @@ def _check_frames(log: Log, seats: list[Seat]) -> None:
             continue
         held = {c for step in match.timeline(seat.number) for c in (step.state.hands[seat.number] or ())}
         leaked = sorted(str(c) for c in seat.names(hidden_cards(match.rules, match.state, seat.number) - held))
-        assert leaked == [], f"{NAMES[seat.number]}'s page received hidden cards {leaked}"
+        assert leaked == [], f"{NAMES[seat.number]}'s page received hidden cards {leaked}: {_where(seat, leaked[0])}"
         teacher, own = match.rules.view(match.state, None), match.rules.view(match.state, seat.number)
         secret = {  # a prediction chosen, not yet revealed: its token on the board
             f"⚑ {other + 1}</span>"

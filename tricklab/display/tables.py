@@ -54,7 +54,7 @@ def class_tables_html(make_link: str, class_code: str, tables: Sequence[tuple[st
     )
     listed = f'<ul class="tl-class-tables">{rows}</ul>' if rows else "<p>No table yet.</p>"
     return (
-        '<details class="tl-class-from-apps tl-class-tables-box"><summary>Tables of classmates</summary>'
+        '<details class="tl-class-tables"><summary>Tables of classmates</summary>'
         f"<p>Students play a game together, each on their own device: a student makes a table at {make} "
         "and classmates join it with its code. Watch any table here.</p>"
         f"{listed}</details>"
