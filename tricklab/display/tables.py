@@ -52,7 +52,7 @@ def class_tables_html(make_link: str, class_code: str, tables: Sequence[tuple[st
         + "</li>"
         for code, what, who, watch in tables
     )
-    listed = f'<ul class="tl-class-tables">{rows}</ul>' if rows else "<p>No table yet.</p>"
+    listed = f'<ul class="tl-class-table-list">{rows}</ul>' if rows else "<p>No table yet.</p>"
     return (
         '<details class="tl-class-tables"><summary>Tables of classmates</summary>'
         f"<p>Students play a game together, each on their own device: a student makes a table at {make} "
