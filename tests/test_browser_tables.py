@@ -198,7 +198,7 @@ def _check_frames(log: Log, seats: list[Seat]) -> None:
     deals = [s for s in match.timeline() if s.event.kind == "deal"]
     for seat in seats:
         seed = str(log.seed)
-        assert match.is_over or not seat.names({seed}), "the table's seed reached a page"
+        assert match.is_over or not seat.names({seed}), f"the table's seed reached a page: {_where(seat, seed)}"
         if len(deals) > 1:
             continue
         held = {c for step in match.timeline(seat.number) for c in (step.state.hands[seat.number] or ())}

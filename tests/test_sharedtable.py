@@ -302,3 +302,14 @@ def test_a_seat_follows_the_log_by_itself_on_the_kernels_loop(stores: list[Store
         return followed
 
     assert asyncio.run(play())
+
+
+def test_a_kalah_sowing_shown_stone_by_stone_does_not_carry_the_seed(stores: list[Store]) -> None:
+    ana = stores[0].new_table("kalah", 2, {}, [PLAYER, "heuristic"], "Ana", now=1.0)
+    table = SharedPlayTable(ana, stores[0], poll=0, pace=0.5)
+    if not table.my_turn:
+        table.finish_bots()
+    assert table.act(table.match.legal_actions()[0])
+    assert "sowing" in table.scene, "the move is shown stone by stone"
+    assert str(table.match.seed) not in json.dumps(table.scene)
+    table.close()

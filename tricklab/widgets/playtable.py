@@ -298,6 +298,9 @@ class PlayTable(Board):
         depends only on the seed and the moves before it, so undoing, or opening a link that
         leaves their unseen choices out, brings the same choices back."""
         self.match: Match = rules.new_match(seed, **self._options) if match is None else match
+        # the matches this table has started: a sowing's key names its match by this, never by its
+        # seed (a table of classmates keeps its seed from the page)
+        self._started = getattr(self, "_started", 0) + 1
         self.rules: Rules[Any] = self.match.rules
         self._adviser = hint_bot(self.rules, self.seat, f"{seed}:hint")
         self._scanned = len(self.match.timeline(self.seat))  # steps already looked at for pauses
@@ -639,7 +642,7 @@ class PlayTable(Board):
         ``frames`` (the board before the move, then after each step the engine told: the pick-up,
         every stone sown, a capture, the end) each with the 14 counts (``pits``), the stones still
         in hand (``lifted``), the place a stone fell into (``mark``) and the step in words
-        (``text``); ``stone_ms``, how long each frame stays; ``key``, the move's own name.
+        (``text``); ``stone_ms``, how long each frame stays; ``key``, the move's own name (the match's number at this table and the move's).
         ``None`` when there is nothing to show: another game, bots at once (pace 0), or a move
         this table did not just make (a link's moves, an undo)."""
         n = len(self.match.actions)
@@ -657,7 +660,7 @@ class PlayTable(Board):
         for step in steps[first:]:
             index = step.event.data.get("index") if step.event.kind == EventKind.STONE else None
             frames.append(self._frame(step.state, index if isinstance(index, int) else None, step.event.text))
-        shown = {"key": f"{self.match.seed}:{n}", "frames": frames}
+        shown = {"key": f"{self._started}:{n}", "frames": frames}
         self._sowing = (n, shown)
         return {**shown, "stone_ms": round(self.pace * STONE_SHARE * 1000)}
 
