@@ -50,7 +50,7 @@ from typing import Any
 import psutil
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from classroom import MIB, pct, rss_mib, server  # the serve benchmark's helpers
+from classroom import MIB, block_outside, pct, rss_mib, server  # the serve benchmark's helpers
 
 ROOT = Path(__file__).resolve().parent.parent
 CHROMIUM = Path("/usr/bin/chromium")
@@ -116,16 +116,6 @@ class Result:
     renderer_mib: list[float] = field(default_factory=list)
     server_mib: float = 0.0
     store_kib: float = 0.0
-
-
-async def block_outside(context: Any) -> None:
-    async def route(r: Any) -> None:
-        if r.request.url.startswith(("http://127.0.0.1", "ws://127.0.0.1", "data:", "blob:")):
-            await r.continue_()
-        else:
-            await r.abort()
-
-    await context.route("**/*", route)
 
 
 async def open_teacher(browser: Any, url: str, timeout: float) -> tuple[Any, str]:

@@ -428,6 +428,18 @@ def kernel_id_of(proc: psutil.Process) -> str | None:
 # --- the report ----------------------------------------------------------------------------------
 
 
+async def block_outside(context: Any) -> None:
+    """Block every request of a Playwright browser ``context`` that leaves 127.0.0.1."""
+
+    async def route(r: Any) -> None:
+        if r.request.url.startswith(("http://127.0.0.1", "ws://127.0.0.1", "data:", "blob:")):
+            await r.continue_()
+        else:
+            await r.abort()
+
+    await context.route("**/*", route)
+
+
 def pct(values: list[float], q: float) -> float:
     if not values:
         return float("nan")

@@ -44,7 +44,7 @@ from pathlib import Path
 from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from classroom import PROTOCOL, Kernel, pct, server  # the serve benchmark's helpers
+from classroom import PROTOCOL, Kernel, block_outside, pct, server  # the serve benchmark's helpers
 
 ROOT = Path(__file__).resolve().parent.parent
 CHROMIUM = Path("/usr/bin/chromium")
@@ -91,16 +91,6 @@ class Result:
     actions: int = 0
     missed: int = 0
     browsers: bool = False  # each classmate a Chromium page, else a websocket client of the kernel
-
-
-async def block_outside(context: Any) -> None:
-    async def route(r: Any) -> None:
-        if r.request.url.startswith(("http://127.0.0.1", "ws://127.0.0.1", "data:", "blob:")):
-            await r.continue_()
-        else:
-            await r.abort()
-
-    await context.route("**/*", route)
 
 
 async def open_seat(browser: Any, url: str, code: str, token: str, timeout: float) -> Any:
