@@ -301,7 +301,11 @@ def test_a_seat_follows_the_log_by_itself_on_the_kernels_loop(stores: list[Store
             table.close()
         return followed
 
-    assert asyncio.run(play())
+    loop = asyncio.new_event_loop()  # not asyncio.run: it leaves the thread with no event loop after
+    try:
+        assert loop.run_until_complete(play())
+    finally:
+        loop.close()
 
 
 def test_a_kalah_sowing_shown_stone_by_stone_does_not_carry_the_seed(stores: list[Store]) -> None:

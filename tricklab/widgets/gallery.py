@@ -98,7 +98,7 @@ APPS: tuple[App, ...] = (
         "Two to six classmates at one table, each on their own device, bots in the empty seats: every finished "
         "trick stays with its reasons until everyone has gone on, and each sees only their own hand.",
         "table.png",
-        (("Make a table", ""), ("Make a Band of Tricks table", "game=band-of-tricks&players=4")),
+        (("Make a table", ""), ("Make a table for three", "players=3")),
         needs_server=True,
     ),
 )

@@ -642,7 +642,8 @@ class PlayTable(Board):
         ``frames`` (the board before the move, then after each step the engine told: the pick-up,
         every stone sown, a capture, the end) each with the 14 counts (``pits``), the stones still
         in hand (``lifted``), the place a stone fell into (``mark``) and the step in words
-        (``text``); ``stone_ms``, how long each frame stays; ``key``, the move's own name (the match's number at this table and the move's).
+        (``text``); ``stone_ms``, how long each frame stays; ``key``, the move's own name (the
+        match's number at the table, and the move's).
         ``None`` when there is nothing to show: another game, bots at once (pace 0), or a move
         this table did not just make (a link's moves, an undo)."""
         n = len(self.match.actions)
