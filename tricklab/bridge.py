@@ -120,6 +120,7 @@ SERVER_SIDE = (
     "tricklab.widgets.classapp",
     # a table of classmates is a log in the class store: on a server only
     "tricklab.tables",
+    "tricklab.display.tables",
     "tricklab.widgets.sharedtable",
 )
 
