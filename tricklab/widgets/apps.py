@@ -482,13 +482,7 @@ def play_app(query: str | None = None) -> w.VBox:
         long=("moves",),
     )
     seat = _seat(params, 0, "you play Player 1") or 0
-    pace = 0.8
-    if "pace" in params.extra:
-        text = params.extra["pace"]
-        if re.fullmatch(r"[0-9](\.[0-9]{1,2})?", text) and float(text) <= 3:
-            pace = float(text)
-        else:
-            params.messages.append(f"The pace must be 0 to 3 seconds, not “{quote(text)}”; using 0.8.")
+    pace = _pace(params)
     look = _look(params)
     match = _linked_match(params, offered, "a new deal instead")
     dealer = _unlinked_dealer(params, match)
@@ -674,13 +668,7 @@ def table_app(query: str | None = None) -> w.VBox:
     params = parse_params(_query(query), extras=("join", "pace", "class", "watch", "teacher"))
     if "watch" in params.extra:
         return _watch_table(params)
-    pace = 0.8
-    text = params.extra.get("pace")
-    if text is not None:
-        if re.fullmatch(r"[0-9](\.[0-9]{1,2})?", text) and float(text) <= 3:
-            pace = float(text)
-        else:
-            params.messages.append(f"The pace must be 0 to 3 seconds, not “{quote(text)}”; using 0.8.")
+    pace = _pace(params)
     join = params.extra.get("join", "")
     says = (
         "Each classmate plays a seat from their own device; bots play the other seats. Every finished "
@@ -752,6 +740,17 @@ def _watch_table(params: AppParams) -> w.VBox:
     reader.on_intent(recalled)
     reader.scene = {"html": '<p class="tl-summary" role="status">Opening the table…</p>', "recall": True}
     return box
+
+
+def _pace(params: AppParams) -> float:
+    """The bots' pace a link chose (``pace``, 0 to 3 seconds), else 0.8; a bad one is said."""
+    text = params.extra.get("pace")
+    if text is None:
+        return 0.8
+    if re.fullmatch(r"[0-9](\.[0-9]{1,2})?", text) and float(text) <= 3:
+        return float(text)
+    params.messages.append(f"The pace must be 0 to 3 seconds, not “{quote(text)}”; using 0.8.")
+    return 0.8
 
 
 def _variants() -> dict[str, str]:
