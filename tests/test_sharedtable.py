@@ -72,6 +72,8 @@ def test_two_classmates_widgets_play_a_whole_game(stores: list[Store], game: str
         for table in tables:
             table.poll()
             check_only_own_seat(table)
+            # what the page is told of whom the table waits for is what the table waits for
+            assert table.waiting == [table.shared.seats[n].name for n in table.shared.waiting_for()]
             if table.paused is not None:
                 table.continue_(animate=False)
             elif table.my_turn and not table.waiting:  # (while a classmate looks at the last trick, it waits)
@@ -83,6 +85,34 @@ def test_two_classmates_widgets_play_a_whole_game(stores: list[Store], game: str
     assert tables[0].match.is_over and tables[0].match.actions == tables[1].match.actions
     assert tables[0].turn is None and tables[0].scores == tables[1].scores != []
     assert "The game is over" in tables[0].scene["html"]
+
+
+def test_a_classmate_whose_own_move_ended_a_round_is_told_when_the_table_goes_on(
+    stores: list[Store], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A Jewel Vault deal (its seed fixed) where Ana's own decision ends a round: the table waits
+    for both classmates to go on, and once they have, Ana's page must say so and offer her cards
+    (it once kept saying "Waiting for Ana and Ben", and the table hung)."""
+    monkeypatch.setattr("tricklab.store.secrets.randbelow", lambda _: 460789353761569126)
+    tables = two_seats(stores, "jewel-vault", 4)
+    ended_own_round = False
+    for _ in range(400):
+        if len(tables[0].match.actions) > 60:
+            break
+        for table in tables:
+            table.poll()
+            assert table.waiting == [table.shared.seats[n].name for n in table.shared.waiting_for()]
+            if table.paused is not None:
+                table.continue_(animate=False)
+            elif table.my_turn and not table.waiting:
+                match = table.match
+                choice = table_bot(table.rules, table.seat, match.seed, len(match.actions)).choose(
+                    match.view(table.seat), match.legal_actions()
+                )
+                assert table.act(choice), table.message
+                ended_own_round |= table.shared.holds() == len(match.actions) and bool(table.shared.waiting_for())
+    assert ended_own_round, "the deal no longer has a round ended by a classmate's own move"
+    assert len(tables[0].match.actions) > 60, [t.scene["html"][:300] for t in tables]
 
 
 def test_the_table_says_whom_it_waits_for_and_refuses_what_a_solo_table_does(stores: list[Store]) -> None:

@@ -105,8 +105,9 @@ class SharedPlayTable(PlayTable):
         self._stand_in_after = stand_in_after
         self._changed = time.monotonic()  # when the table last moved on, as this kernel saw it
         self.page = ""  # the table app's address, once the page has said it: the join link is shown
-        self._seats_shown: object = None
+        self._seats_shown: object = None  # who sat where and whom the table waited for, as last drawn
         match = self.shared.match
+        self._followed = len(match.actions)  # the number of actions when the table last looked for finished tricks
         super().__init__(
             match.rules.name,
             match.rules.players,
@@ -129,10 +130,6 @@ class SharedPlayTable(PlayTable):
         self.stand_in_button.on_click(self._stand_in)
         self.add_controls([self.leave_button, self.sit_button, self.stand_in_button])
         self._hide_solo_controls()
-        self._seats_shown = (
-            tuple((info.kind, info.name) for info in self.shared.seats),
-            tuple(self.shared.waiting_for()),
-        )
         self._render()
         self._poller = _OnTheLoop(self.poll, poll)
 
@@ -148,28 +145,35 @@ class SharedPlayTable(PlayTable):
         """Follow the log now (what the widget does every ``poll`` seconds): the classmates' and
         the bots' moves since the last look are shown; whether anything changed."""
         try:
-            moved = self.shared.follow()
+            self.shared.follow()
         except TricklabError as exc:
             self.message = str(exc)
             self._render()
             return False
+        # every action the match has followed since the last look (here, or in going on or acting)
+        moved = len(self.match.actions) != self._followed
         if moved:
             self._sown = len(self.match.actions)
             self._after_moves()
         if not self._pauses:  # nothing held here (also after one's own move ended a round): go on
             self._went_on()
-        # what the page shows of the seats: who plays them, and whom the table waits for (how far
-        # each classmate has followed the table is not drawn: a change of it alone draws nothing)
-        seats = (tuple((info.kind, info.name) for info in self.shared.seats), tuple(self.shared.waiting_for()))
-        if moved or seats != self._seats_shown:
+        if moved or self._seat_lines() != self._seats_shown:
             self._changed = time.monotonic()
         elif (self.missing() is None) == self.stand_in_button.hidden:
             return False
-        self._seats_shown = seats
         if not moved:  # who sits where, or whom a bot may stand in for: drawn again
             self._render()
         self._run_bots()
         return True
+
+    def _seat_lines(self) -> object:
+        """What the page shows of the seats: who plays them, and whom the table waits for (how far
+        each classmate has followed the table is not drawn: a change of it alone draws nothing)."""
+        return (tuple((info.kind, info.name) for info in self.shared.seats), tuple(self.shared.waiting_for()))
+
+    def _after_moves(self) -> None:
+        self._followed = len(self.match.actions)
+        super()._after_moves()
 
     def _decide(self, action: Action | str) -> bool:
         return self.shared.act(action)
@@ -197,6 +201,7 @@ class SharedPlayTable(PlayTable):
 
     def _sync_state(self) -> None:
         super()._sync_state()
+        self._seats_shown = self._seat_lines()
         with self._own():
             self.waiting = [self.shared.seats[n].name for n in self.shared.waiting_for()]
 
