@@ -83,25 +83,32 @@ def voila_url(voila_class_db: str) -> Iterator[str]:
         yield served.url.rstrip("/")
 
 
-@pytest.fixture
+@pytest.fixture(scope="module")
 def postgres_serve(postgres_url: str) -> Iterator[Any]:
-    """``tricklab serve --class-db postgresql://...``: ``(start, restart)``, each giving the
-    server's URL (restart: the server stopped and started again, the store kept)."""
+    """``tricklab serve --class-db postgresql://...``, one server for the module: ``(start,
+    restart)``, each giving the server's URL (start: the server, started if it is not running;
+    restart: the server stopped and started again on the same port, the store kept)."""
     import contextlib
 
     stack = contextlib.ExitStack()
     port = free_port()
+    running: list[str] = []
 
     def start() -> str:
-        served = stack.enter_context(
-            serving(
-                [*voila_command(port), "--class-db", postgres_url], f"http://127.0.0.1:{port}/", env=dict(os.environ)
+        if not running:
+            served = stack.enter_context(
+                serving(
+                    [*voila_command(port), "--class-db", postgres_url],
+                    f"http://127.0.0.1:{port}/",
+                    env=dict(os.environ),
+                )
             )
-        )
-        return served.url.rstrip("/")
+            running.append(served.url.rstrip("/"))
+        return running[0]
 
     def restart() -> str:
         stack.close()
+        running.clear()
         return start()
 
     yield start, restart

@@ -85,6 +85,11 @@ def test_two_classmates_widgets_play_a_whole_game(stores: list[Store], game: str
     assert tables[0].match.is_over and tables[0].match.actions == tables[1].match.actions
     assert tables[0].turn is None and tables[0].scores == tables[1].scores != []
     assert "The game is over" in tables[0].scene["html"]
+    # a table of classmates plays one deal: its end offers a new table, not a new deal
+    tables[0].page = "http://127.0.0.1/voila/render/table.ipynb"
+    tables[0]._render()
+    final = tables[0].scene["html"]
+    assert "New deal" not in final and f"table.ipynb?game={game}&amp;players={players}" in final
 
 
 def test_a_classmate_whose_own_move_ended_a_round_is_told_when_the_table_goes_on(

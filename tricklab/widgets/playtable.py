@@ -1234,7 +1234,7 @@ class PlayTable(Board):
         review = _button("review", "", "Review my game") if self.rules.capabilities.review is not None else ""
         actions = (
             review
-            + _button("new-deal", "", "New deal")
+            + self._again_html()
             + f'<a class="tl-choice tl-link" href="{link}" target="_blank" rel="noopener">'
             "Open this game in the replay app</a>"
         )
@@ -1251,6 +1251,10 @@ class PlayTable(Board):
             f"<p>Send the replay link to your teacher: it opens this exact game, every move.</p>"
             f'<div class="tl-choices">{actions}</div>{self._review_html(None)}{others}</section>'
         )
+
+    def _again_html(self) -> str:
+        """How the learner plays again once the game is over: a new deal."""
+        return _button("new-deal", "", "New deal")
 
     def _round_steps(self) -> list[Step]:
         """The steps of the round the table shows (the one that ended, while its sheet is

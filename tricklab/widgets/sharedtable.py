@@ -327,6 +327,17 @@ class SharedPlayTable(PlayTable):
             link,
         )
 
+    def _again_html(self) -> str:
+        """A table of classmates plays one deal: once it is over, the lobby makes another (the
+        same game and players), when the page has said where the table app is."""
+        if not self.page:
+            return ""
+        query = urlencode({"game": self.rules.name, "players": self.rules.players})
+        return (
+            f'<a class="tl-choice tl-link" href="{esc(self.page)}?{esc(query)}" target="_blank" rel="noopener">'
+            "Make a new table</a>"
+        )
+
     def _scene_more(self) -> dict[str, Any]:
         return {
             "address": urlencode({"join": self.shared.seat.code}),
