@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 import time
+from html import escape as esc
 
 import pytest
 
@@ -299,6 +300,10 @@ def test_the_teacher_watches_the_class_tables_and_sees_every_hand_only_when_choo
     rules, state = watcher.match.rules, watcher.match.state
     seen = hidden_cards(rules, state, 0)
     assert seen and not any(named(watcher.scene["html"], c) for c in seen), "first: one seat's view"
+    # the last finished trick with why it won (what the classmates' tables hold), and the deal's steps
+    last = [s for s in watcher.match.timeline(0) if s.event.kind == "trick"][-1].event
+    assert 'aria-label="Last trick"' in watcher.scene["html"] and esc(last.text) in watcher.scene["html"]
+    assert "What happened this deal" in watcher.scene["html"]
     watcher.show_picker.value = -1
     assert all(drawn(watcher.scene["html"], c) for c in seen), "every hand, once the teacher chose it"
     assert watcher.scene["address"] == f"watch={code}" and str(watcher.match.seed) not in watcher.scene["html"]

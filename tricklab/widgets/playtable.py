@@ -1233,9 +1233,7 @@ class PlayTable(Board):
         link = esc(self.replay_link())
         review = _button("review", "", "Review my game") if self.rules.capabilities.review is not None else ""
         actions = (
-            review
-            + self._again_html()
-            + f'<a class="tl-choice tl-link" href="{link}" target="_blank" rel="noopener">'
+            review + self._again_html() + f'<a class="tl-choice tl-link" href="{link}" target="_blank" rel="noopener">'
             "Open this game in the replay app</a>"
         )
         others = ""

@@ -25,10 +25,11 @@ from urllib.parse import parse_qs, urlencode, urlsplit
 import traitlets
 
 from ..actions import Action
-from ..display import view_html
+from ..display import finished_trick_html, view_html
 from ..display.tables import table_seats_html
 from ..errors import TricklabError
 from ..games import GAMES, default_players, find_game
+from ..games.base import EventKind
 from ..match import Match
 from ..store import PLAYER, ClassStore, SeatInfo, Session, TableSeat, open_store
 from ..tables import SharedTable
@@ -423,6 +424,7 @@ class TableWatcher(Board):
                 f'{seats}<p class="tl-caption">Watching table {esc(self.code)}, {whose}: '
                 f"{len(match.actions)} moves. {esc(status)}</p>"
                 + view_html(rules, view, four_colour=self._look["four_colour"])
+                + self._deal_html(None if shown < 0 else shown)
             ),
             "label": f"Watching table {self.code}",
             "large": self._look["large"],
@@ -430,6 +432,27 @@ class TableWatcher(Board):
             "address": urlencode({"watch": self.code}),
             "keep": urlencode({"teacher": self.session.teacher_secret}),
         }
+
+    def _deal_html(self, seat: int | None) -> str:
+        """The deal so far as ``seat`` lived it (``None``: every hand): its last finished trick
+        with why it won (what the classmates' tables hold for them), and every step, newest first."""
+        steps = self.match.timeline(seat)
+        start = max((s.index for s in steps if s.event.kind == EventKind.DEAL), default=0)
+        steps = steps[start:]
+        tricks = [s for s in steps if s.event.kind == EventKind.TRICK]
+        four = self._look["four_colour"]
+        last = (
+            '<section class="tl-sheet tl-last-trick" aria-label="Last trick">'
+            + finished_trick_html(self.match.rules, tricks[-1].event, four_colour=four, viewer=seat, title="Last trick")
+            + "</section>"
+            if tricks
+            else ""
+        )
+        items = "".join(f"<li>{esc(s.event.text)}</li>" for s in reversed(steps))
+        return (
+            f'{last}<details class="tl-history" open><summary>This deal, newest first</summary>'
+            f'<ol class="tl-log" reversed tabindex="0" aria-label="What happened this deal">{items}</ol></details>'
+        )
 
     def close(self) -> None:
         poller = getattr(self, "_poller", None)
