@@ -129,8 +129,22 @@ class SharedPlayTable(PlayTable):
         self.leave_button.on_click(lambda: self._seat_change(lambda: self.hand_over(self.seat)))
         self.sit_button.on_click(lambda: self._seat_change(self.sit_down))
         self.stand_in_button.on_click(self._stand_in)
-        self.add_controls([self.leave_button, self.sit_button, self.stand_in_button])
-        self._hide_solo_controls()
+        # one row: Undo and New deal are not offered here, and a projector's screen keeps its height
+        # for the table (the seat's choices stay above the fold)
+        self.use_controls(
+            Controls(
+                [
+                    [
+                        self.hint_button,
+                        self.large_toggle,
+                        self.colour_toggle,
+                        self.leave_button,
+                        self.sit_button,
+                        self.stand_in_button,
+                    ]
+                ]
+            )
+        )
         self._render()
         self._poller = _OnTheLoop(self.poll, poll)
 
@@ -267,10 +281,6 @@ class SharedPlayTable(PlayTable):
             super()._render()
 
     # --- what a solo table does and a shared one does not --------------------------------------------
-
-    def _hide_solo_controls(self) -> None:
-        self.undo_button.hidden = True
-        self.new_deal_button.hidden = True
 
     def undo(self) -> bool:
         self._refuse("At a table of classmates a move stays played: there is no undo.")
