@@ -1,11 +1,10 @@
 """Tables of classmates in Chromium (the ``table`` app): a whole round of each game played by two or
 three classmates, each in a browser context of their own (one on a phone), with bots in the other
 seats, on SQLite (the README's ``tricklab serve``; on PostgreSQL, with a server restart mid-round:
-tests/test_browser_tables_postgres.py). Every websocket frame each
-page receives is read: at every step none names a card hidden from that page's seat, and none
-holds the table's seed. Along the way the same seat clicks two cards in two tabs at the same
-moment (one lands, nothing is lost or doubled) and a page is reloaded (the same seat, the same
-hand)."""
+tests/test_browser_tables_postgres.py). Every websocket frame each page receives is read: at every
+step none names a card hidden from that page's seat, and none holds the table's seed. Along the way
+the same seat clicks two moves in two tabs at the same moment (one lands, once; in Mandala, two
+places for the card each tab picked) and a page is reloaded (the same seat, the same hand)."""
 
 from __future__ import annotations
 
@@ -24,7 +23,7 @@ from tricklab.store import Store, TableSeat
 from tricklab.widgets.board import PACKED
 
 from .servers import PHONE, _unpack, _watch
-from .test_browser_board_games import LEGAL, mandala_move
+from .test_browser_board_games import COUNTS, LEGAL, OPEN_PLACE, mandala_move, pick_card
 from .test_browser_play import take_one_decision
 from .test_hostile_widgets import drawn, hidden_cards, named
 from .test_sharedtable import STATIC
@@ -42,13 +41,14 @@ GAMES = [
 ]
 NAMES = ("Ana", "Ben", "<i>Cy</i>")
 CARDS = "button.tl-card.tl-legal[data-intent='play']"
-#: what a seat clicks in two tabs at the same moment: a legal card, a Kalah pit (a Mandala move is
-#: a card, then a place: two steps, not one click)
+#: what a seat clicks in two tabs at the same moment: a legal card, a Kalah pit; in Mandala each tab
+#: picks a card of the hand first, then the two click a place (and, if asked, a number of cards) at once
 RACE = {
     "tricks-and-stones": "button.tl-card.tl-legal[data-intent='play']",
     "band-of-tricks": "button.tl-card.tl-legal[data-intent='play']",
     "jewel-vault": "button.tl-card.tl-legal[data-intent='play']",
     "kalah": LEGAL["kalah"],
+    "mandala": "button.tl-pick-card",
 }
 
 
@@ -288,7 +288,6 @@ def _play(
         first = seats[0].page
         if (
             not raced
-            and game in RACE
             and first.locator(BOARD).get_attribute("data-turn") == "true"
             and first.locator(f"{BOARD} {RACE[game]}").count() >= 2
         ):  # the same seat in a second tab (the seat this device kept): both click at once
@@ -297,7 +296,14 @@ def _play(
             twin.page.locator(f"{BOARD} {RACE[game]}").first.wait_for(timeout=90_000)
             twin.number = 0
             before = len(log.match().actions)
-            _both_click_at_once(seats[0].page, twin.page, RACE[game])
+            if game == "mandala":  # a card picked in each tab, then one place clicked in both at once
+                for page in (seats[0].page, twin.page):
+                    pick_card(page, page.locator(f"{BOARD} {RACE[game]}").first)
+                _both_click_at_once(seats[0].page, twin.page, OPEN_PLACE)
+                if all(page.locator(f"{BOARD} {COUNTS}").count() for page in (seats[0].page, twin.page)):
+                    _both_click_at_once(seats[0].page, twin.page, COUNTS)
+            else:
+                _both_click_at_once(seats[0].page, twin.page, RACE[game])
             after = log.match()
             mine = [n for n in range(before, len(after.actions)) if after.states[n].to_play == 0]
             assert len(mine) == 1, f"one of the two clicks landed, once: {after.actions[before:]}"
@@ -337,7 +343,7 @@ def _play(
         pytest.fail(f"the round did not end: {len(log.match().actions)} actions, seats {seen}; the pages show {shown}")
     _check_frames(log, seats)
     final = log.match()
-    assert raced or game not in RACE
+    assert raced
     assert reloaded and (restart is None or restarted)
     for seat in seats:  # every page shows the round's end, and none holds another's cards
         assert _round_over(seat)

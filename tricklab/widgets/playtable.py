@@ -364,16 +364,18 @@ class PlayTable(Board):
             self.message = str(exc)
             self._render()
             return False
-        if not landed:  # another player's move came first (a table of classmates): look again
+        # the decision under way is over either way: it landed, or another move came first (the
+        # same seat's other tab at a table of classmates) and the learner looks again
+        self._hint = None
+        self._picked = []
+        self._gem_mode = ""
+        self._pick = Picking()
+        if not landed:
             self.message = "Another move came first: the table is up to date, look again."
             self._after_moves()
             self._run_bots()
             return False
         self.message = ""
-        self._hint = None
-        self._picked = []
-        self._gem_mode = ""
-        self._pick = Picking()
         self._sown = len(self.match.actions)
         self._pauses = [p for p in self._pauses if p.kind != "trick"]  # the learner's move continues
         self._gathering = False
