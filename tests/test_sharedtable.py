@@ -9,6 +9,7 @@ from __future__ import annotations
 import json
 import time
 from html import escape as esc
+from pathlib import Path
 
 import pytest
 
@@ -174,6 +175,46 @@ def test_the_lobby_makes_joins_and_sits_again(stores: list[Store]) -> None:
     other.name_entry.value = "Cy"
     other.join_button.click()
     assert other.table is None and "no table has the code" in other.message
+
+
+def test_the_lobby_makes_a_table_with_the_games_variants(stores: list[Store]) -> None:
+    lobby = TableLobby(stores[0], poll=0, game="tricks-and-stones")
+    assert all(toggle.hidden for toggle in lobby.variant_toggles.values()), "Tricks & Stones has no variants"
+    lobby.game_picker.value = "jewel-vault"
+    assert [name for name, t in lobby.variant_toggles.items() if not t.hidden] == ["partnerships", "known_deck"]
+    lobby.variant_toggles["partnerships"].value = True
+    lobby.name_entry.value = "Ana"
+    lobby.make_button.click()
+    assert lobby.table is not None, lobby.message
+    options = lobby.table.rules.options
+    assert options.partnerships and not options.known_deck  # type: ignore[attr-defined]
+    assert all(toggle.hidden for toggle in lobby.variant_toggles.values()), "seated: the lobby's choices go"
+    # a variant the chosen game does not have is not passed on, whatever the toggle says
+    other = TableLobby(stores[1], poll=0, game="kalah", variants=("partnerships",))
+    other.name_entry.value = "Ben"
+    other.make_button.click()
+    assert other.table is not None and other.table.rules.name == "kalah", other.message
+
+
+def test_the_table_app_reads_a_links_variants_and_the_play_app_passes_them_on(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    from tricklab.widgets.apps import play_app, table_app
+
+    monkeypatch.setenv("TRICKLAB_CLASS_DB", f"{tmp_path}/class.sqlite3")
+    app = table_app("game=jewel-vault&players=4&known_deck=yes&partnerships=maybe")
+    lobby = app.children[1]
+    assert isinstance(lobby, TableLobby)
+    assert lobby.variant_toggles["known_deck"].value and not lobby.variant_toggles["partnerships"].value
+    assert "partnerships must be yes or no" in app.children[0].value
+    lobby.name_entry.value = "Ana"
+    lobby.make_button.click()
+    assert "Jewel Vault with known deck, table" in app.children[0].value
+    assert lobby.table is not None
+    lobby.table.close()
+    played = play_app("game=jewel-vault&players=4&partnerships=yes&pace=0")
+    assert "table.ipynb?game=jewel-vault&amp;players=4&amp;partnerships=yes" in played.children[2].value
+    played.children[1].close()
 
 
 def test_a_seat_is_handed_to_a_bot_and_taken_back_and_a_bot_stands_in_for_a_missing_classmate(

@@ -511,7 +511,7 @@ def play_app(query: str | None = None) -> w.VBox:
     _show_address(table, params, kept)
     box = _app(header, table)
     if not in_browser():  # with a server (the class store): the same game at a table of classmates
-        together = urlencode({"game": params.game, "players": str(params.players)})
+        together = urlencode({"game": params.game, "players": str(params.players), **dict.fromkeys(used, "yes")})
         box.children = (
             header,
             table,
@@ -659,16 +659,19 @@ def class_app(query: str | None = None) -> w.VBox:
 
 
 def table_app(query: str | None = None) -> w.VBox:
-    """The ``table`` app, play with classmates: make a table (``game`` and ``players`` choose what
-    the lobby offers first) and share its code, or ``join=<code>`` to join one; a page opened again
-    with its table's code sits down again at the seat this device kept. ``pace`` (0-3 seconds) is
-    the bots' pace. Like the class app it needs a server (the class store)."""
+    """The ``table`` app, play with classmates: make a table (``game``, ``players`` and the game's
+    variants, ``yes``/``no``, choose what the lobby offers first) and share its code, or
+    ``join=<code>`` to join one; a page opened again with its table's code sits down again at the
+    seat this device kept. ``pace`` (0-3 seconds) is the bots' pace. Like the class app it needs a
+    server (the class store)."""
     from .sharedtable import SharedPlayTable, TableLobby
 
-    params = parse_params(_query(query), extras=("join", "pace", "class", "watch", "teacher"))
+    offered = _variants()
+    params = parse_params(_query(query), extras=("join", "pace", "class", "watch", "teacher", *offered))
     if "watch" in params.extra:
         return _watch_table(params)
     pace = _pace(params)
+    variants = tuple(_variant_options(params, offered))
     join = params.extra.get("join", "")
     says = (
         "Each classmate plays a seat from their own device; bots play the other seats. Every finished "
@@ -680,7 +683,11 @@ def table_app(query: str | None = None) -> w.VBox:
 
     def seated(table: SharedPlayTable) -> None:
         rules = table.rules
-        title = f"Play with classmates: {rules.title}, table {table.code}: you are {rules.seat_name(table.seat)}"
+        used = [name.replace("_", " ") for name in offered if getattr(rules.options, name, False)]
+        title = (
+            f"Play with classmates: {rules.title}{' with ' + ' and '.join(used) if used else ''}, "
+            f"table {table.code}: you are {rules.seat_name(table.seat)}"
+        )
         header.value = _header(title, params, describe=says).value
         box.children = (header, table)
 
@@ -691,6 +698,7 @@ def table_app(query: str | None = None) -> w.VBox:
         pace=pace,
         game=params.game,
         players=params.players,
+        variants=variants,
         class_code=params.extra.get("class", ""),
         **_look(params),
     )

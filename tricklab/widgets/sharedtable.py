@@ -17,7 +17,7 @@ from __future__ import annotations
 import asyncio
 import os
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Collection
 from html import escape as esc
 from typing import Any
 from urllib.parse import parse_qs, urlencode, urlsplit
@@ -35,7 +35,7 @@ from ..store import PLAYER, ClassStore, SeatInfo, Session, TableSeat, open_store
 from ..tables import SharedTable
 from .board import Board
 from .classapp import PAGE, RECALL, client
-from .controls import Button, Control, Controls, Picker, TextEntry
+from .controls import Button, Control, Controls, Picker, TextEntry, Toggle
 from .playtable import PlayTable
 
 #: seconds between two looks at the table's log
@@ -477,15 +477,18 @@ SEAT_CHOICES = (("A classmate", PLAYER), ("A bot", "heuristic"), ("A bot that pl
 HOLD_CHOICES = (("until everyone goes on", None), ("5 seconds", 5), ("10 seconds", 10))
 #: the most seats a game has (a picker for each seat but the maker's)
 MOST_SEATS = max(max(cls.player_counts) for cls in GAMES.values())
+#: every yes/no variant a game declares: the lobby has a toggle for each, shown for the games that have it
+VARIANTS = tuple(dict.fromkeys(name for cls in GAMES.values() for name in cls.capabilities.variants))
 
 
 class TableLobby(Board):
-    """Make a table of classmates (the game, how many players, who sits at each other seat, one's
-    name) or join one with its code; then the table itself (:class:`SharedPlayTable`) is
+    """Make a table of classmates (the game, how many players, its variants, who sits at each other
+    seat, one's name) or join one with its code; then the table itself (:class:`SharedPlayTable`) is
     ``table``, and ``on_seated`` is called with it (the table app shows it in the lobby's place).
 
     ``join`` is a code typed in (from the app's ``?join=`` link); with ``recall`` the page is asked
-    first for the seat it kept (a reload): the same seat is taken again when it is at that table."""
+    first for the seat it kept (a reload): the same seat is taken again when it is at that table.
+    ``variants`` are switched on at first (a link's, or the play app's)."""
 
     def __init__(
         self,
@@ -498,6 +501,7 @@ class TableLobby(Board):
         pace: float = 0.8,
         game: str = "",
         players: int | None = None,
+        variants: Collection[str] = (),
         class_code: str = "",
         four_colour: bool = False,
         large: bool = False,
@@ -527,6 +531,9 @@ class TableLobby(Board):
         self.name_entry = TextEntry(
             "name", "Your name", value=hub, placeholder="how classmates will see you", max_length=40, hidden=bool(hub)
         )
+        self.variant_toggles = {
+            name: Toggle(name, name.replace("_", " ").capitalize(), value=name in variants) for name in VARIANTS
+        }
         self.hold_picker = Picker("hold", "A finished trick stays", HOLD_CHOICES, None)
         self.make_button = Button("make", "Make the table", primary=True)
         self.code_entry = TextEntry("code", "Table code", value=self._join, placeholder="6 letters and digits")
@@ -540,7 +547,7 @@ class TableLobby(Board):
                 [
                     [self.name_entry],
                     [self.code_entry, self.join_button],
-                    [self.game_picker, self.players_picker],
+                    [self.game_picker, self.players_picker, *self.variant_toggles.values()],
                     list(self.seat_pickers),
                     [self.hold_picker, self.make_button],
                 ]
@@ -555,8 +562,10 @@ class TableLobby(Board):
         players = int(self.players_picker.value)
         seats = [PLAYER] + [str(p.value) for p in self.seat_pickers[: players - 1]]
         hold = self.hold_picker.value
+        chosen = [name for name, toggle in self.variant_toggles.items() if toggle.value]
+        options: dict[str, object] = {name: True for name in chosen if name in cls.capabilities.variants}
         seat = self.store.new_table(
-            cls.name, players, {}, seats, self._name(), now=self._clock(), hold=hold, class_code=self.class_code
+            cls.name, players, options, seats, self._name(), now=self._clock(), hold=hold, class_code=self.class_code
         )
         return self._sit(seat)
 
@@ -626,12 +635,16 @@ class TableLobby(Board):
         making: list[Control] = [self.game_picker, self.players_picker, self.hold_picker, self.make_button]
         for control in making:
             control.hidden = seated or joining
+        offered = find_game(str(self.game_picker.value)).capabilities.variants
+        for name, toggle in self.variant_toggles.items():
+            toggle.hidden = seated or joining or name not in offered
         for control in (self.code_entry, self.join_button):
             control.hidden = seated
         self.name_entry.hidden = seated or bool(os.environ.get("JUPYTERHUB_USER"))
         if self._recalling:
             html = '<p class="tl-summary" role="status">Finding your seat…</p>'
-            for control in [*self.seat_pickers, *making, self.code_entry, self.join_button, self.name_entry]:
+            hidden = [*self.seat_pickers, *making, *self.variant_toggles.values(), self.code_entry, self.join_button]
+            for control in [*hidden, self.name_entry]:
                 control.hidden = True
         elif seated:
             html = '<p class="tl-summary">You are at the table.</p>'
@@ -656,6 +669,7 @@ __all__ = [
     "POLL",
     "SEAT_CHOICES",
     "STAND_IN_AFTER",
+    "VARIANTS",
     "SharedPlayTable",
     "TableLobby",
     "TableWatcher",
