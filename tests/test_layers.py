@@ -1,0 +1,205 @@
+"""The layers point one way: the engine names no game, no bot and no analysis; no module outside a
+game's folder names that game; a game's folder names nothing outside itself but the engine.
+
+"Names" is an import (at the top of a module or inside a function) or a ``Ref("module:NAME")``
+string, the way a game's capabilities point at its bots, advice and review. The modules are read
+as source (``ast``), not imported.
+
+The project is moving towards this layout one game at a time. Until it is there, what is still in
+the way is listed below, exactly: a new crossing fails the test, and a crossing that is gone must
+be struck from its list, so the lists only shrink."""
+
+from __future__ import annotations
+
+import ast
+import re
+from pathlib import Path
+
+import tricklab
+
+ROOT = Path(tricklab.__file__).parent
+#: each game's folder (its package under tricklab/games)
+GAMES = ("tricks_and_stones", "band_of_tricks", "jewel_vault", "kalah", "mandala")
+#: the registry: the one module outside the games' folders that names every game
+REGISTRY = "tricklab.games"
+#: the engine: cards, actions, the rules' base, the match and records, explanations, errors
+ENGINE = (
+    "tricklab.actions",
+    "tricklab.cards",
+    "tricklab.errors",
+    "tricklab.explain",
+    "tricklab.match",
+    "tricklab.games.base",
+    "tricklab.games.capabilities",
+    "tricklab.games.core",
+)
+#: what the engine must not name (besides a game and the registry): the bots and the analysis (its
+#: objects' ``_repr_html_`` draws them with :mod:`tricklab.display`, imported when asked)
+ABOVE_THE_ENGINE = (
+    "tricklab.bots",
+    "tricklab.advisor",
+    "tricklab.review",
+    "tricklab.moves",
+    "tricklab.puzzles",
+    "tricklab.quiz",
+    "tricklab.hints",
+    "tricklab.judge",
+)
+
+#: modules outside a game's folder that still name that game: (module, game)
+STILL_NAMING_A_GAME = {
+    ("tricklab.advisor", "band_of_tricks"),
+    ("tricklab.advisor", "jewel_vault"),
+    ("tricklab.advisor", "tricks_and_stones"),
+    ("tricklab.bots.band_of_tricks", "band_of_tricks"),
+    ("tricklab.bots.jewel_vault", "jewel_vault"),
+    ("tricklab.bots.kalah", "kalah"),
+    ("tricklab.bots.mandala", "mandala"),
+    ("tricklab.bots.tricks_and_stones", "tricks_and_stones"),
+    ("tricklab.moves", "kalah"),
+    ("tricklab.moves", "mandala"),
+    ("tricklab.puzzles", "kalah"),
+    ("tricklab.puzzles", "mandala"),
+    ("tricklab.review", "band_of_tricks"),
+    ("tricklab.review", "jewel_vault"),
+    ("tricklab.review", "tricks_and_stones"),
+}
+#: engine modules that still name what is above the engine: (module, what it names)
+ENGINE_STILL_REACHING_UP = {
+    ("tricklab.games.base", "tricklab.bots"),
+    ("tricklab.games.capabilities", "tricklab.advisor"),
+    ("tricklab.games.capabilities", "tricklab.bots"),
+    ("tricklab.games.capabilities", "tricklab.moves"),
+    ("tricklab.games.capabilities", "tricklab.puzzles"),
+    ("tricklab.games.capabilities", "tricklab.review"),
+    ("tricklab.match", "tricklab.games"),
+}
+#: games whose folder still names a module outside it that is not the engine: (game, module)
+GAMES_STILL_REACHING_OUT = {
+    ("band_of_tricks", "tricklab.advisor"),
+    ("band_of_tricks", "tricklab.bots.band_of_tricks"),
+    ("band_of_tricks", "tricklab.review"),
+    ("jewel_vault", "tricklab.advisor"),
+    ("jewel_vault", "tricklab.bots.jewel_vault"),
+    ("jewel_vault", "tricklab.review"),
+    ("kalah", "tricklab.bots.kalah"),
+    ("kalah", "tricklab.moves"),
+    ("kalah", "tricklab.puzzles"),
+    ("mandala", "tricklab.bots.mandala"),
+    ("mandala", "tricklab.moves"),
+    ("mandala", "tricklab.puzzles"),
+    ("tricks_and_stones", "tricklab.advisor"),
+    ("tricks_and_stones", "tricklab.bots.tricks_and_stones"),
+    ("tricks_and_stones", "tricklab.review"),
+}
+
+_REF = re.compile(r"^(tricklab(?:\.\w+)+):\w+$")
+
+
+def _module(path: Path) -> str:
+    parts = list(path.relative_to(ROOT.parent).with_suffix("").parts)
+    return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
+
+
+def _named(path: Path) -> set[str]:
+    """Every module ``path`` names: what it imports (relative imports resolved), and the module of
+    every ``"tricklab.x:NAME"`` string in it."""
+    module = _module(path)
+    package = module if path.name == "__init__.py" else module.rpartition(".")[0]
+    named: set[str] = set()
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.Import):
+            named.update(alias.name for alias in node.names)
+        elif isinstance(node, ast.ImportFrom):
+            base = node.module or ""
+            if node.level:
+                anchor = package.split(".")[: len(package.split(".")) - node.level + 1]
+                base = ".".join([*anchor, base] if base else anchor)
+            named.add(base)
+            named.update(f"{base}.{alias.name}" for alias in node.names)  # a module imported from a package
+        elif isinstance(node, ast.Constant) and isinstance(node.value, str) and (ref := _REF.match(node.value)):
+            named.add(ref.group(1))
+    return {name for name in named if name == "tricklab" or name.startswith("tricklab.")}
+
+
+def _game_of(module: str) -> str | None:
+    """The game whose folder ``module`` is in, or that it is the bots of (``tricklab.bots.<game>``)."""
+    parts = module.split(".")
+    if len(parts) >= 3 and parts[1] in ("games", "bots") and parts[2] in GAMES:
+        return parts[2]
+    return None
+
+
+def _in_folder(module: str) -> str | None:
+    parts = module.split(".")
+    return parts[2] if len(parts) >= 3 and parts[1] == "games" and parts[2] in GAMES else None
+
+
+def _under(name: str, prefixes: tuple[str, ...]) -> str | None:
+    return next((p for p in prefixes if name == p or name.startswith(p + ".")), None)
+
+
+MODULES = {_module(path): _named(path) for path in sorted(ROOT.rglob("*.py"))}
+
+
+def _outside_naming_a_game() -> set[tuple[str, str]]:
+    found = set()
+    for module, named in MODULES.items():
+        if module == REGISTRY:
+            continue
+        for name in named:
+            game = _game_of(name)
+            if game is not None and _in_folder(module) != game:
+                found.add((module, game))
+    return found
+
+
+def _engine_reaching_up() -> set[tuple[str, str]]:
+    found = set()
+    for module in ENGINE:
+        for name in MODULES[module]:
+            if _under(name, ENGINE) is not None:
+                continue
+            if name == REGISTRY or _in_folder(name) is not None:
+                found.add((module, REGISTRY if name == REGISTRY else name))
+            elif (above := _under(name, ABOVE_THE_ENGINE)) is not None:
+                found.add((module, above))
+    return found
+
+
+def _games_reaching_out() -> set[tuple[str, str]]:
+    found = set()
+    for module, named in MODULES.items():
+        game = _in_folder(module)
+        if game is None:
+            continue
+        for name in named:
+            if _in_folder(name) == game or _under(name, ENGINE) is not None or name in ("tricklab", REGISTRY):
+                continue
+            found.add((game, name))
+    return found
+
+
+def _same(found: set[tuple[str, str]], known: set[tuple[str, str]], what: str) -> None:
+    new, gone = sorted(found - known), sorted(known - found)
+    assert not new, f"{what}, newly: {new}"
+    assert not gone, f"no longer {what} (strike them from the list): {gone}"
+
+
+def test_no_module_outside_a_games_folder_names_that_game() -> None:
+    _same(_outside_naming_a_game(), STILL_NAMING_A_GAME, "modules outside a game's folder name it")
+
+
+def test_the_engine_names_no_game_no_bot_and_no_analysis() -> None:
+    _same(_engine_reaching_up(), ENGINE_STILL_REACHING_UP, "the engine names what is above it")
+
+
+def test_a_games_folder_names_nothing_outside_it_but_the_engine() -> None:
+    _same(_games_reaching_out(), GAMES_STILL_REACHING_OUT, "a game's folder names modules outside it")
+
+
+def test_the_scan_sees_imports_refs_and_relative_imports() -> None:
+    """The reading itself: a function's own import, a relative import and a Ref string are seen."""
+    assert "tricklab.bots.kalah" in MODULES["tricklab.moves"]  # imported inside a function
+    assert "tricklab.games.base" in MODULES["tricklab.match"]  # ``from .games.base import ...``
+    assert "tricklab.advisor" in MODULES["tricklab.games.tricks_and_stones"]  # Ref("tricklab.advisor:TS_ADVICE")
