@@ -1,5 +1,7 @@
 """The layers point one way: the engine names no game, no bot and no analysis; no module outside a
-game's folder names that game; a game's folder names nothing outside itself but the engine.
+game's folder names that game; a game's folder names no other game. (A game's folder builds on the
+engine and on the bots' and the analysis' base: its bots, advice, review, moves and puzzles are
+the entries those fill.)
 
 "Names" is an import (at the top of a module or inside a function) or a ``Ref("module:NAME")``
 string, the way a game's capabilities point at its bots, advice and review. The modules are read
@@ -74,25 +76,6 @@ ENGINE_STILL_REACHING_UP = {
     ("tricklab.games.capabilities", "tricklab.review"),
     ("tricklab.match", "tricklab.games"),
 }
-#: games whose folder still names a module outside it that is not the engine: (game, module)
-GAMES_STILL_REACHING_OUT = {
-    ("band_of_tricks", "tricklab.advisor"),
-    ("band_of_tricks", "tricklab.bots.band_of_tricks"),
-    ("band_of_tricks", "tricklab.review"),
-    ("jewel_vault", "tricklab.advisor"),
-    ("jewel_vault", "tricklab.bots.jewel_vault"),
-    ("jewel_vault", "tricklab.review"),
-    ("kalah", "tricklab.bots.kalah"),
-    ("kalah", "tricklab.moves"),
-    ("kalah", "tricklab.puzzles"),
-    ("mandala", "tricklab.bots.mandala"),
-    ("mandala", "tricklab.moves"),
-    ("mandala", "tricklab.puzzles"),
-    ("tricks_and_stones", "tricklab.advisor"),
-    ("tricks_and_stones", "tricklab.bots.tricks_and_stones"),
-    ("tricks_and_stones", "tricklab.review"),
-}
-
 _REF = re.compile(r"^(tricklab(?:\.\w+)+):\w+$")
 
 
@@ -167,16 +150,14 @@ def _engine_reaching_up() -> set[tuple[str, str]]:
     return found
 
 
-def _games_reaching_out() -> set[tuple[str, str]]:
+def _games_naming_another() -> set[tuple[str, str]]:
     found = set()
     for module, named in MODULES.items():
         game = _in_folder(module)
-        if game is None:
-            continue
         for name in named:
-            if _in_folder(name) == game or _under(name, ENGINE) is not None or name in ("tricklab", REGISTRY):
-                continue
-            found.add((game, name))
+            other = _game_of(name)
+            if game is not None and other is not None and other != game:
+                found.add((module, other))
     return found
 
 
@@ -194,8 +175,8 @@ def test_the_engine_names_no_game_no_bot_and_no_analysis() -> None:
     _same(_engine_reaching_up(), ENGINE_STILL_REACHING_UP, "the engine names what is above it")
 
 
-def test_a_games_folder_names_nothing_outside_it_but_the_engine() -> None:
-    _same(_games_reaching_out(), GAMES_STILL_REACHING_OUT, "a game's folder names modules outside it")
+def test_a_games_folder_names_no_other_game() -> None:
+    assert _games_naming_another() == set()
 
 
 def test_the_scan_sees_imports_refs_and_relative_imports() -> None:
