@@ -28,7 +28,7 @@ import time
 from collections.abc import Callable
 
 import tricklab
-from tricklab.bots.kalah import BUDGET, SearchBot
+from tricklab.games.kalah.bots import BUDGET, SearchBot
 from tricklab.moves import try_moves
 
 RULES = tricklab.get_rules("kalah", players=2)

@@ -132,7 +132,7 @@ def test_an_illegal_sow_from_the_page_is_refused_and_changes_nothing() -> None:
 
 
 def test_the_kalah_hint_is_the_search_bots_move() -> None:
-    from tricklab.bots.kalah import SearchBot
+    from tricklab.games.kalah.bots import SearchBot
 
     table = PlayTable("kalah", seed=5)
     hinted = table.hint()

@@ -12,11 +12,12 @@ from playwright.sync_api import expect
 
 import tricklab
 from tricklab import puzzles, quiz
-from tricklab.bots.kalah import SearchBot
 from tricklab.games.capabilities import Example
 from tricklab.games.kalah import Kalah, KalahView
+from tricklab.games.kalah.bots import SearchBot
+from tricklab.games.kalah.moves import SEARCH_DEPTH
 from tricklab.games.mandala.rules import MandalaView
-from tricklab.moves import SEARCH_DEPTH, try_moves
+from tricklab.moves import try_moves
 from tricklab.puzzles import PositionQuestion
 from tricklab.widgets.movetrainer import MoveTrainer
 

@@ -415,7 +415,7 @@ def test_the_engine_imports_nothing_above_it() -> None:
 
 def test_the_hint_bot_declared_is_one_of_the_games_bots() -> None:
     from tricklab.bots import hint_bot
-    from tricklab.bots.kalah import SearchBot
+    from tricklab.games.kalah.bots import SearchBot
 
     for cls in GAMES.values():
         assert cls.capabilities.bot(cls.capabilities.hint_bot) is not None, cls.name

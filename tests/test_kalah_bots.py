@@ -1,4 +1,4 @@
-"""The Kalah bots (tricklab.bots.kalah): the heuristic bot's rules of thumb on hand-made
+"""The Kalah bots (tricklab.games.kalah.bots): the heuristic bot's rules of thumb on hand-made
 positions and its moves on many random ones; seeded matches against each other and a random
 player; the search bot against a plain minimax written here over the core's functions; its
 declaration in Kalah's capabilities."""
@@ -14,8 +14,8 @@ import pytest
 
 from tricklab.actions import Sow
 from tricklab.bots import Decider, heuristic_bot, make_bots
-from tricklab.bots.kalah import AGAIN, CAPTURE, GUARD, KEEP, SEARCH, HeuristicBot, SearchBot
 from tricklab.games.kalah import Kalah, KalahState, KalahView, store_of
+from tricklab.games.kalah.bots import AGAIN, CAPTURE, GUARD, KEEP, SEARCH, HeuristicBot, SearchBot
 
 RULES = Kalah.create(2)
 

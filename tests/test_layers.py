@@ -55,12 +55,9 @@ STILL_NAMING_A_GAME = {
     ("tricklab.advisor", "tricks_and_stones"),
     ("tricklab.bots.band_of_tricks", "band_of_tricks"),
     ("tricklab.bots.jewel_vault", "jewel_vault"),
-    ("tricklab.bots.kalah", "kalah"),
     ("tricklab.bots.mandala", "mandala"),
     ("tricklab.bots.tricks_and_stones", "tricks_and_stones"),
-    ("tricklab.moves", "kalah"),
     ("tricklab.moves", "mandala"),
-    ("tricklab.puzzles", "kalah"),
     ("tricklab.puzzles", "mandala"),
     ("tricklab.review", "band_of_tricks"),
     ("tricklab.review", "jewel_vault"),
@@ -84,19 +81,18 @@ def _module(path: Path) -> str:
     return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
 
 
-def _named(path: Path) -> set[str]:
-    """Every module ``path`` names: what it imports (relative imports resolved), and the module of
-    every ``"tricklab.x:NAME"`` string in it."""
-    module = _module(path)
-    package = module if path.name == "__init__.py" else module.rpartition(".")[0]
+def _named(source: str, module: str, package: bool = False) -> set[str]:
+    """Every module the source of ``module`` names: what it imports (relative imports resolved),
+    and the module of every ``"tricklab.x:NAME"`` string in it."""
+    base_package = module if package else module.rpartition(".")[0]
     named: set[str] = set()
-    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+    for node in ast.walk(ast.parse(source)):
         if isinstance(node, ast.Import):
             named.update(alias.name for alias in node.names)
         elif isinstance(node, ast.ImportFrom):
             base = node.module or ""
             if node.level:
-                anchor = package.split(".")[: len(package.split(".")) - node.level + 1]
+                anchor = base_package.split(".")[: len(base_package.split(".")) - node.level + 1]
                 base = ".".join([*anchor, base] if base else anchor)
             named.add(base)
             named.update(f"{base}.{alias.name}" for alias in node.names)  # a module imported from a package
@@ -122,7 +118,10 @@ def _under(name: str, prefixes: tuple[str, ...]) -> str | None:
     return next((p for p in prefixes if name == p or name.startswith(p + ".")), None)
 
 
-MODULES = {_module(path): _named(path) for path in sorted(ROOT.rglob("*.py"))}
+MODULES = {
+    _module(path): _named(path.read_text(encoding="utf-8"), _module(path), path.name == "__init__.py")
+    for path in sorted(ROOT.rglob("*.py"))
+}
 
 
 def _outside_naming_a_game() -> set[tuple[str, str]]:
@@ -180,7 +179,23 @@ def test_a_games_folder_names_no_other_game() -> None:
 
 
 def test_the_scan_sees_imports_refs_and_relative_imports() -> None:
-    """The reading itself: a function's own import, a relative import and a Ref string are seen."""
-    assert "tricklab.bots.kalah" in MODULES["tricklab.moves"]  # imported inside a function
-    assert "tricklab.games.base" in MODULES["tricklab.match"]  # ``from .games.base import ...``
-    assert "tricklab.advisor" in MODULES["tricklab.games.tricks_and_stones"]  # Ref("tricklab.advisor:TS_ADVICE")
+    """The reading itself: a function's own import, relative imports from a module and from a
+    package's ``__init__``, and a Ref string are seen."""
+    source = """
+from ..core import Facts
+from . import rules
+
+def later():
+    from ...bots import Decision
+    import tricklab.quiz
+
+WHERE = "tricklab.review:TS_REVIEW"
+"""
+    assert _named(source, "tricklab.games.kalah.bots") >= {
+        "tricklab.games.core",
+        "tricklab.games.kalah.rules",
+        "tricklab.bots",
+        "tricklab.quiz",
+        "tricklab.review",
+    }
+    assert "tricklab.games.kalah.rules" in _named("from .rules import Kalah", "tricklab.games.kalah", package=True)

@@ -10,14 +10,15 @@ import pytest
 
 import tricklab
 from tricklab.bots import make_bots
-from tricklab.bots.kalah import SearchBot
 from tricklab.cards import COLOURS
 from tricklab.errors import InvalidOption
 from tricklab.games.base import EventKind
 from tricklab.games.kalah import Kalah, KalahState
+from tricklab.games.kalah.bots import SearchBot
+from tricklab.games.kalah.moves import SEARCH_DEPTH
 from tricklab.games.mandala import CLAIM, PLAY, Mandala, MandalaState, MandalaView
 from tricklab.match import Match
-from tricklab.moves import SEARCH_DEPTH, MoveOutcome, offers_moves, try_moves
+from tricklab.moves import MoveOutcome, offers_moves, try_moves
 
 KALAH = tricklab.get_rules("kalah", players=2)
 MANDALA = tricklab.get_rules("mandala", players=2)

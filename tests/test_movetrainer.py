@@ -10,10 +10,10 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import tricklab
-from tricklab.bots.kalah import SearchBot
 from tricklab.display import esc
 from tricklab.errors import InvalidOption
-from tricklab.moves import SEARCH_DEPTH
+from tricklab.games.kalah.bots import SearchBot
+from tricklab.games.kalah.moves import SEARCH_DEPTH
 from tricklab.widgets import MoveTrainer
 from tricklab.widgets.apps import bid_trainer_app
 from tricklab.widgets.movetrainer import DEFAULT_PLY

@@ -28,9 +28,6 @@ from .games.base import Event, GameState, Rules, SeatView, check_rules
 from .games.core import CoreRules, Facts
 from .match import Match
 
-#: how many moves ahead Kalah's search looks for the values shown (a fixed depth, so the same
-#: position always gets the same values)
-SEARCH_DEPTH = 8
 #: a seat that is none of the players: a fact as nobody at the table knows it yet (a draw's cards)
 _NOBODY = -1
 
@@ -106,7 +103,7 @@ class Best:
 @dataclass(frozen=True, slots=True)
 class MovesEntry:
     """How "try a move" works for one game. A game names its entry in its declaration
-    (``Capabilities(moves=Ref("tricklab.moves:KALAH_MOVES"))``).
+    (``Capabilities(moves=Ref("tricklab.games.kalah.moves:KALAH_MOVES"))``).
 
     ``position(rules, view)`` is the position as the seat knows it, rebuilt from its view (what
     the seat cannot see filled in with stand-ins that the rules never read for this move, or
@@ -198,67 +195,9 @@ def try_moves(
     return tuple(outcomes)
 
 
-def _narrated(rules: CoreRules[Any], facts: Facts, seat: int) -> list[Event]:
+def narrated(rules: CoreRules[Any], facts: Facts, seat: int) -> list[Event]:
     """The game's events for ``facts``, each told as ``seat`` may see it."""
     return [rules.narrate(fact.seen_by(seat), after) for fact, after in facts]
-
-
-# --- Kalah ------------------------------------------------------------------------------------------
-
-
-def _kalah_position(rules: Rules[Any], view: SeatView) -> GameState:
-    from .games.kalah import KalahState, KalahView
-
-    assert isinstance(view, KalahView)
-    return KalahState(0, view.phase, view.to_play, tuple(view.pits))  # Kalah hides nothing
-
-
-def _kalah_tally(rules: Rules[Any], seat: int, before: GameState, facts: Facts, after: GameState) -> Tried:
-    from .games.kalah import Captured, GameEnded, Kalah, KalahState, MovedAgain, Swept, store_of
-
-    assert isinstance(rules, Kalah) and isinstance(before, KalahState) and isinstance(after, KalahState)
-    store = store_of(seat)
-    gained = after.pits[store] - before.pits[store]
-    effects = [Effect("gained", gained, f"{plural(gained, 'stone')} into your store")]
-    for fact, _ in facts:
-        if isinstance(fact, MovedAgain):
-            effects.append(Effect("again", 1, "your last stone lands in your store: you move again"))
-        elif isinstance(fact, Captured):
-            effects.append(
-                Effect(
-                    "captured",
-                    fact.stones,
-                    f"captures {plural(fact.stones, 'stone')} from the pit across (pit {fact.across}), "
-                    "with your last stone",
-                )
-            )
-        elif isinstance(fact, Swept) and fact.seat != seat:
-            effects.append(
-                Effect("swept", fact.stones, f"the other player stores the {plural(fact.stones, 'stone')} left")
-            )
-        elif isinstance(fact, GameEnded):
-            effects.append(Effect("ends", 1, "the game ends"))
-    events = _narrated(rules, facts, seat)
-    return Tried(rules.view(after, seat), tuple(effects), tuple(events))
-
-
-def _kalah_best(rules: Rules[Any], view: SeatView, seat: int, legal: Sequence[Action]) -> Best:
-    from .bots.kalah import SearchBot
-    from .games.kalah import Kalah, KalahView
-
-    assert isinstance(rules, Kalah) and isinstance(view, KalahView)
-    bot = SearchBot(rules, seat, depth=SEARCH_DEPTH)
-    decision = bot.decide(view, legal)
-    return Best(decision.action, tuple(decision.reasons), bot.values(view))
-
-
-KALAH_MOVES = MovesEntry(
-    position=_kalah_position,
-    tally=_kalah_tally,
-    best=_kalah_best,
-    value_title=f"Search value ({SEARCH_DEPTH} moves ahead)",
-    best_title="the searching bot",
-)
 
 
 # --- Mandala ----------------------------------------------------------------------------------------

@@ -21,11 +21,11 @@ import time
 from collections.abc import Sequence
 from typing import Protocol
 
-from ..actions import Action, Sow
-from ..explain import Reason, plural
-from ..games.core import Facts
-from ..games.kalah import PITS, Captured, Kalah, KalahState, MovedAgain, Phase, store_of
-from . import FIRST_LISTED, Decision, first_listed
+from ...actions import Action, Sow
+from ...bots import FIRST_LISTED, Decision, first_listed
+from ...explain import Reason, plural
+from ..core import Facts
+from .rules import PITS, Captured, Kalah, KalahState, MovedAgain, Phase, store_of
 
 # the rules of thumb (each decision names the one that chose)
 AGAIN = "bot.kalah.again"  # the last stone into the own store: move again

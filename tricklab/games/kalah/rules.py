@@ -29,11 +29,11 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, ClassVar, NamedTuple, Self, cast
 
-from ..actions import Action, Sow
-from ..cards import Card, Deck, FrenchCard
-from ..errors import IllegalAction, InvalidOption, InvalidTrick, describe
-from ..explain import Clause, Reason, Rulebook, and_list, plural
-from .base import (
+from ...actions import Action, Sow
+from ...cards import Card, Deck, FrenchCard
+from ...errors import IllegalAction, InvalidOption, InvalidTrick, describe
+from ...explain import Clause, Reason, Rulebook, and_list, plural
+from ..base import (
     CardLike,
     Event,
     EventKind,
@@ -48,8 +48,8 @@ from .base import (
     quote_action,
     quote_names,
 )
-from .capabilities import BoardKind, Capabilities, Example, Grouping, PositionLevel, Quiz, Ref
-from .core import CoreRules, Fact, Facts, event
+from ..capabilities import BoardKind, Capabilities, Example, Grouping, PositionLevel, Quiz, Ref
+from ..core import CoreRules, Fact, Facts, event
 
 NAME = "kalah"
 TITLE = "Kalah"
@@ -350,7 +350,7 @@ class GameEnded(Fact):
 
 
 #: What Kalah offers besides its rules: for now only its bots (the heuristic player and the
-#: searching one of :mod:`tricklab.bots.kalah`).
+#: searching one of :mod:`tricklab.games.kalah.bots`).
 CAPABILITIES = Capabilities(
     quiz=Quiz(
         positions=(
@@ -359,21 +359,21 @@ CAPABILITIES = Capabilities(
                 "Where does the last stone land?",
                 "A pit of up to six stones is sown: its stones are dropped one at a time into the places that "
                 "follow, counter-clockwise, into the mover's own store too. Count one place for each stone.",
-                Ref("tricklab.puzzles:KALAH_LAST_STONE"),
+                Ref("tricklab.games.kalah.puzzles:KALAH_LAST_STONE"),
             ),
             PositionLevel(
                 2,
                 "Long sowings",
                 "A pit of seven stones or more is sown: the stones go on along the other player's pits, and "
                 "a long sowing goes round past the other player's store, which never gets a stone.",
-                Ref("tricklab.puzzles:KALAH_LONG_SOWING"),
+                Ref("tricklab.games.kalah.puzzles:KALAH_LONG_SOWING"),
             ),
             PositionLevel(
                 3,
                 "Which move captures?",
                 "Some of the moves capture: the last stone falls into an empty pit of the mover's own "
                 "side, with stones in the pit across. Find one.",
-                Ref("tricklab.puzzles:KALAH_CAPTURE"),
+                Ref("tricklab.games.kalah.puzzles:KALAH_CAPTURE"),
             ),
         )
     ),
@@ -391,11 +391,11 @@ CAPABILITIES = Capabilities(
         Example("replay.ipynb", "stone by stone", "seed=3"),
     ),
     bots=(
-        ("heuristic", Ref("tricklab.bots.kalah:HeuristicBot")),
-        ("search", Ref("tricklab.bots.kalah:SearchBot")),
+        ("heuristic", Ref("tricklab.games.kalah.bots:HeuristicBot")),
+        ("search", Ref("tricklab.games.kalah.bots:SearchBot")),
     ),
     hint_bot="search",
-    moves=Ref("tricklab.moves:KALAH_MOVES"),  # "try a move": each move's outcome and searched value
+    moves=Ref("tricklab.games.kalah.moves:KALAH_MOVES"),  # "try a move": each move's outcome and searched value
 )
 
 _new = tuple.__new__
