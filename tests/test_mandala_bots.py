@@ -12,7 +12,9 @@ import pytest
 
 from tricklab.actions import Action, Claim, ToField, ToMountain
 from tricklab.bots import FIRST_LISTED, Bot, Decider, RandomBot, heuristic_bot
-from tricklab.bots.mandala import (
+from tricklab.cards import COLOURS
+from tricklab.games.mandala import CLAIM, PLAY, Mandala, MandalaState, MandalaView
+from tricklab.games.mandala.bots import (
     CLAIM_DENY,
     CLAIM_NEW,
     CLAIM_WORTH,
@@ -22,8 +24,6 @@ from tricklab.bots.mandala import (
     MOUNTAIN,
     HeuristicBot,
 )
-from tricklab.cards import COLOURS
-from tricklab.games.mandala import CLAIM, PLAY, Mandala, MandalaState, MandalaView
 
 from .test_mandala import cc, ids, position
 from .test_rulebook_wording import ONE_PLURAL, ZERO_BASED

@@ -20,11 +20,11 @@ Rulings where the source text is damaged are in ``RULEBOOK`` (``ruling="MD-n"``)
 choices a teacher may change are options: ``claim_tie`` (MD-2) and ``river_end`` (MD-3).
 The match option ``first_player`` (0 or 1) says who starts; by default the seed does.
 
-The game is laid out as a package: :mod:`.rulebook` (its words, numbers and clauses),
-:mod:`.rules` (the core: compact state, ``core_legal``/``core_step``, refusals, views),
-:mod:`.facts` (the facts the core reports) and :mod:`.narrate` (the facts as events).
-It is not in the registry of games yet: use ``Mandala.create(2)``. Its heuristic bot,
-:class:`tricklab.bots.mandala.HeuristicBot`, plays ``Mandala.create(2).play(bots="heuristic")``.
+The game is one folder: :mod:`.rulebook` (its words, numbers and clauses), :mod:`.rules` (the
+core: compact state, ``core_legal``/``core_step``, refusals, views), :mod:`.facts` (the facts
+the core reports), :mod:`.narrate` (the facts as events), :mod:`.bots` (its heuristic bot,
+``tricklab.get_rules("mandala", players=2).play(bots="heuristic")``), :mod:`.moves` (its "try a move"
+entry) and :mod:`.puzzles` (may this card go here?).
 """
 
 from .facts import (

@@ -293,7 +293,7 @@ CAPABILITIES = Capabilities(
                 "A card into a Mountain",
                 "May the player to move put this card into this Mandala's Mountain? A colour already in "
                 "a Field of that Mandala may not go into its Mountain.",
-                Ref("tricklab.puzzles:MANDALA_MOUNTAIN"),
+                Ref("tricklab.games.mandala.puzzles:MANDALA_MOUNTAIN"),
             ),
             PositionLevel(
                 2,
@@ -301,13 +301,13 @@ CAPABILITIES = Capabilities(
                 "May the player to move put this card into their own Field of this Mandala? A colour "
                 "already in its Mountain or in the other player's Field there may not, and one card must "
                 "stay in hand.",
-                Ref("tricklab.puzzles:MANDALA_FIELD"),
+                Ref("tricklab.games.mandala.puzzles:MANDALA_FIELD"),
             ),
             PositionLevel(
                 3,
                 "Mountains and Fields",
                 "Both kinds of question, in either Mandala: look only at the Mandala the card would go into.",
-                Ref("tricklab.puzzles:MANDALA_ANYWHERE"),
+                Ref("tricklab.games.mandala.puzzles:MANDALA_ANYWHERE"),
             ),
         )
     ),
@@ -333,8 +333,8 @@ CAPABILITIES = Capabilities(
         Example("bid_trainer.ipynb", "try a move", "seed=2"),
         Example("replay.ipynb", "colour by colour", "seed=3"),
     ),
-    bots=(("heuristic", Ref("tricklab.bots.mandala:HeuristicBot")),),
-    moves=Ref("tricklab.moves:MANDALA_MOVES"),  # "try a move": each move's outcome, as the seat knows it
+    bots=(("heuristic", Ref("tricklab.games.mandala.bots:HeuristicBot")),),
+    moves=Ref("tricklab.games.mandala.moves:MANDALA_MOVES"),  # "try a move": each move's outcome, as the seat knows it
 )
 
 

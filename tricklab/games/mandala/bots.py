@@ -26,11 +26,11 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import NamedTuple
 
-from ..actions import Action
-from ..cards import COLOURS
-from ..explain import Reason, plural
-from ..games.mandala import CLAIM, PLAY, RIVER_SPACES, TABLE, Kind, Mandala, MandalaView
-from . import FIRST_LISTED, Decision, first_listed
+from ...actions import Action
+from ...bots import FIRST_LISTED, Decision, first_listed
+from ...cards import COLOURS
+from ...explain import Reason, plural
+from . import CLAIM, PLAY, RIVER_SPACES, TABLE, Kind, Mandala, MandalaView
 
 # the rules of thumb (each decision names the one that chose)
 COMPLETE = "bot.mandala.complete"  # complete a Mandala and choose first
