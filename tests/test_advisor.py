@@ -35,12 +35,12 @@ from tricklab.advisor import (
     advise,
 )
 from tricklab.bots import make_bots
-from tricklab.bots.band_of_tricks import HeuristicBot as BandBot
 from tricklab.cards import Card
 from tricklab.errors import InvalidAction, InvalidOption, InvalidScoreInput
 from tricklab.games import band_of_tricks as bt
 from tricklab.games import jewel_vault as jv
-from tricklab.games import tricks_and_stones as ts
+from tricklab.games.band_of_tricks.bots import HeuristicBot as BandBot
+from tricklab.games.tricks_and_stones import rules as ts
 
 ZERO = Bid(zero=True)
 

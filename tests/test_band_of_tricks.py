@@ -931,7 +931,7 @@ def test_the_core_view_holds_only_the_own_hand() -> None:
 
 @pytest.mark.parametrize("players", [3, 4, 5])
 def test_the_bot_decides_the_same_on_action_ids_and_core_views(players: int) -> None:
-    from tricklab.bots.band_of_tricks import HeuristicBot
+    from tricklab.games.band_of_tricks.bots import HeuristicBot
 
     rules = get(players)
     bots = [HeuristicBot(rules, s) for s in range(players)]

@@ -49,12 +49,9 @@ ALLOWED_ISINSTANCE |= {  # the review's entries, one function per game and hook 
     for game in ("ts", "bt", "jv")
     for part in ("round", "hands", "with_hands", "given", "deal", "view", "score", "tricks", "target", "aside")
 }
-ALLOWED_ISINSTANCE |= {("kalah.py", "outcome")}  # a game's own bot reading the facts of its own core step
-# "try a move"'s entries (tricklab.moves.MovesEntry), one function per game and hook; each reads
-# its own game's views, states and facts
-ALLOWED_ISINSTANCE |= {
-    ("moves.py", f"_{game}_{part}") for game in ("kalah", "mandala") for part in ("position", "tally", "best")
-}
+# the advisor's play-outs and knowledge of each trick game, still in tricklab/advisor.py (the layers
+# test lists the advisor as still naming those games; they move into the games' folders)
+ALLOWED_ISINSTANCE |= {("advisor.py", name) for name in ("_jv_knowledge", "_jv_given", "_step", "run")}
 
 
 def _outside_games() -> list[Path]:
@@ -90,14 +87,14 @@ def _is_fixed(node: ast.expr) -> bool:
 
 def _game_module_names(tree: ast.Module) -> set[str]:
     """Local names bound to a game module or to something imported from one."""
-    games = {cls.__module__.rsplit(".", 1)[1] for cls in GAMES.values()}
+    games = {cls.__module__.split(".")[2] for cls in GAMES.values()}  # each game's folder
     names = set()
     for node in ast.walk(tree):
         if isinstance(node, ast.ImportFrom) and node.module is not None:
             parts = node.module.split(".")
             if parts[-1] == "games":
                 names |= {a.asname or a.name for a in node.names if a.name in games}
-            elif len(parts) >= 2 and parts[-2] == "games" and parts[-1] in games:
+            elif "games" in parts[:-1] and parts[parts.index("games") + 1] in games:  # the folder or a module in it
                 names |= {a.asname or a.name for a in node.names}
     return names
 

@@ -14,7 +14,6 @@ import pytest
 import tricklab
 from tricklab import Announce, Pass, Play, Steal
 from tricklab.bots import RandomBot
-from tricklab.bots.jewel_vault import HeuristicBot
 from tricklab.errors import IllegalAction, InvalidCard, InvalidOption, InvalidScoreInput, InvalidTrick
 from tricklab.games.base import Event
 from tricklab.games.jewel_vault import (
@@ -34,6 +33,7 @@ from tricklab.games.jewel_vault import (
     Passed,
     PassIds,
 )
+from tricklab.games.jewel_vault.bots import HeuristicBot
 
 ANNA, BEN, CARLA, DAN, EMIL = range(5)
 

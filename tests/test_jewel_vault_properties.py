@@ -24,9 +24,9 @@ from hypothesis import strategies as st
 import tricklab
 from tricklab import Announce, Pass, Play, Steal
 from tricklab.bots import RandomBot
-from tricklab.bots.jewel_vault import HeuristicBot
 from tricklab.cards import Card
 from tricklab.games.jewel_vault import OVER, PASS, JewelVault, JewelVaultState, JewelVaultView
+from tricklab.games.jewel_vault.bots import HeuristicBot
 
 from .conftest import examples
 

@@ -11,7 +11,7 @@ import pytest
 import tricklab
 from tricklab import Move, Place, Play, Predict, Skip
 from tricklab.errors import IllegalAction, InvalidCard, InvalidOption, InvalidScoreInput, InvalidTrick
-from tricklab.games.tricks_and_stones import GEMS, IDS, OVER, PLAY, PREDICT, TricksAndStonesState
+from tricklab.games.tricks_and_stones.rules import GEMS, IDS, OVER, PLAY, PREDICT, TricksAndStonesState
 
 from .conftest import play_to
 
@@ -925,7 +925,7 @@ def test_ts_a_move_in_another_order_is_recorded_as_the_listed_move(ts4: Any) -> 
 def test_ts_bots_on_the_core_play_the_round_the_checked_match_plays() -> None:
     """The advisor's entries (core_view, core_legal, choose_id, core_step) play the same first
     round as the bots through the checked Match with full views."""
-    from tricklab.bots.tricks_and_stones import HeuristicBot
+    from tricklab.games.tricks_and_stones.bots import HeuristicBot
 
     for players, seed in ((3, 4), (4, 9)):
         rules = tricklab.get_rules("tricks-and-stones", players=players, chambers="ring")

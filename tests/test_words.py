@@ -19,12 +19,12 @@ from tricklab.errors import IllegalAction, InvalidAction
 from tricklab.explain import Reason
 from tricklab.games import band_of_tricks as bt
 from tricklab.games import jewel_vault as jv
-from tricklab.games import tricks_and_stones as ts
 from tricklab.games.band_of_tricks import ALL_BIDS, ASSIGN, BandOfTricksState
 from tricklab.games.jewel_vault import CARD_IDS, JewelVaultState
 from tricklab.games.jewel_vault.facts import DueAction
 from tricklab.games.jewel_vault.rulebook import Cause
-from tricklab.games.tricks_and_stones import IDS, PLAY, TricksAndStonesState
+from tricklab.games.tricks_and_stones import rules as ts
+from tricklab.games.tricks_and_stones.rules import IDS, PLAY, TricksAndStonesState
 from tricklab.hints import Hint, hint
 
 from .conftest import play_to

@@ -107,21 +107,21 @@ from itertools import combinations
 from typing import Any, Protocol, TypeVar
 
 from .actions import BID_SUITS, Action, Bid, Pass, Play, Predict, parse_action
-from .bots.band_of_tricks import HeuristicBot as BandBot
-from .bots.band_of_tricks import metal_suit
-from .bots.jewel_vault import HeuristicBot as JvBot
-from .bots.tricks_and_stones import HeuristicBot as TsBot
-from .bots.tricks_and_stones import gems_id as ts_gems_id
-from .bots.tricks_and_stones import play_id as ts_play_id
 from .cards import BandCard, Card, any_card
 from .errors import InvalidAction, InvalidOption, TricklabError, describe
 from .explain import Reason, and_list
 from .games import band_of_tricks as bt
 from .games import find_game, games_with
 from .games import jewel_vault as jv
-from .games import tricks_and_stones as ts
+from .games.band_of_tricks.bots import HeuristicBot as BandBot
+from .games.band_of_tricks.bots import metal_suit
 from .games.base import GameState, Rules, SeatView, check_rules, check_seed
 from .games.core import CardIds, CoreRules, Facts, bits, lowest, mask_of
+from .games.jewel_vault.bots import HeuristicBot as JvBot
+from .games.tricks_and_stones import rules as ts
+from .games.tricks_and_stones.bots import HeuristicBot as TsBot
+from .games.tricks_and_stones.bots import gems_id as ts_gems_id
+from .games.tricks_and_stones.bots import play_id as ts_play_id
 from .match import Match
 from .platform import Steps, finish
 

@@ -104,9 +104,9 @@ from .explain import Reason
 from .games import GAMES, find_game, games_with
 from .games import band_of_tricks as bt
 from .games import jewel_vault as jv
-from .games import tricks_and_stones as ts
 from .games.base import EventKind, GameState, Rules, check_seed
 from .games.core import CardIds, CoreRules, Facts
+from .games.tricks_and_stones import rules as ts
 from .judge import JUDGE_SAMPLES, SEPARATION, ChoiceFigure, Evaluation, Wording, _Judge, choice_reasons, judge_work
 from .match import Match
 from .platform import Steps, finish

@@ -163,7 +163,7 @@ CAPABILITIES = Capabilities(
         )
     ),
     panels=(PanelKind.BIDS_AND_WINS, PanelKind.METAL_CHOICE),
-    bots=(("heuristic", Ref("tricklab.bots.band_of_tricks:HeuristicBot")),),
+    bots=(("heuristic", Ref("tricklab.games.band_of_tricks.bots:HeuristicBot")),),
     advice=Ref("tricklab.advisor:BT_ADVICE"),
     review=Ref("tricklab.review:BT_REVIEW"),
     option_values=(("max_extra_deals", (0, 100)),),

@@ -439,7 +439,7 @@ CAPABILITIES = Capabilities(
         )
     ),
     panels=(PanelKind.JEWELS, PanelKind.ACTIONS_OWED),
-    bots=(("heuristic", Ref("tricklab.bots.jewel_vault:HeuristicBot")),),
+    bots=(("heuristic", Ref("tricklab.games.jewel_vault.bots:HeuristicBot")),),
     advice=Ref("tricklab.advisor:JV_ADVICE"),
     review=Ref("tricklab.review:JV_REVIEW"),
     variants=("partnerships", "known_deck"),

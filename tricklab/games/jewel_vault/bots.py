@@ -24,11 +24,12 @@ from collections.abc import Sequence
 from functools import lru_cache
 from typing import Protocol
 
-from ..actions import Action, Announce, Play
-from ..cards import SUIT_SYMBOL
-from ..explain import Reason, plural
-from ..games.core import bits, mask_of
-from ..games.jewel_vault import (
+from ...actions import Action, Announce, Play
+from ...bots import FIRST_LISTED, Decision, first_listed
+from ...cards import SUIT_SYMBOL
+from ...explain import Reason, plural
+from ..core import bits, mask_of
+from . import (
     ANNOUNCE,
     ANNOUNCE_BASE,
     CARD_IDS,
@@ -44,7 +45,6 @@ from ..games.jewel_vault import (
     Phase,
     action_table,
 )
-from . import FIRST_LISTED, Decision, first_listed
 
 _HIGH = 11  # Jack or better counts as a likely trick
 _HIGH_MASK = mask_of(i for i, rank in enumerate(CARD_IDS.rank) if rank >= _HIGH)

@@ -21,10 +21,12 @@ import random
 from collections.abc import Sequence
 from typing import Protocol
 
-from ..actions import BID_SUITS, Action, AssignMetal
-from ..cards import Card
-from ..explain import Reason, and_list, plural, signed
-from ..games.band_of_tricks import (
+from ...actions import BID_SUITS, Action, AssignMetal
+from ...bots import FIRST_LISTED, Decision, first_listed
+from ...cards import Card
+from ...explain import Reason, and_list, plural, signed
+from ..core import bits
+from . import (
     ASSIGN,
     ASSIGN0,
     ASSIGN_IDS,
@@ -48,9 +50,7 @@ from ..games.band_of_tricks import (
     Phase,
     Wins,
 )
-from ..games.band_of_tricks.rules import _to_beat
-from ..games.core import bits
-from . import FIRST_LISTED, Decision, first_listed
+from .rules import _to_beat
 
 # The number from which a card starts to win tricks, per suit (a suit's top cards are
 # strong because they win the one- and two-suit tricks of that suit too).

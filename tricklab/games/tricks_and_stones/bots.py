@@ -20,10 +20,11 @@ import random
 from collections.abc import Sequence
 from functools import lru_cache
 
-from ..actions import Action, Predict
-from ..explain import Reason, plural
-from ..games.core import bits
-from ..games.tricks_and_stones import (
+from ...actions import Action, Predict
+from ...bots import FIRST_LISTED, Decision, first_listed
+from ...explain import Reason, plural
+from ..core import bits
+from .rules import (
     _GEM_DELTA,
     _VALUE,
     ACTIONS,
@@ -41,7 +42,6 @@ from ..games.tricks_and_stones import (
     TricksAndStonesSeatView,
     TricksAndStonesView,
 )
-from . import FIRST_LISTED, Decision, first_listed
 
 _TRUMP_VALUE = {1: 1.0, 13: 0.9, 12: 0.7, 11: 0.55, 10: 0.45, 9: 0.35, 8: 0.3, 7: 0.25}
 _SIDE_VALUE = {1: 0.75, 13: 0.35, 12: 0.1}

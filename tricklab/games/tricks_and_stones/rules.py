@@ -26,11 +26,11 @@ from functools import lru_cache
 from itertools import combinations, permutations
 from typing import Any, ClassVar, NamedTuple, cast
 
-from ..actions import Action, Move, Place, Play, Predict, Skip
-from ..cards import FRENCH_SUITS, SUIT_NAME, SUIT_SYMBOL, Card, Deck, FrenchCard
-from ..errors import IllegalAction, InvalidOption, InvalidScoreInput, describe
-from ..explain import Clause, Reason, Rulebook, and_list, plural
-from .base import (
+from ...actions import Action, Move, Place, Play, Predict, Skip
+from ...cards import FRENCH_SUITS, SUIT_NAME, SUIT_SYMBOL, Card, Deck, FrenchCard
+from ...errors import IllegalAction, InvalidOption, InvalidScoreInput, describe
+from ...explain import Clause, Reason, Rulebook, and_list, plural
+from ..base import (
     CardLike,
     Event,
     EventKind,
@@ -48,7 +48,7 @@ from .base import (
     quote_action,
     quote_names,
 )
-from .capabilities import (
+from ..capabilities import (
     TRUMP,
     Capabilities,
     ContextItems,
@@ -64,7 +64,7 @@ from .capabilities import (
     off_suit,
     trump_of,
 )
-from .core import (
+from ..core import (
     CardIds,
     Chose,
     CoreRules,
@@ -592,7 +592,7 @@ CAPABILITIES = Capabilities(
         podium="each place earns gems",
     ),
     panels=(PanelKind.CHAMBERS, PanelKind.PODIUM, PanelKind.ROUND_SCORES),
-    bots=(("heuristic", Ref("tricklab.bots.tricks_and_stones:HeuristicBot")),),
+    bots=(("heuristic", Ref("tricklab.games.tricks_and_stones.bots:HeuristicBot")),),
     advice=Ref("tricklab.advisor:TS_ADVICE"),
     review=Ref("tricklab.review:TS_REVIEW"),
     option_values=(("chambers", ("ring",)), ("first_lead_tie", ("dealer",))),
