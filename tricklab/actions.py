@@ -14,7 +14,7 @@ prediction of 7, a card the player does not hold) is for the rules to say on app
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import ClassVar
 
@@ -175,7 +175,13 @@ class Bid(Action):
         return cls(zero=True)
 
     def as_dict(self) -> dict[str, int]:
-        return {"rock": self.rock, "soul": self.soul, "pops": self.pops}
+        return {suit: int(getattr(self, suit)) for suit in BID_SUITS}
+
+    @classmethod
+    def of(cls, numbers: Mapping[str, int]) -> Bid:
+        """The bid of ``numbers`` per suit (a suit not given: 0), as a widget builds it up."""
+        rock, soul, pops = (numbers.get(suit, 0) for suit in BID_SUITS)
+        return cls(rock, soul, pops)
 
 
 @dataclass(frozen=True, slots=True)

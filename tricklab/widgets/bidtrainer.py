@@ -417,7 +417,7 @@ class BidTrainer(Board):
         bid = dict(self.bid)
         bid[step[0]] += step[1]
         try:
-            action = Bid(bid["rock"], bid["soul"], bid["pops"])  # the fields of the Bid action
+            action = Bid.of(bid)
         except TricklabError as exc:
             self._say(str(exc))
             return
@@ -708,7 +708,7 @@ class _SuitBidForm:
     def action(t: BidTrainer) -> Action:
         if t.zero:
             return Bid(zero=True)
-        return Bid(t.bid["rock"], t.bid["soul"], t.bid["pops"])  # the fields of the Bid action
+        return Bid.of(t.bid)
 
     @staticmethod
     def choose(t: BidTrainer, bid: object) -> None:

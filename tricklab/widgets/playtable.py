@@ -73,7 +73,6 @@ from .inputs import bid_step, check_flag, check_seconds, clicked_card, number, q
 from .review import INTENTS as REVIEW_INTENTS
 from .review import RETRIED, ReviewView
 
-BID_KEYS = ("rock", "soul", "pops")
 ROUND_END = ("score", "round-end")  # the event kinds that close a round (scores, or Jewel Vault's round actions)
 #: the bots' paces a learner steps through with Slower and Faster (seconds between two moves)
 _WHY_IDS = itertools.count(1)  # one id a play table: its cards point at its sentence of why
@@ -284,7 +283,7 @@ class PlayTable(Board):
         if self._picked:
             return " ".join(self._picked)
         if any(self._bid.values()) and Bid in self._offered():  # the bid being built, while a bid is asked
-            return f"bid {self._bid['rock']} {self._bid['soul']} {self._bid['pops']}"
+            return str(Bid.of(self._bid))
         return ""
 
     @property
@@ -319,7 +318,7 @@ class PlayTable(Board):
         self._sown = -1  # the number of actions when the last move was made here (its sowing is shown)
         self._sowing: tuple[int, dict[str, Any] | None] = (-1, None)
         self._still = False  # the page asked for reduced motion: no sowing is shown stone by stone
-        self._bid = dict.fromkeys(BID_KEYS, 0)
+        self._bid = dict.fromkeys(self.rules.capabilities.decision.suits, 0)
         self._run_bots()
 
     # --- what the learner does ----------------------------------------------------------------------
@@ -959,9 +958,9 @@ class PlayTable(Board):
             self._refuse(self._wait())
             return
         bid = dict(self._bid)
-        bid[step[0]] += step[1]
+        bid[step[0]] = bid.get(step[0], 0) + step[1]  # (a game without a suit bid: the engine refuses it)
         try:  # the engine says whether this seat could bid that now
-            self.rules.apply(self.match.state, Bid(bid["rock"], bid["soul"], bid["pops"]))
+            self.rules.apply(self.match.state, Bid.of(bid))
         except TricklabError as exc:
             self._refuse(str(exc))
             return
@@ -974,7 +973,7 @@ class PlayTable(Board):
         kinds = {type(a) for a in legal}
         try:  # building the action: the engine checks its fields
             if Bid in kinds:
-                action: Action = Bid(self._bid["rock"], self._bid["soul"], self._bid["pops"])
+                action: Action = Bid.of(self._bid)
             elif Pass in kinds:
                 action = Pass(tuple(self.rules.card(c) for c in self._picked))
             elif self._gem_mode == "place":
@@ -1384,7 +1383,7 @@ class PlayTable(Board):
         rows = bid_rows(self._bid)
         zero = _button("act", "bid zero", self.rules.describe_action(Bid(zero=True)))
         if any(self._bid.values()):
-            bid = Bid(self._bid["rock"], self._bid["soul"], self._bid["pops"])
+            bid = Bid.of(self._bid)
             confirm = _button("confirm", "bid", self.rules.describe_action(bid))
             body = rows + confirm + zero
         else:  # 0 0 0 is Zero Success: one button for the one bid
