@@ -52,7 +52,6 @@ ABOVE_THE_ENGINE = (
 STILL_NAMING_A_GAME = {
     ("tricklab.advisor", "band_of_tricks"),
     ("tricklab.advisor", "jewel_vault"),
-    ("tricklab.advisor", "tricks_and_stones"),
     ("tricklab.review", "band_of_tricks"),
     ("tricklab.review", "jewel_vault"),
     ("tricklab.review", "tricks_and_stones"),

@@ -47,10 +47,11 @@ How the numbers are made
    citing the scoring rule (a prediction off by a trick, a suit's overrun or shortfall, a
    trick under Zero Success, the passed cards winning tricks for their receiver).
 
-**Tricks & Stones.** The six predictions 0-5 race on the same deals (:data:`TS_RACE`): all of
-them on the first 20 % of the deals, then the 3 best and the prediction under test on every
-deal. On each deal they share the play of the cards for as long as the seat's bot plays the same card under each
-and the same player leads, and fork where they part. The score depends on the seat's gems,
+**Tricks & Stones** (:mod:`tricklab.games.tricks_and_stones.advice`). The six predictions 0-5
+race on the same deals (``TS_RACE``): all of them on the first 20 % of the deals, then the 3 best
+and the prediction under test on every deal. On each deal they share the play of the cards for as
+long as the seat's bot plays the same card under each and the same player leads, and fork where
+they part. The score depends on the seat's gems,
 so the seat's bot takes its gem actions after every trick exactly as in a real round
 (aiming its gems at the number of tricks it expects, see the bot), from the core's table of
 the gem actions its place allows. The other players' gem actions are skipped: they only
@@ -106,7 +107,7 @@ from dataclasses import dataclass, field, replace
 from itertools import combinations
 from typing import Any, Protocol, TypeVar
 
-from .actions import BID_SUITS, Action, Bid, Pass, Play, Predict, parse_action
+from .actions import BID_SUITS, Action, Bid, Pass, Play, parse_action
 from .cards import BandCard, Card, any_card
 from .errors import InvalidAction, InvalidOption, TricklabError, describe
 from .explain import Reason, and_list
@@ -118,10 +119,6 @@ from .games.band_of_tricks.bots import metal_suit
 from .games.base import GameState, Rules, SeatView, check_rules, check_seed
 from .games.core import CardIds, CoreRules, Facts, bits, lowest, mask_of
 from .games.jewel_vault.bots import HeuristicBot as JvBot
-from .games.tricks_and_stones import rules as ts
-from .games.tricks_and_stones.bots import HeuristicBot as TsBot
-from .games.tricks_and_stones.bots import gems_id as ts_gems_id
-from .games.tricks_and_stones.bots import play_id as ts_play_id
 from .match import Match
 from .platform import Steps, finish
 
@@ -140,7 +137,16 @@ __all__ = [
     "deal_hooks",
 ]
 
-BiddingView = ts.TricksAndStonesView | bt.BandOfTricksView | jv.JewelVaultView
+
+class BiddingView(SeatView, Protocol):
+    """What the advisor reads of a seat's view at a bidding decision, whatever the game: a seat's
+    view with every hand's size (a game's own advice reads the rest of its own view,
+    ``AdvisorEntry.view_type``)."""
+
+    @property
+    def hand_sizes(self) -> tuple[int, ...]: ...
+
+
 """A seat's view at bidding time (what :func:`advise` takes): the prediction, the bid, or the
 pass of Jewel Vault."""
 
@@ -729,10 +735,10 @@ def advise_steps(
         entry.knowledge(rules, checked, seat)
     sampler = DealSampler(rules, knowledge)
     rng = random.Random(f"tricklab:advisor:{rules.name}:{seed}")
-    return entry.advise(rules, checked, seat, under_test, samples, seed, sampler, rng, _Ticker(samples))
+    return entry.advise(rules, checked, seat, under_test, samples, seed, sampler, rng, Ticker(samples))
 
 
-class _Ticker:
+class Ticker:
     """Reports ``(done, total)`` every ``step`` samples (``yield from ticker.tick(done)``)."""
 
     def __init__(self, total: int) -> None:
@@ -810,22 +816,11 @@ def _normalise_bid(game: str, bid: object) -> Action:
     return _check_game(find_game(game)).normalise_bid(bid)
 
 
-def _ts_bid(bid: object) -> Action:
-    value = bid.n if isinstance(bid, Predict) else bid
-    _TS_SCORING.score_round(prediction=value, tricks=0, gems=(0,) * ts.CHAMBERS)  # type: ignore[arg-type]
-    assert isinstance(value, int)
-    return Predict(value)
-
-
 def _no_cards(text: str) -> Card:
     raise InvalidAction(f"{describe(text)}: a bid names no card")
 
 
-# score_round checks a prediction the same way whatever the player count
-_TS_SCORING = ts.TricksAndStones.create(4)
-
-
-def _summary(total: float, squares: float, count: int) -> tuple[float, float]:
+def mean_and_error(total: float, squares: float, count: int) -> tuple[float, float]:
     mean = total / count
     if count < 2:
         return mean, math.inf
@@ -840,7 +835,7 @@ CARRIES = 0.3
 CARRIERS_SHOWN = 4
 
 
-def _share(count: int, samples: int) -> str:
+def share(count: int, samples: int) -> str:
     return f"{count / samples:.0%}"
 
 
@@ -849,7 +844,7 @@ def _label(card: Card) -> str:
     return card.name if isinstance(card, BandCard) else card.pretty
 
 
-def _carriers(card_wins: Sequence[tuple[Card, int]], samples: int, whose: str = "Your") -> Reason:
+def carriers(card_wins: Sequence[tuple[Card, int]], samples: int, whose: str = "Your") -> Reason:
     """Which of the seat's cards win the tricks (``advice.cards``): the cards that win a trick in
     at least :data:`CARRIES` of the deals, most often first."""
     ranked = sorted(((k, c) for c, k in card_wins if k >= CARRIES * samples), key=lambda kc: -kc[0])
@@ -859,7 +854,7 @@ def _carriers(card_wins: Sequence[tuple[Card, int]], samples: int, whose: str = 
             f"None of {whose.lower()} cards wins a trick in as many as {CARRIES:.0%} of the deals: expect few tricks.",
         )
     shown = ranked[:CARRIERS_SHOWN]
-    parts = [f"{_label(c)} ({_share(k, samples)})" for k, c in shown]
+    parts = [f"{_label(c)} ({share(k, samples)})" for k, c in shown]
     more = len(ranked) - len(shown)
     rest = f", and {more} more" if more else ""
     return Reason(
@@ -869,41 +864,20 @@ def _carriers(card_wins: Sequence[tuple[Card, int]], samples: int, whose: str = 
     )
 
 
-def _ts_reasons(estimate: BidEstimate) -> tuple[Reason, ...]:
-    """A prediction's reasons: the cards that carry its tricks, then how often it comes out
-    exactly, over or short, with what that costs (TS-8)."""
-    p = estimate.bid.n if isinstance(estimate.bid, Predict) else 0
-    n = estimate.samples
-    hist = estimate.tricks
-    over, short = sum(hist[p + 1 :]), sum(hist[:p])
-    bust = sum(hist[ts.CHAMBERS :])
-    risk = (
-        f"You win exactly {p} in {_share(estimate.hits, n)} of the deals (+3 bonus), more in {_share(over, n)} "
-        f"and fewer in {_share(short, n)}: off by any trick, the bonus is lost and you score the gems in "
-        "the chamber of the tricks you did win."
-    )
-    reasons = [_carriers(estimate.card_wins, n), Reason("ts.score.bonus", risk)]
-    if bust >= 0.05 * n:
-        reasons.append(
-            Reason("ts.score.over", f"In {_share(bust, n)} of the deals you win 6 or more tricks: that scores nothing.")
-        )
-    return tuple(reasons)
-
-
 def _bt_reasons(estimate: BidEstimate, players: int, zero_points: int) -> tuple[Reason, ...]:
     """A bid's reasons: the cards that carry its tricks, then each suit's risk of an overrun or a
     shortfall (BT-7), or for Zero Success the chance of taking a trick."""
     n = estimate.samples
     bid = estimate.bid
     assert isinstance(bid, Bid)
-    reasons = [_carriers(estimate.card_wins, n)]
+    reasons = [carriers(estimate.card_wins, n)]
     if bid.zero:
         some = n - estimate.tricks[0]
         reasons.append(
             Reason(
                 "bt.score.zero",
-                f"You take no trick in {_share(estimate.tricks[0], n)} of the deals (+{zero_points}); in the other "
-                f"{_share(some, n)} you lose a point for every trick you take.",
+                f"You take no trick in {share(estimate.tricks[0], n)} of the deals (+{zero_points}); in the other "
+                f"{share(some, n)} you lose a point for every trick you take.",
             )
         )
         return tuple(reasons)
@@ -913,9 +887,9 @@ def _bt_reasons(estimate: BidEstimate, players: int, zero_points: int) -> tuple[
         name = key.title()
         over, short = sum(hist[b + 1 :]), sum(hist[:b])
         if over >= 0.1 * n:
-            overs.append(f"{name} in {_share(over, n)}")
+            overs.append(f"{name} in {share(over, n)}")
         if short >= 0.1 * n:
-            shorts.append(f"{name} in {_share(short, n)}")
+            shorts.append(f"{name} in {share(short, n)}")
     if overs:
         reasons.append(
             Reason(
@@ -937,7 +911,7 @@ def _bt_reasons(estimate: BidEstimate, players: int, zero_points: int) -> tuple[
     return tuple(reasons)
 
 
-def _count_bits(counts: dict[int, int], mask: int) -> None:
+def count_bits(counts: dict[int, int], mask: int) -> None:
     """Count one more for each card id in ``mask``."""
     for c in bits(mask):
         counts[c] = counts.get(c, 0) + 1
@@ -958,70 +932,8 @@ def _pick_best(estimates: Sequence[BidEstimate]) -> BidEstimate:
 
 # --- Tricks & Stones --------------------------------------------------------------------------------------
 
-_TS_MODEL = (
-    "The sampled deals of the unseen cards were played out by the heuristic bots for each prediction, "
-    "with the seat's bot aiming for that prediction and taking its gem actions after each trick as in "
-    "a real round; the other players predicted as their bot would. The predictions raced on the same "
-    "deals: all six on the first 20 %, the 3 best and the prediction tried on every deal. The score is "
-    "the seat's own gems in the chamber of its tricks, plus 3 for an exact prediction."
-)
 
-
-def _advise_ts(
-    rules: Rules[Any],
-    view: BiddingView,
-    seat: int,
-    under_test: Action | None,
-    samples: int,
-    seed: int,
-    sampler: DealSampler,
-    rng: random.Random,
-    ticker: _Ticker,
-) -> Steps[Advice]:
-    assert isinstance(rules, ts.TricksAndStones) and isinstance(view, ts.TricksAndStonesView)
-    playouts = _TsPlayouts(rules, view, seat)
-    deals = [sampler.sample_masks(rng) for _ in range(samples)]
-    predictions = list(range(ts.MAX_PREDICTION + 1))
-    tried = under_test.n if isinstance(under_test, Predict) else None
-
-    def run(i: int, playing: Sequence[int]) -> dict[int, tuple[int, int, int, int]]:
-        hands, aside = deals[i]
-        return {outcome[0]: outcome for outcome in playouts.run(hands, aside, playing)}
-
-    def score(outcome: tuple[int, int, int, int]) -> float:
-        return outcome[2]
-
-    ticker.total = _race_work(samples, len(predictions), tried is not None, TS_RACE, _count)
-    yield from ticker.tick(0)
-    outcomes = yield from _race(samples, predictions, tried, TS_RACE, run, score, ticker, _count)
-    size = ts.CARDS_EACH + 1
-    hand = ts.IDS.mask(view.hand)
-    estimates = []
-    for p in predictions:
-        hist = [0] * size
-        scores: dict[int, int] = {}
-        cards: dict[int, int] = {}
-        total = squares = hits = 0
-        for _, tricks, points, winners in outcomes[p]:
-            hist[tricks] += 1
-            total += points
-            squares += points * points
-            hits += tricks == p
-            scores[points] = scores.get(points, 0) + 1
-            if winners:
-                _count_bits(cards, winners)
-        count = len(outcomes[p])
-        mean, stderr = _summary(total, squares, count)
-        card_wins = tuple((ts.IDS.card(c), cards.get(c, 0)) for c in bits(hand))
-        estimate = BidEstimate(
-            Predict(p), str(Predict(p)), count, tuple(hist), hits, hits / count, mean, stderr,
-            scores=tuple(sorted(scores.items())), card_wins=card_wins,
-        )  # fmt: skip
-        estimates.append(replace(estimate, reasons=_ts_reasons(estimate)))
-    return _advice(rules, view, seat, samples, seed, under_test, None, estimates, _TS_MODEL, ())
-
-
-def _advice(
+def advice_of(
     rules: Rules[Any],
     view: BiddingView,
     seat: int,
@@ -1049,149 +961,6 @@ def _advice(
     )
 
 
-# One trick of a play-out, as the seat's gem action after it depends on it: the seat's place,
-# its tricks won so far and the cards left in its hand.
-_TrickNote = tuple[int, int, int]
-
-
-class _TsPlayouts:
-    """Tricks & Stones play-outs of one seat's six predictions, on the core.
-
-    Every step is the core's (``core_legal``/``core_step``) and every decision the heuristic
-    bots' (``choose_id`` on the seat's ``core_view``). The six predictions share a play-out of
-    the cards for as long as the seat's bot plays the same card under each of them and the same
-    player leads (the predictions are made through the core, so its first-lead rule decides);
-    where the seat's bot would play differently, the play-out forks. Gem actions do not change
-    how anyone plays a card, so at the table every gem action is skipped and the seat's own are
-    taken apart, for each prediction, after every trick of its play-out: the core's gem table
-    for the seat's place lists them, the seat's bot picks one, the table gives the gems after it.
-    """
-
-    def __init__(self, rules: ts.TricksAndStones, view: ts.TricksAndStonesView, seat: int) -> None:
-        self.rules = rules
-        self.seat = seat
-        self.n = rules.players
-        self.bots = [TsBot(rules, s) for s in range(self.n)]
-        self.opening = rules.round_opening(view.round, view.dealer)
-        self.round = view.round
-        self.trump = ts.SUIT_INDEX[view.trump]
-        self.allowances = ts.ALLOWANCES[self.n]
-        self.ring = rules.options.chambers == "ring"
-        # the seat's gem turns met so far: (gems, supply, prediction, trick note) -> (gems, supply)
-        self._gems: dict[tuple[tuple[int, ...], int, int, _TrickNote], tuple[tuple[int, ...], int]] = {}
-
-    def run(
-        self, hands: tuple[int, ...], aside: int, predictions: Sequence[int] = range(ts.MAX_PREDICTION + 1)
-    ) -> list[tuple[int, int, int, int]]:
-        """``(prediction, tricks won, score, cards)`` of the seat for each of ``predictions`` on
-        one deal, ``cards`` the mask of the seat's cards that won a trick."""
-        rules, seat, bots = self.rules, self.seat, self.bots
-        legal, step, core_view = rules.core_legal, rules.core_step, rules.core_view
-        start = rules.with_hands(self.opening, hands, aside)
-        others: dict[int, int] = {}  # the other seats' predictions: their bots', the same each time
-        leading: dict[int, tuple[ts.TricksAndStonesState, list[int]]] = {}  # first leader -> play
-        for p in predictions:
-            state = start
-            while state.phase is ts.PREDICT:
-                mover = state.to_play
-                assert mover is not None
-                if mover == seat:
-                    action = ts.PREDICT_ID + p
-                elif mover in others:
-                    action = others[mover]
-                else:
-                    action = others[mover] = bots[mover].choose_id(core_view(state, mover), legal(state))
-                state = step(state, action)
-            leading.setdefault(state.leader, (state, []))[1].append(p)
-        out: list[tuple[int, int, int, int]] = []
-        for state, group in leading.values():
-            self._play(state, group, [], [], out)
-        return out
-
-    def _play(
-        self,
-        state: ts.TricksAndStonesState,
-        group: list[int],
-        notes: list[_TrickNote],
-        cards: list[int],
-        out: list[tuple[int, int, int, int]],
-    ) -> None:
-        rules, seat, round_index = self.rules, self.seat, self.round
-        legal, step, core_view = rules.core_legal, rules.core_step, rules.core_view
-        gems, skip = ts.GEMS, ts.SKIP_ID
-        while state.round == round_index and state.to_play is not None:
-            if state.phase is gems:
-                state = step(state, skip)
-                continue
-            mover = state.to_play
-            assert mover is not None
-            ids = legal(state)
-            view = core_view(state, mover)
-            if mover != seat:
-                card = ts_play_id(view, ids)  # the bot's card (HeuristicBot.choose_id in the play phase)
-            else:
-                choices: dict[int, list[int]] = {}
-                for p in group:  # the state holds one of the group's predictions: the others' views differ in it
-                    own = view if view.prediction == p else view._replace(prediction=p)
-                    choices.setdefault(ts_play_id(own, ids), []).append(p)
-                (card, group), *rest = choices.items()
-                for other, part in rest:  # the seat's bot parts ways here: play the other part apart
-                    apart, taken = notes[:], cards[:]
-                    self._play(self._note(state, other, apart, taken), part, apart, taken, out)
-            state = self._note(state, card, notes, cards)
-        winners = mask_of(cards)
-        for p in group:
-            out.append((p, *self._score(p, notes), winners))
-
-    def _note(
-        self, state: ts.TricksAndStonesState, card: int, notes: list[_TrickNote], cards: list[int]
-    ) -> ts.TricksAndStonesState:
-        """Play ``card``; if it completes the trick, note the seat's place in it (the core's ranking)
-        and, if the seat won it, the seat's card in ``cards``."""
-        n, seat = self.n, self.seat
-        if len(state.played) == n - 1:
-            trick = (*state.played, card)
-            order = ts._ranking(trick, self.trump)
-            places = [(state.leader + i) % n for i in order]
-            if places[0] == seat:
-                cards.append(trick[order[0]])
-            won = state.tricks_won[seat] + (places[0] == seat)
-            left = state.held[seat].bit_count() - (state.to_play == seat)
-            notes.append((places.index(seat), won, left))
-        return self.rules.core_step(state, card)
-
-    def _gem_turn(
-        self, board: tuple[int, ...], supply: int, prediction: int, note: _TrickNote
-    ) -> tuple[tuple[int, ...], int]:
-        """The seat's gems and supply after its gem action for one trick (``note``)."""
-        place, won, left = note
-        points, moves = self.allowances[place]
-        listed, after = ts._gem_table(board, prediction, min(points, supply), moves, self.ring)
-        if len(listed) == 1:  # only Skip: no choice
-            return board, supply
-        view = ts.TricksAndStonesSeatView(
-            self.seat, self.n, ts.GEMS, self.trump, (1 << left) - 1, (), prediction, won, board
-        )
-        own = after[ts_gems_id(view, listed)]  # the bot's gem action (HeuristicBot.choose_id)
-        return own, supply - (sum(own) - sum(board))
-
-    def _score(self, prediction: int, notes: list[_TrickNote]) -> tuple[int, int]:
-        """The seat's tricks and score for ``prediction``: its gem actions after each trick as its
-        bot takes them from the core's gem table (TS-6, TS-7), then the round's points (TS-8)."""
-        board = (0,) * ts.CHAMBERS
-        supply = ts.GEMS_EACH
-        memo = self._gems
-        for note in notes:
-            key = (board, supply, prediction, note)
-            found = memo.get(key)
-            if found is None:
-                found = memo[key] = self._gem_turn(board, supply, prediction, note)
-            board, supply = found
-        tricks = notes[-1][1] if notes else 0
-        gems, bonus = ts._points(prediction, tricks, board)
-        return tricks, gems + bonus
-
-
 # --- racing the choices on the same deals ------------------------------------------------------------
 
 Stages = tuple[tuple[float, int], ...]
@@ -1200,14 +969,14 @@ Stages = tuple[tuple[float, int], ...]
 Outcome = TypeVar("Outcome")
 
 
-def _race(
+def race(
     samples: int,
     shortlist: Sequence[int],
     tried: int | None,
     stages: Stages,
     run: Callable[[int, Sequence[int]], Mapping[int, Outcome]],
     value: Callable[[Outcome], float],
-    ticker: _Ticker,
+    ticker: Ticker,
     weight: Callable[[int], int],
 ) -> Steps[dict[int, list[Outcome]]]:
     """Each choice's outcomes on the deals it played: every choice of ``shortlist`` plays the
@@ -1236,7 +1005,7 @@ def _race(
     return out
 
 
-def _count(playing: int) -> int:
+def each_playing(playing: int) -> int:
     """A race's work on one deal: a play-out for each choice playing it."""
     return playing
 
@@ -1246,7 +1015,7 @@ def _stops(samples: int, stages: Stages) -> list[int]:
     return [max(1, math.ceil(share * samples)) for share, _ in stages] + [samples]
 
 
-def _race_work(samples: int, choices: int, tried: bool, stages: Stages, weight: Callable[[int], int]) -> int:
+def race_work(samples: int, choices: int, tried: bool, stages: Stages, weight: Callable[[int], int]) -> int:
     """The most work a race reports (the choice under test may turn out to be among the best)."""
     stops = _stops(samples, stages)
     sizes = [choices] + [min(keep, choices) for _, keep in stages]
@@ -1423,9 +1192,6 @@ def _bt_key(wins: tuple[int, ...]) -> tuple[tuple[int, int, int], ...]:
     return tuple(segments)
 
 
-TS_RACE: Stages = ((0.2, 3),)
-"""Tricks & Stones' race of the six predictions: all of them on the first 20 % of the deals, then
-the 3 best (and the prediction under test) on every deal."""
 SHORTLIST = 8
 """Band of Tricks: how many of the best bids by the rough scores are played for (besides the bid
 under test)."""
@@ -1445,7 +1211,7 @@ def _advise_bt(
     seed: int,
     sampler: DealSampler,
     rng: random.Random,
-    ticker: _Ticker,
+    ticker: Ticker,
 ) -> Steps[Advice]:
     assert isinstance(rules, bt.BandOfTricks) and isinstance(view, bt.BandOfTricksView)
     own = BandBot(rules, seat).bid_of(bt.IDS.mask(view.hand))
@@ -1454,7 +1220,7 @@ def _advise_bt(
     rough_deals = min(samples, SHORTLIST_DEALS)
     tried = None if under_test is None else bt.ALL_BIDS.index(under_test)
     # progress counts bid play-outs: the shortlist's, then the race's
-    ticker.total = rough_deals + _race_work(samples, SHORTLIST, tried is not None, BT_RACE, _count)
+    ticker.total = rough_deals + race_work(samples, SHORTLIST, tried is not None, BT_RACE, each_playing)
     yield from ticker.tick(0)
     # 1. shortlist: the bot's own bid played out on the first deals, every bid scored on that play
     keys: dict[tuple[tuple[int, int, int], ...], int] = {}
@@ -1474,7 +1240,7 @@ def _advise_bt(
     def points(leaf: _BtLeaf) -> float:
         return bt._points_of(leaf.bid, leaf.won, n)
 
-    leaves = yield from _race(samples, ranked[:SHORTLIST], tried, BT_RACE, run, points, ticker, _count)
+    leaves = yield from race(samples, ranked[:SHORTLIST], tried, BT_RACE, run, points, ticker, each_playing)
     played_for = list(leaves)
     estimates = list(rough)
     for b in played_for:
@@ -1487,7 +1253,7 @@ def _advise_bt(
         first=f"{BT_RACE[0][0]:.0%}",
         keep=BT_RACE[0][1],
     )
-    return _advice(rules, view, seat, samples, seed, under_test, bt.ALL_BIDS[own], estimates, model, metal)
+    return advice_of(rules, view, seat, samples, seed, under_test, bt.ALL_BIDS[own], estimates, model, metal)
 
 
 def _bt_played_estimate(
@@ -1518,9 +1284,9 @@ def _bt_played_estimate(
         total += score
         squares += score * score
         if leaf.winners:
-            _count_bits(cards, leaf.winners)
+            count_bits(cards, leaf.winners)
     count = len(leaves)
-    mean, stderr = _summary(total, squares, count)
+    mean, stderr = mean_and_error(total, squares, count)
     action = bt.ALL_BIDS[bid]
     card_wins = tuple((bt.IDS.card(c), cards.get(c, 0)) for c in bits(bt.IDS.mask(view.hand)))
     return BidEstimate(
@@ -1561,7 +1327,7 @@ def _score_all_bids(
         score = rules.zero_success_points if t == 0 else -t
         zero_sum += score * count
         zero_sq += score * score * count
-    mean, stderr = _summary(zero_sum, zero_sq, samples)
+    mean, stderr = mean_and_error(zero_sum, zero_sq, samples)
     estimates = [
         BidEstimate(
             bt.ZERO, str(bt.ZERO), samples, tuple(totals), totals[0], totals[0] / samples, mean, stderr,
@@ -1603,7 +1369,7 @@ def _score_all_bids(
             hist[0][r] += count
             hist[1][s] += count
             hist[2][p] += count
-        mean, stderr = _summary(total, squares, samples)
+        mean, stderr = mean_and_error(total, squares, samples)
         estimates.append(
             BidEstimate(
                 bid,
@@ -1780,7 +1546,7 @@ def _advise_jv(
     seed: int,
     sampler: DealSampler,
     rng: random.Random,
-    ticker: _Ticker,
+    ticker: Ticker,
 ) -> Steps[Advice]:
     assert isinstance(rules, jv.JewelVault) and isinstance(view, jv.JewelVaultView)
     k = view.announced
@@ -1798,9 +1564,9 @@ def _advise_jv(
         hands = deals[i]
         return {a: playouts.run(hands, a, masks[a]) for a in playing}
 
-    ticker.total = _race_work(samples, len(shortlist), tried is not None, RACE, _count)
+    ticker.total = race_work(samples, len(shortlist), tried is not None, RACE, each_playing)
     yield from ticker.tick(0)
-    outcomes = yield from _race(samples, shortlist, tried, RACE, run, _points, ticker, _count)
+    outcomes = yield from race(samples, shortlist, tried, RACE, run, _points, ticker, each_playing)
     ways = math.comb(len(view.hand), k)
     if len(shortlist) == ways:
         candidates = f"All {ways} ways to pass {k} were tried."
@@ -1814,7 +1580,7 @@ def _advise_jv(
     )
     estimates = [_jv_estimate(rules, view, table.actions[a], masks[a], outcomes[a]) for a in outcomes]
     own = table.actions[shortlist[0]]  # the bot's own pass comes first
-    return _advice(rules, view, seat, samples, seed, under_test, own, estimates, model, ())
+    return advice_of(rules, view, seat, samples, seed, under_test, own, estimates, model, ())
 
 
 def _jv_tried(rules: jv.JewelVault, view: jv.JewelVaultView, under_test: Action, hand: int, k: int) -> int:
@@ -1845,10 +1611,10 @@ def _jv_estimate(
         total += o.points
         squares += o.points * o.points
         if o.carriers:
-            _count_bits(cards, o.carriers)
+            count_bits(cards, o.carriers)
         if o.passed_won:
-            _count_bits(lost, o.passed_won)
-    mean, stderr = _summary(total, squares, count)
+            count_bits(lost, o.passed_won)
+    mean, stderr = mean_and_error(total, squares, count)
     ids = jv.CARD_IDS
     kept = ids.mask(view.hand) & ~passed
     card_wins = tuple((ids.card(c), cards.get(c, 0)) for c in bits(kept))
@@ -1864,8 +1630,8 @@ def _jv_reasons(rules: jv.JewelVault, estimate: BidEstimate, given: Sequence[tup
     """A pass's reasons: the cards that carry the seat's tricks, how often the passed cards win
     a trick for their receiver, and how often the seat wins no trick (JV-6: two ♦ actions)."""
     n = estimate.samples
-    reasons = [_carriers(estimate.card_wins, n)]
-    parts = [f"{_label(c)} in {_share(k, n)}" for c, k in given]
+    reasons = [carriers(estimate.card_wins, n)]
+    parts = [f"{_label(c)} in {share(k, n)}" for c, k in given]
     if all(k < 0.05 * n for _, k in given):
         text = f"The cards you pass almost never win a trick for whoever gets them ({and_list(parts)} of the deals)."
     else:
@@ -1876,7 +1642,7 @@ def _jv_reasons(rules: jv.JewelVault, estimate: BidEstimate, given: Sequence[tup
         reasons.append(
             Reason(
                 "jv.round-end.no-trick",
-                f"You win no trick in {_share(none, n)} of the deals: then you take two ♦ actions at the round's end.",
+                f"You win no trick in {share(none, n)} of the deals: then you take two ♦ actions at the round's end.",
             )
         )
     return tuple(reasons)
@@ -1892,7 +1658,7 @@ def _points(outcome: _JvOutcome) -> float:
 @dataclass(frozen=True, slots=True)
 class AdvisorEntry:
     """How the advisor works for one game. A game names its entry in its declaration
-    (``Capabilities(advice=Ref("tricklab.advisor:TS_ADVICE"))``) and the advisor reads it there.
+    (``Capabilities(advice=Ref("tricklab.games.tricks_and_stones.advice:TS_ADVICE"))``) and the advisor reads it there.
 
     ``view_type`` is the game's seat view, ``what`` names its bidding phase in messages, ``ids``
     numbers its cards as its core does (a sorted hand is a mask's ids, lowest first),
@@ -1913,7 +1679,7 @@ class AdvisorEntry:
     with_hands: Callable[[Rules[Any], GameState, tuple[int, ...]], GameState]
     normalise_bid: Callable[[object], Action]
     advise: Callable[
-        [Rules[Any], BiddingView, int, Action | None, int, int, DealSampler, random.Random, _Ticker], Steps[Advice]
+        [Rules[Any], BiddingView, int, Action | None, int, int, DealSampler, random.Random, Ticker], Steps[Advice]
     ]
     given: Callable[[Rules[Any], GameState, int], tuple[int, int] | None] = lambda rules, state, seat: None
     knowledge: Callable[[Rules[Any], BiddingView, int], Knowledge] | None = None
@@ -1971,21 +1737,6 @@ def _revealed_voids(rules: Rules[Any], entry: DealHooks, before: GameState, card
     return voids
 
 
-def _ts_round(state: GameState) -> int:
-    assert isinstance(state, ts.TricksAndStonesState)
-    return state.round
-
-
-def _ts_hands(state: GameState) -> tuple[int, ...]:
-    assert isinstance(state, ts.TricksAndStonesState)
-    return state.held
-
-
-def _ts_with_hands(rules: Rules[Any], state: GameState, hands: tuple[int, ...]) -> GameState:
-    assert isinstance(rules, ts.TricksAndStones) and isinstance(state, ts.TricksAndStonesState)
-    return rules.with_hands(state, hands, state.set_aside)
-
-
 def _bt_round(state: GameState) -> int:
     assert isinstance(state, bt.BandOfTricksState)
     return state.deal
@@ -2025,9 +1776,6 @@ def _jv_given(rules: Rules[Any], state: GameState, seat: int) -> tuple[int, int]
     return rules.receiver(seat), passed
 
 
-TS_ADVICE = AdvisorEntry(
-    ts.TricksAndStonesView, "the prediction phase", ts.IDS, _ts_round, _ts_hands, _ts_with_hands, _ts_bid, _advise_ts
-)
 BT_ADVICE = AdvisorEntry(
     bt.BandOfTricksView,
     "the bid phase",

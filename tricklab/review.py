@@ -93,9 +93,6 @@ from .advisor import (
     _jv_hands,
     _jv_round,
     _jv_with_hands,
-    _ts_hands,
-    _ts_round,
-    _ts_with_hands,
 )
 from .bots import heuristic_bot
 from .cards import Card
@@ -175,7 +172,7 @@ class ReviewCancelled(TricklabError):
 @dataclass(frozen=True, slots=True)
 class ReviewEntry:
     """How the review works for one game; a game names it in its declaration
-    (``Capabilities(review=Ref("tricklab.review:TS_REVIEW"))``).
+    (``Capabilities(review=Ref("tricklab.games.tricks_and_stones.review:TS_REVIEW"))``).
 
     ``ids``, ``round_of``, ``hands``, ``with_hands`` and ``given`` are what the deal sampler
     reads (:class:`tricklab.advisor.DealHooks`). ``deal(rules, state, hands, aside)`` puts a
@@ -206,39 +203,9 @@ class ReviewEntry:
     aside: Callable[[GameState, int], int | None] | None = None
 
 
-def _nothing_given(rules: Rules[Any], state: GameState, seat: int) -> tuple[int, int] | None:
+def nothing_given(rules: Rules[Any], state: GameState, seat: int) -> tuple[int, int] | None:
+    """A game's ``given`` where a seat passes no cards: none are anywhere."""
     return None
-
-
-def _ts_deal(rules: Rules[Any], state: GameState, hands: tuple[int, ...], aside: int) -> GameState:
-    assert isinstance(rules, ts.TricksAndStones) and isinstance(state, ts.TricksAndStonesState)
-    return rules.with_hands(state, hands, aside)
-
-
-def _ts_view(rules: Rules[Any], state: GameState, seat: int) -> object:
-    assert isinstance(rules, ts.TricksAndStones) and isinstance(state, ts.TricksAndStonesState)
-    return rules.core_view(state, seat)
-
-
-def _ts_score(rules: Rules[Any], start: GameState, end: GameState, seat: int, round_index: int) -> int:
-    assert isinstance(end, ts.TricksAndStonesState)
-    return end.round_scores[round_index][seat]
-
-
-def _ts_tricks(rules: Rules[Any], state: GameState, seat: int) -> int:
-    assert isinstance(state, ts.TricksAndStonesState)
-    return state.tricks_won[seat]
-
-
-def _ts_target(rules: Rules[Any], state: GameState, seat: int) -> int | None:
-    assert isinstance(state, ts.TricksAndStonesState)
-    return state.predictions[seat]
-
-
-def _ts_aside(state: GameState, seat: int) -> int | None:
-    """Another player's gem action: skipped (it moves only that player's gems, TS-7)."""
-    assert isinstance(state, ts.TricksAndStonesState)
-    return ts.SKIP_ID if state.phase is ts.GEMS and state.to_play != seat else None
 
 
 def _bt_deal(rules: Rules[Any], state: GameState, hands: tuple[int, ...], aside: int) -> GameState:
@@ -274,27 +241,12 @@ def _jv_score(rules: Rules[Any], start: GameState, end: GameState, seat: int, ro
     return rules.points_of(end.jewels)[side] - rules.points_of(start.jewels)[side]
 
 
-TS_REVIEW = ReviewEntry(
-    ts.IDS,
-    _ts_round,
-    _ts_hands,
-    _ts_with_hands,
-    _nothing_given,
-    _ts_deal,
-    _ts_view,
-    frozenset({ts.PREDICT}),
-    _ts_score,
-    Wording("ts.trick", "ts.gems.places", "ts.score.bonus", "ts.score.chamber"),
-    _ts_tricks,
-    _ts_target,
-    _ts_aside,
-)
 BT_REVIEW = ReviewEntry(
     bt.IDS,
     _bt_round,
     _bt_hands,
     _bt_with_hands,
-    _nothing_given,
+    nothing_given,
     _bt_deal,
     _bt_view,
     frozenset(),

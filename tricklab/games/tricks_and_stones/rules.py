@@ -593,8 +593,8 @@ CAPABILITIES = Capabilities(
     ),
     panels=(PanelKind.CHAMBERS, PanelKind.PODIUM, PanelKind.ROUND_SCORES),
     bots=(("heuristic", Ref("tricklab.games.tricks_and_stones.bots:HeuristicBot")),),
-    advice=Ref("tricklab.advisor:TS_ADVICE"),
-    review=Ref("tricklab.review:TS_REVIEW"),
+    advice=Ref("tricklab.games.tricks_and_stones.advice:TS_ADVICE"),
+    review=Ref("tricklab.games.tricks_and_stones.review:TS_REVIEW"),
     option_values=(("chambers", ("ring",)), ("first_lead_tie", ("dealer",))),
     # the four gem actions after a trick are part of its entry in a move list
     grouping=Grouping(follows=("gems",)),
