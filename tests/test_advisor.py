@@ -39,6 +39,7 @@ from tricklab.cards import Card
 from tricklab.errors import InvalidAction, InvalidOption, InvalidScoreInput
 from tricklab.games import band_of_tricks as bt
 from tricklab.games import jewel_vault as jv
+from tricklab.games.band_of_tricks import advice as bt_advice_module
 from tricklab.games.band_of_tricks.bots import HeuristicBot as BandBot
 from tricklab.games.tricks_and_stones import rules as ts
 
@@ -420,7 +421,7 @@ def test_bt_playouts_match_the_checked_engine(players: int, seeds: range) -> Non
         wins, _, _ = engine_bt(rules, state, seat, played)
         assert advice.metal_wins[wins.count(bt.METAL)] == 1
         played_for = [e for e in advice.estimates if e.played_for]
-        assert len(played_for) >= tricklab.advisor.SHORTLIST
+        assert len(played_for) >= bt_advice_module.SHORTLIST
         assert bid is None or (advice.tried is not None and advice.tried.played_for)
         for estimate in played_for:  # each bid played for: the engine's play-out aiming for it
             target = estimate.bid
@@ -520,7 +521,7 @@ def test_bt_every_bid_agrees_with_brute_force() -> None:
             continue
         exact = [bot_counts(rules, seat, bid, wins) for wins, _, _ in plays]
         scores = [bt_deal_points(bid, list(won.values()), rules.players) for won in exact]
-        assert estimate.samples == tricklab.advisor.SHORTLIST_DEALS  # the rough figures: from the first deals
+        assert estimate.samples == bt_advice_module.SHORTLIST_DEALS  # the rough figures: from the first deals
         assert close(estimate.mean, scores, estimate.samples), (bid, estimate.mean, sum(scores) / 90)
         if bid.zero:
             hits = [sum(won.values()) == 0 for won in exact]
@@ -531,7 +532,7 @@ def test_bt_every_bid_agrees_with_brute_force() -> None:
                     share = estimate.suits[j][w] / estimate.samples
                     assert close(share, [won[key] == w for won in exact], estimate.samples)
         assert close(estimate.p_exact, hits, estimate.samples)
-    assert played_for >= tricklab.advisor.SHORTLIST
+    assert played_for >= bt_advice_module.SHORTLIST
     # the bid played out: the engine's own Metal choices are what the advisor counts
     for wins, won, _ in plays:
         assert tuple(bot_counts(rules, seat, own, wins).values()) == won[:3]
@@ -578,19 +579,19 @@ def test_bt_result_fields(bt_advice: tuple[Any, Any, Advice]) -> None:
     assert advice.played == BandBot(rules, view.seat).choose(view, list(bt.ALL_BIDS))
     rough = [e for e in advice.estimates if not e.played_for]
     totals = rough[0].tricks
-    assert len(rough) <= 343 - tricklab.advisor.SHORTLIST
+    assert len(rough) <= 343 - bt_advice_module.SHORTLIST
     for e in advice.estimates:  # the rough bids share the bot's own bid's play-outs, on the first deals
         assert e.tricks == totals or e.played_for
         # played for: on every deal, or on the first 15 % when dropped in the race; rough: the first 250
-        assert e.samples in ((300, 45) if e.played_for else (tricklab.advisor.SHORTLIST_DEALS,))  # 45: 15 %
+        assert e.samples in ((300, 45) if e.played_for else (bt_advice_module.SHORTLIST_DEALS,))  # 45: 15 %
         assert sum(e.tricks) == e.samples and len(e.suits) == 3 and all(sum(h) == e.samples for h in e.suits)
     zero = advice.estimate("zero")
     assert zero.hits == zero.tricks[0]
     assert advice.estimate({"rock": 1}) is advice.estimate(Bid(1, 0, 0)) is advice.estimate("bid 1 0 0")
     assert advice.estimate(Bid(0, 0, 0)) is advice.estimates[0]
-    assert sum(advice.metal_wins) == tricklab.advisor.SHORTLIST_DEALS
+    assert sum(advice.metal_wins) == bt_advice_module.SHORTLIST_DEALS
     finalists = [e for e in advice.estimates if e.played_for and e.samples == 300]
-    assert len(finalists) == 2 and len([e for e in advice.estimates if e.played_for]) == tricklab.advisor.SHORTLIST
+    assert len(finalists) == 2 and len([e for e in advice.estimates if e.played_for]) == bt_advice_module.SHORTLIST
     assert advice.best.mean == max(e.mean for e in finalists)
     data = json.loads(json.dumps(advice.as_dict(), allow_nan=False))  # plain data for a widget
     assert data["played"] == str(advice.played) and len(data["estimates"]) == 343

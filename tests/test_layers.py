@@ -50,7 +50,6 @@ ABOVE_THE_ENGINE = (
 
 #: modules outside a game's folder that still name that game: (module, game)
 STILL_NAMING_A_GAME = {
-    ("tricklab.advisor", "band_of_tricks"),
     ("tricklab.advisor", "jewel_vault"),
     ("tricklab.review", "band_of_tricks"),
     ("tricklab.review", "jewel_vault"),

@@ -26,10 +26,10 @@ from tricklab.advisor import Knowledge, advise
 from tricklab.bots import make_bots
 from tricklab.errors import TricklabError
 from tricklab.games import GAMES
+from tricklab.games.band_of_tricks.review import BT_REVIEW
 from tricklab.games.tricks_and_stones.review import TS_REVIEW
 from tricklab.judge import judge_work
 from tricklab.review import (
-    BT_REVIEW,
     JV_REVIEW,
     THRESHOLDS,
     VERDICTS,

@@ -86,9 +86,6 @@ from typing import Any, Protocol, cast
 
 from .actions import Action, Play
 from .advisor import (
-    _bt_hands,
-    _bt_round,
-    _bt_with_hands,
     _jv_given,
     _jv_hands,
     _jv_round,
@@ -208,21 +205,6 @@ def nothing_given(rules: Rules[Any], state: GameState, seat: int) -> tuple[int, 
     return None
 
 
-def _bt_deal(rules: Rules[Any], state: GameState, hands: tuple[int, ...], aside: int) -> GameState:
-    assert isinstance(rules, bt.BandOfTricks) and isinstance(state, bt.BandOfTricksState)
-    return rules.with_hands(state, hands)._replace(aside_mask=aside)  # the odd card of 3 players (BT-1)
-
-
-def _bt_view(rules: Rules[Any], state: GameState, seat: int) -> object:
-    assert isinstance(rules, bt.BandOfTricks) and isinstance(state, bt.BandOfTricksState)
-    return rules.core_view(state, seat)
-
-
-def _bt_score(rules: Rules[Any], start: GameState, end: GameState, seat: int, round_index: int) -> int:
-    assert isinstance(end, bt.BandOfTricksState)
-    return end.deal_scores[round_index][seat]
-
-
 def _jv_deal(rules: Rules[Any], state: GameState, hands: tuple[int, ...], aside: int) -> GameState:
     assert isinstance(rules, jv.JewelVault) and isinstance(state, jv.JewelVaultState)
     return rules.with_hands(state, hands)  # the cards in no hand become the cards aside
@@ -241,18 +223,6 @@ def _jv_score(rules: Rules[Any], start: GameState, end: GameState, seat: int, ro
     return rules.points_of(end.jewels)[side] - rules.points_of(start.jewels)[side]
 
 
-BT_REVIEW = ReviewEntry(
-    bt.IDS,
-    _bt_round,
-    _bt_hands,
-    _bt_with_hands,
-    nothing_given,
-    _bt_deal,
-    _bt_view,
-    frozenset(),
-    _bt_score,
-    Wording("bt.trick", None, None, "bt.score.deal"),
-)
 JV_REVIEW = ReviewEntry(
     jv.CARD_IDS,
     _jv_round,

@@ -164,8 +164,8 @@ CAPABILITIES = Capabilities(
     ),
     panels=(PanelKind.BIDS_AND_WINS, PanelKind.METAL_CHOICE),
     bots=(("heuristic", Ref("tricklab.games.band_of_tricks.bots:HeuristicBot")),),
-    advice=Ref("tricklab.advisor:BT_ADVICE"),
-    review=Ref("tricklab.review:BT_REVIEW"),
+    advice=Ref("tricklab.games.band_of_tricks.advice:BT_ADVICE"),
+    review=Ref("tricklab.games.band_of_tricks.review:BT_REVIEW"),
     option_values=(("max_extra_deals", (0, 100)),),
     round_word="deal",
     # counting a Metal win is part of its trick's entry; a tie after the last deal ends that deal
