@@ -446,6 +446,7 @@ BY_NAME: dict[str, Example] = {
 EXAMPLES: dict[str, dict[str, Example]] = {
     # the engine
     "tricklab.get_rules": {"options": lambda g: {}},
+    "tricklab.Bid.of": {"numbers": lambda g: {"rock": 1, "soul": 0, "pops": 2}},
     "tricklab.find_game": {"name": lambda g: g.name},
     "tricklab.Announce": {"n": lambda g: 1},
     "tricklab.AssignMetal": {"suit": lambda g: "rock"},

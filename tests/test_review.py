@@ -27,10 +27,10 @@ from tricklab.bots import make_bots
 from tricklab.errors import TricklabError
 from tricklab.games import GAMES
 from tricklab.games.band_of_tricks.review import BT_REVIEW
+from tricklab.games.jewel_vault.review import JV_REVIEW
 from tricklab.games.tricks_and_stones.review import TS_REVIEW
 from tricklab.judge import judge_work
 from tricklab.review import (
-    JV_REVIEW,
     THRESHOLDS,
     VERDICTS,
     DecisionReview,

@@ -180,6 +180,11 @@ class Bid(Action):
     @classmethod
     def of(cls, numbers: Mapping[str, int]) -> Bid:
         """The bid of ``numbers`` per suit (a suit not given: 0), as a widget builds it up."""
+        if not isinstance(numbers, Mapping):
+            raise InvalidAction(f"Bid: the numbers are a number per suit, like {{'rock': 1}}, not {describe(numbers)}")
+        unknown = [key for key in numbers if key not in BID_SUITS]
+        if unknown:
+            raise InvalidAction(f"Bid: the suits bid on are {', '.join(BID_SUITS)}, not {describe(unknown[0])}")
         rock, soul, pops = (numbers.get(suit, 0) for suit in BID_SUITS)
         return cls(rock, soul, pops)
 

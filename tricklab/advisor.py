@@ -80,12 +80,12 @@ per-suit bids, 0 0 0 being Zero Success, BT-3): too many to play for each. So:
   never recommended (a bid far from the one played is usually worse in the rough than played
   for: try it with ``bid=``).
 
-**Jewel Vault**: which cards to pass, once the dealer named how many (JV-4). Every way to
-pass is tried when there are at most :data:`ALL_PASSES` (passing 1 card); otherwise the
-:data:`ALL_PASSES` passes nearest the bot's own (``HeuristicBot.pass_order``), and the pass
+**Jewel Vault** (:mod:`tricklab.games.jewel_vault.advice`): which cards to pass, once the dealer
+named how many (JV-4). Every way to pass is tried when there are at most ``ALL_PASSES`` (passing 1
+card); otherwise the ``ALL_PASSES`` passes nearest the bot's own (``HeuristicBot.pass_order``), and the pass
 under test. Each is played from the start of the passes: players passing before the seat
 choose again on their sampled hand, as their choices are secret. The passes race on the
-same deals (:data:`RACE`): after 5 % of the deals only the 3 best go on, after 15 % the best
+same deals (``RACE``): after 5 % of the deals only the 3 best go on, after 15 % the best
 alone, while the pass under test plays every deal; each figure is from the deals its pass
 was played on, and only a pass played on every deal is recommended.
 
@@ -102,24 +102,23 @@ from __future__ import annotations
 import contextlib
 import math
 import random
-from collections.abc import Callable, Iterator, Mapping, Sequence
-from dataclasses import dataclass, field, replace
-from itertools import combinations
+from collections.abc import Callable, Iterator, Sequence
+from dataclasses import dataclass, field
 from typing import Any, Protocol, TypeVar
 
-from .actions import Action, Pass, Play, parse_action
-from .cards import BandCard, Card, any_card
+from .actions import Action, Play, parse_action
+from .cards import Card
 from .errors import InvalidAction, InvalidOption, TricklabError, describe
-from .explain import Reason, and_list
+from .explain import Reason
 from .games import find_game, games_with
-from .games import jewel_vault as jv
 from .games.base import GameState, Rules, SeatView, check_rules, check_seed
-from .games.core import CardIds, CoreRules, Facts, bits, lowest, mask_of
-from .games.jewel_vault.bots import HeuristicBot as JvBot
+from .games.core import CardIds, CoreRules, lowest, mask_of
 from .match import Match
 from .platform import Steps, finish
+from .playouts import CARRIES, AdviceCancelled, Ticker
 
 __all__ = [
+    "CARRIES",
     "Advice",
     "AdviceCancelled",
     "AdviceUnavailable",
@@ -148,7 +147,6 @@ class BiddingView(SeatView, Protocol):
 pass of Jewel Vault."""
 
 MAX_SAMPLES = 1_000_000
-PROGRESS_STEPS = 50
 
 
 # --- errors -------------------------------------------------------------------------------------
@@ -162,15 +160,6 @@ class AdviceUnavailable(TricklabError):
 class InconsistentKnowledge(TricklabError):
     """What a seat is said to know contradicts itself or the deck (a card in two places,
     sizes that do not add up, a known card in a suit its holder is void in, no deal fits)."""
-
-
-class AdviceCancelled(TricklabError):
-    """The progress callback returned ``False``; ``done`` of ``total`` samples were played."""
-
-    def __init__(self, done: int, total: int) -> None:
-        super().__init__(f"advice cancelled after {done} of {total} steps of its play-outs")
-        self.done = done
-        self.total = total
 
 
 # --- what a seat knows ----------------------------------------------------------------------------
@@ -735,32 +724,6 @@ def advise_steps(
     return entry.advise(rules, checked, seat, under_test, samples, seed, sampler, rng, Ticker(samples))
 
 
-class Ticker:
-    """Reports ``(done, total)`` every ``step`` samples (``yield from ticker.tick(done)``)."""
-
-    def __init__(self, total: int) -> None:
-        self.total = total
-        self.next = 0
-        self.done = 0
-
-    @property
-    def total(self) -> int:
-        """The steps of work in all (a game's play-outs may count more than the samples)."""
-        return self._total
-
-    @total.setter
-    def total(self, total: int) -> None:
-        self._total = total
-        self.step = max(1, total // PROGRESS_STEPS)
-
-    def tick(self, done: int) -> Iterator[tuple[int, int]]:
-        self.done = done
-        if done < self.next and done != self.total:
-            return
-        self.next = done + self.step
-        yield done, self.total
-
-
 def _check_game(rules: Rules[Any] | type[Rules[Any]]) -> AdvisorEntry:
     """The advisor's entry for the game, as the game declares it (``Capabilities.advice``)."""
     ref = rules.capabilities.advice
@@ -817,434 +780,19 @@ def _no_cards(text: str) -> Card:
     raise InvalidAction(f"{describe(text)}: a bid names no card")
 
 
-def mean_and_error(total: float, squares: float, count: int) -> tuple[float, float]:
-    mean = total / count
-    if count < 2:
-        return mean, math.inf
-    variance = max(0.0, (squares - total * total / count) / (count - 1))
-    return mean, math.sqrt(variance / count)
-
-
 # --- why a bid is good: reasons a beginner can use ----------------------------------------------------
-
-CARRIES = 0.3
-"""A card "carries" tricks if it wins a trick in at least this share of the deals played out."""
-CARRIERS_SHOWN = 4
-
-
-def share(count: int, samples: int) -> str:
-    return f"{count / samples:.0%}"
-
-
-def _label(card: Card) -> str:
-    """A card as a beginner reads it: A♦, or a Band of Tricks card by name (Rock 14)."""
-    return card.name if isinstance(card, BandCard) else card.pretty
-
-
-def carriers(card_wins: Sequence[tuple[Card, int]], samples: int, whose: str = "Your") -> Reason:
-    """Which of the seat's cards win the tricks (``advice.cards``): the cards that win a trick in
-    at least :data:`CARRIES` of the deals, most often first."""
-    ranked = sorted(((k, c) for c, k in card_wins if k >= CARRIES * samples), key=lambda kc: -kc[0])
-    if not ranked:
-        return Reason(
-            "advice.cards",
-            f"None of {whose.lower()} cards wins a trick in as many as {CARRIES:.0%} of the deals: expect few tricks.",
-        )
-    shown = ranked[:CARRIERS_SHOWN]
-    parts = [f"{_label(c)} ({share(k, samples)})" for k, c in shown]
-    more = len(ranked) - len(shown)
-    rest = f", and {more} more" if more else ""
-    return Reason(
-        "advice.cards",
-        f"{whose} tricks come from {and_list(parts)}{rest}: the share of deals in which each card wins a trick.",
-        tuple(c for _, c in shown),
-    )
-
-
-def count_bits(counts: dict[int, int], mask: int) -> None:
-    """Count one more for each card id in ``mask``."""
-    for c in bits(mask):
-        counts[c] = counts.get(c, 0) + 1
-
-
-def _pick_best(estimates: Sequence[BidEstimate]) -> BidEstimate:
-    """The bid played for on every deal with the highest expected score (ties: the higher
-    ``p_exact``, then the first listed): a rough figure, or one from fewer deals (a pass dropped
-    in Jewel Vault's race), is never recommended."""
-    most = max(e.samples for e in estimates if e.played_for)
-    candidates = [e for e in estimates if e.played_for and e.samples == most]
-    best = candidates[0]
-    for e in candidates[1:]:
-        if (e.mean, e.p_exact) > (best.mean, best.p_exact):
-            best = e
-    return best
 
 
 # --- Tricks & Stones --------------------------------------------------------------------------------------
 
 
-def advice_of(
-    rules: Rules[Any],
-    view: BiddingView,
-    seat: int,
-    samples: int,
-    seed: int,
-    under_test: Action | None,
-    played: Action | None,
-    estimates: list[BidEstimate],
-    model: str,
-    metal: tuple[int, ...],
-) -> Advice:
-    return Advice(
-        rules.name,
-        rules.players,
-        seat,
-        tuple(view.hand),
-        samples,
-        seed,
-        under_test,
-        played,
-        tuple(estimates),
-        _pick_best(estimates),
-        model,
-        metal,
-    )
-
-
 # --- racing the choices on the same deals ------------------------------------------------------------
-
-Stages = tuple[tuple[float, int], ...]
-"""A race: after each share of the deals, only this many of the best choices go on."""
-
-Outcome = TypeVar("Outcome")
-
-
-def race(
-    samples: int,
-    shortlist: Sequence[int],
-    tried: int | None,
-    stages: Stages,
-    run: Callable[[int, Sequence[int]], Mapping[int, Outcome]],
-    value: Callable[[Outcome], float],
-    ticker: Ticker,
-    weight: Callable[[int], int],
-) -> Steps[dict[int, list[Outcome]]]:
-    """Each choice's outcomes on the deals it played: every choice of ``shortlist`` plays the
-    first deals; after each stage (a share of the ``samples`` deals) only the best ``keep`` by
-    mean ``value`` go on (ties: earlier in ``shortlist``), and the choice under test
-    ``tried`` plays every deal. ``run(i, playing)`` plays deal ``i`` for the choices
-    ``playing`` and gives each one's outcome. Progress counts ``weight(len(playing))`` a deal."""
-    out: dict[int, list[Outcome]] = {c: [] for c in dict.fromkeys([*shortlist, *([] if tried is None else [tried])])}
-    stops = _stops(samples, stages)
-    running = list(shortlist)
-    done = ticker.done  # work already reported (a shortlist's play-outs before the race)
-    begin = 0
-    for stage, stop in enumerate(stops):
-        playing = list(dict.fromkeys([*running, *([] if tried is None else [tried])]))
-        for i in range(begin, max(begin, stop)):
-            for choice, outcome in run(i, playing).items():
-                out[choice].append(outcome)
-            done += weight(len(playing))
-            yield from ticker.tick(done)
-        begin = max(begin, stop)
-        if stage < len(stages):
-            order = {c: k for k, c in enumerate(shortlist)}
-            running = sorted(running, key=lambda c: (-_mean_of(out[c], value), order[c]))[: stages[stage][1]]
-    if done != ticker.total:  # the choice under test was among the best: less work than the most
-        yield from ticker.tick(ticker.total)
-    return out
-
-
-def each_playing(playing: int) -> int:
-    """A race's work on one deal: a play-out for each choice playing it."""
-    return playing
-
-
-def _stops(samples: int, stages: Stages) -> list[int]:
-    """Where each stage of a race ends (a number of deals), the last at ``samples``."""
-    return [max(1, math.ceil(share * samples)) for share, _ in stages] + [samples]
-
-
-def race_work(samples: int, choices: int, tried: bool, stages: Stages, weight: Callable[[int], int]) -> int:
-    """The most work a race reports (the choice under test may turn out to be among the best)."""
-    stops = _stops(samples, stages)
-    sizes = [choices] + [min(keep, choices) for _, keep in stages]
-    begins = [0, *stops[:-1]]
-    return sum(
-        max(0, stop - begin) * weight(size + tried) for begin, stop, size in zip(begins, stops, sizes, strict=True)
-    )
-
-
-def _mean_of(outcomes: Sequence[Outcome], value: Callable[[Outcome], float]) -> float:
-    return sum(value(o) for o in outcomes) / len(outcomes)
 
 
 # --- Band of Tricks ----------------------------------------------------------------------------------------
 
 
 # --- Jewel Vault: which cards to pass ------------------------------------------------------------------
-
-ALL_PASSES = 10
-"""Jewel Vault: with at most this many possible passes every one is tried; with more (2 or 3
-cards to pass) the shortlist is the :data:`ALL_PASSES` passes nearest the bot's own."""
-RACE: Stages = ((0.05, 3), (0.15, 1))
-"""Jewel Vault's race: after 5 % of the deals only the 3 best passes go on, after 15 % the best;
-the pass under test always plays every deal."""
-
-_JV_MODEL = (
-    "Each sampled deal of the unseen cards was played from the start of the passes by the heuristic "
-    "bots, the seat passing the cards under test; players who pass before the seat choose again on "
-    "their sampled hand (their choices are secret). The score is what the round brings the seat's "
-    "side: vault jewels 2 points, showroom jewels 1. {candidates} The passes raced on the same deals: "
-    "after {first} of the deals only the {keep1} best went on, after {second} the best alone; each "
-    "figure is from the deals that pass was played on."
-)
-
-
-def _jv_knowledge(rules: Rules[Any], view: BiddingView, seat: int) -> Knowledge:
-    """What the seat knows at the start of the passes: its own hand, every hand full."""
-    assert isinstance(rules, jv.JewelVault) and isinstance(view, jv.JewelVaultView)
-    if view.passed[seat]:
-        raise AdviceUnavailable(
-            "passes are tried before you choose yours: this view has your cards already chosen", rule_id="jv.pass"
-        )
-    n = rules.players
-    hand = tuple(view.hand)
-    each = rules.cards_each
-    known = tuple(hand if s == seat else () for s in range(n))
-    return Knowledge(seat, known, (each,) * n, aside=len(rules.deck()) - each * n)
-
-
-def _jv_pass_input(bid: object) -> Action:
-    """A pass as the advisor takes it: ``Pass(...)``, its text (``"pass 2H 3S"``) or the cards
-    (Card objects or their text), in the engine's order of the cards."""
-    if isinstance(bid, str):
-        text = bid.strip()
-        words = text.split()[1:] if text.lower().startswith("pass") else text.replace(",", " ").split()
-        bid = Pass(tuple(any_card(w) for w in words))
-    elif isinstance(bid, (list, tuple)):
-        bid = Pass(tuple(any_card(c) for c in bid))
-    if not isinstance(bid, Pass):
-        raise InvalidAction(f"a pass is Pass(cards), its text ('pass 2H 3S') or its cards, not {describe(bid)}")
-    order = jv.CARD_IDS.id
-    strange = [c for c in bid.cards if c not in order]
-    if strange:
-        raise InvalidAction(f"{strange[0]} is not a card of Jewel Vault", rule_id="jv.deck")
-    return Pass(tuple(sorted(bid.cards, key=order.__getitem__)))
-
-
-def _jv_opening(rules: jv.JewelVault, view: jv.JewelVaultView) -> jv.JewelVaultState:
-    """The round at the start of the passes, as the seat knows it: the public jewels, its own
-    side's vault, the announced count. Other sides' vaults are hidden: they are 0 here, as
-    nothing in a round reads them and the score is the seat's side's."""
-    seat = view.seat
-    assert seat is not None and view.announced is not None
-    state = rules.core_initial(0, None, first_dealer=view.dealer)
-    vaults = tuple(v if v is not None else 0 for v in view.vaults)
-    state = state._replace(round=view.round, supply=view.supply, showrooms=view.showrooms, vaults=vaults)
-    return rules.core_step(state, jv.ANNOUNCE_BASE + view.announced - 1)
-
-
-@dataclass(frozen=True, slots=True)
-class _JvOutcome:
-    """One pass's play-out of one deal: the points the round brought the seat's side, the
-    tricks the seat won, the seat's cards in tricks it won, and the passed cards in tricks its
-    receiver won."""
-
-    points: int
-    tricks: int
-    carriers: int
-    passed_won: int
-
-
-class _JvPlayouts:
-    """Jewel Vault play-outs of one seat's passes, on the core: from the start of the passes,
-    the pass under test at the seat's turn, the heuristic bots' ``choose_id`` everywhere else,
-    to the end of the round (its end-of-round actions included)."""
-
-    def __init__(self, rules: jv.JewelVault, view: jv.JewelVaultView, seat: int) -> None:
-        self.rules = rules
-        self.seat = seat
-        self.bots = [JvBot(rules, s) for s in range(rules.players)]
-        self.opening = _jv_opening(rules, view)
-        self.side = rules.side_of(seat)
-        self.receiver = rules.receiver(seat)
-        self.giver = next(s for s in range(rules.players) if rules.receiver(s) == seat)
-        self.before = rules.points_of(self.opening.jewels)[self.side]
-        self.trick_size = rules.trick_size
-
-    def run(self, hands: tuple[int, ...], action: int, passed: int) -> _JvOutcome:
-        """The seat passing ``action`` (a pass id; ``passed`` its cards' mask) on one deal."""
-        rules, seat, bots, receiver = self.rules, self.seat, self.bots, self.receiver
-        legal, step, core_view = rules.core_legal, rules.core_step, rules.core_view
-        state = rules.with_hands(self.opening, hands)
-        round_index = state.round
-        last = self.trick_size - 1
-        final = rules.tricks_per_round - 1
-        seats = range(rules.players)
-        play = jv.PLAY
-        pending = True
-        mine = carriers = passed_won = tricks = waiting = 0  # mine: the seat's hand once the cards changed hands
-        before = state.tricks_won
-        while state.to_play is not None and state.round == round_index:
-            mover = state.to_play
-            if pending and mover == seat:
-                choice = action
-                pending = False
-            else:
-                choice = bots[mover].choose_id(core_view(state, mover), legal(state))
-            if state.phase is play and len(state.trick_ids) == last:  # this card completes a trick
-                if not mine:  # the seat's own cards less those it passed, and those it received
-                    received = state.pass_masks[self.giver]
-                    mine = hands[seat] & ~passed | (received or 0)
-                waiting = mask_of(state.trick_ids) | 1 << choice  # a card's action id is its card id
-                before = state.tricks_won
-            winner = -1
-            if waiting and state.tricks_played == final:  # the last trick: the round may end with it
-                facts: Facts = []
-                state = step(state, choice, facts)
-                winner = next((f.seat for f, _ in facts if isinstance(f, jv.TrickWon) and f.seat is not None), -1)
-            else:
-                state = step(state, choice)
-                if waiting and state.tricks_won != before:  # the trick is taken (after any action it owed)
-                    winner = next(s for s in seats if state.tricks_won[s] != before[s])
-            if winner >= 0:
-                if winner == seat:
-                    tricks += 1
-                    carriers |= waiting & mine
-                elif winner == receiver:
-                    passed_won |= waiting & passed
-                waiting = 0
-        points = rules.points_of(state.jewels)[self.side] - self.before
-        return _JvOutcome(points, tricks, carriers, passed_won)
-
-
-def _jv_candidates(rules: jv.JewelVault, hand: int, k: int) -> list[int]:
-    """The passes tried (ids): every choice of ``k`` cards if there are at most
-    :data:`ALL_PASSES`, else the :data:`ALL_PASSES` nearest the bot's own pass: take the hand
-    in the bot's order of the cards to pass first (``HeuristicBot.pass_order``) and rank each
-    choice by the sum of its cards' places in that order (then by those places)."""
-    pass_ids = jv.action_table().pass_ids
-    order = JvBot.pass_order(hand)
-    choices = sorted(combinations(range(len(order)), k), key=lambda places: (sum(places), places))
-    if len(choices) > ALL_PASSES:
-        choices = choices[:ALL_PASSES]
-    return [pass_ids[mask_of(order[i] for i in places)] for places in choices]
-
-
-def _advise_jv(
-    rules: Rules[Any],
-    view: BiddingView,
-    seat: int,
-    under_test: Action | None,
-    samples: int,
-    seed: int,
-    sampler: DealSampler,
-    rng: random.Random,
-    ticker: Ticker,
-) -> Steps[Advice]:
-    assert isinstance(rules, jv.JewelVault) and isinstance(view, jv.JewelVaultView)
-    k = view.announced
-    assert k is not None, "a view in the pass phase has the announced count"
-    hand = jv.CARD_IDS.mask(view.hand)
-    table = jv.action_table()
-    tried = None if under_test is None else _jv_tried(rules, view, under_test, hand, k)
-    shortlist = _jv_candidates(rules, hand, k)
-    extra = [] if tried is None or tried in shortlist else [tried]
-    playouts = _JvPlayouts(rules, view, seat)
-    deals = [sampler.sample_masks(rng)[0] for _ in range(samples)]
-    masks = {a: table.pass_masks[a - jv.PASS_BASE] for a in [*shortlist, *extra]}
-
-    def run(i: int, playing: Sequence[int]) -> dict[int, _JvOutcome]:
-        hands = deals[i]
-        return {a: playouts.run(hands, a, masks[a]) for a in playing}
-
-    ticker.total = race_work(samples, len(shortlist), tried is not None, RACE, each_playing)
-    yield from ticker.tick(0)
-    outcomes = yield from race(samples, shortlist, tried, RACE, run, _points, ticker, each_playing)
-    ways = math.comb(len(view.hand), k)
-    if len(shortlist) == ways:
-        candidates = f"All {ways} ways to pass {k} were tried."
-    else:
-        candidates = (
-            f"Of the {ways} ways to pass {k}, the {len(shortlist)} nearest the bot's own pass were tried "
-            "(the bot passes the cards of its shortest, weakest suits first)."
-        )
-    model = _JV_MODEL.format(
-        candidates=candidates, first=f"{RACE[0][0]:.0%}", keep1=RACE[0][1], second=f"{RACE[1][0]:.0%}"
-    )
-    estimates = [_jv_estimate(rules, view, table.actions[a], masks[a], outcomes[a]) for a in outcomes]
-    own = table.actions[shortlist[0]]  # the bot's own pass comes first
-    return advice_of(rules, view, seat, samples, seed, under_test, own, estimates, model, ())
-
-
-def _jv_tried(rules: jv.JewelVault, view: jv.JewelVaultView, under_test: Action, hand: int, k: int) -> int:
-    """The pass under test as an id, if it is ``k`` of the seat's own cards (JV-4)."""
-    assert isinstance(under_test, Pass)
-    action = rules.action_id(under_test)
-    if action is None or len(under_test.cards) != k or jv.CARD_IDS.mask(under_test.cards) & ~hand:
-        cards = " ".join(c.pretty for c in under_test.cards) or "no card"
-        raise InvalidAction(
-            f"pass exactly {k} of your own cards ({' '.join(c.pretty for c in view.hand)}), not {cards}",
-            rule_id="jv.pass",
-        )
-    return action
-
-
-def _jv_estimate(
-    rules: jv.JewelVault, view: jv.JewelVaultView, action: Action, passed: int, outcomes: Sequence[_JvOutcome]
-) -> BidEstimate:
-    count = len(outcomes)
-    tricks = [0] * (rules.tricks_per_round + 1)
-    scores: dict[int, int] = {}
-    cards: dict[int, int] = {}
-    lost: dict[int, int] = {}
-    total = squares = 0
-    for o in outcomes:
-        tricks[o.tricks] += 1
-        scores[o.points] = scores.get(o.points, 0) + 1
-        total += o.points
-        squares += o.points * o.points
-        if o.carriers:
-            count_bits(cards, o.carriers)
-        if o.passed_won:
-            count_bits(lost, o.passed_won)
-    mean, stderr = mean_and_error(total, squares, count)
-    ids = jv.CARD_IDS
-    kept = ids.mask(view.hand) & ~passed
-    card_wins = tuple((ids.card(c), cards.get(c, 0)) for c in bits(kept))
-    estimate = BidEstimate(
-        action, str(action), count, tuple(tricks), 0, 0.0, mean, stderr,
-        scores=tuple(sorted(scores.items())), card_wins=card_wins,
-    )  # fmt: skip
-    given = tuple((ids.card(c), lost.get(c, 0)) for c in bits(passed))
-    return replace(estimate, reasons=_jv_reasons(rules, estimate, given))
-
-
-def _jv_reasons(rules: jv.JewelVault, estimate: BidEstimate, given: Sequence[tuple[Card, int]]) -> tuple[Reason, ...]:
-    """A pass's reasons: the cards that carry the seat's tricks, how often the passed cards win
-    a trick for their receiver, and how often the seat wins no trick (JV-6: two ♦ actions)."""
-    n = estimate.samples
-    reasons = [carriers(estimate.card_wins, n)]
-    parts = [f"{_label(c)} in {share(k, n)}" for c, k in given]
-    if all(k < 0.05 * n for _, k in given):
-        text = f"The cards you pass almost never win a trick for whoever gets them ({and_list(parts)} of the deals)."
-    else:
-        text = f"The cards you pass win a trick for the player who gets them: {and_list(parts)} of the deals."
-    reasons.append(Reason("jv.pass", text, tuple(c for c, _ in given)))
-    none = estimate.tricks[0]
-    if none >= 0.1 * n:
-        reasons.append(
-            Reason(
-                "jv.round-end.no-trick",
-                f"You win no trick in {share(none, n)} of the deals: then you take two ♦ actions at the round's end.",
-            )
-        )
-    return tuple(reasons)
-
-
-def _points(outcome: _JvOutcome) -> float:
-    return outcome.points
 
 
 # --- the entries a game names in its declaration (Capabilities.advice) ----------------------------------
@@ -1330,41 +878,3 @@ def _revealed_voids(rules: Rules[Any], entry: DealHooks, before: GameState, card
         if action not in rules.core_legal(entry.with_hands(rules, before, more)):
             voids.add(suit)
     return voids
-
-
-def _jv_round(state: GameState) -> int:
-    assert isinstance(state, jv.JewelVaultState)
-    return state.round
-
-
-def _jv_hands(state: GameState) -> tuple[int, ...]:
-    assert isinstance(state, jv.JewelVaultState)
-    return state.hand_masks
-
-
-def _jv_with_hands(rules: Rules[Any], state: GameState, hands: tuple[int, ...]) -> GameState:
-    assert isinstance(rules, jv.JewelVault) and isinstance(state, jv.JewelVaultState)
-    return rules.with_hands(state, hands)
-
-
-def _jv_given(rules: Rules[Any], state: GameState, seat: int) -> tuple[int, int] | None:
-    """After the exchange, the cards ``seat`` passed are in its receiver's hand (JV-4, JV-9)."""
-    assert isinstance(rules, jv.JewelVault) and isinstance(state, jv.JewelVaultState)
-    passed = state.pass_masks[seat]
-    if not state.exchanged or passed is None:
-        return None
-    return rules.receiver(seat), passed
-
-
-JV_ADVICE = AdvisorEntry(
-    jv.JewelVaultView,
-    "the pass phase",
-    jv.CARD_IDS,
-    _jv_round,
-    _jv_hands,
-    _jv_with_hands,
-    _jv_pass_input,
-    _advise_jv,
-    _jv_given,
-    _jv_knowledge,
-)

@@ -190,8 +190,3 @@ def try_moves(
             )
         )
     return tuple(outcomes)
-
-
-def narrated(rules: CoreRules[Any], facts: Facts, seat: int) -> list[Event]:
-    """The game's events for ``facts``, each told as ``seat`` may see it."""
-    return [rules.narrate(fact.seen_by(seat), after) for fact, after in facts]

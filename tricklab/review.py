@@ -80,27 +80,18 @@ index): the same call gives identical output.
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from dataclasses import dataclass, field
 from typing import Any, Protocol, cast
 
 from .actions import Action, Play
-from .advisor import (
-    _jv_given,
-    _jv_hands,
-    _jv_round,
-    _jv_with_hands,
-)
 from .bots import heuristic_bot
 from .cards import Card
 from .errors import InvalidOption, TricklabError, describe
 from .explain import Reason
 from .games import GAMES, find_game, games_with
-from .games import band_of_tricks as bt
-from .games import jewel_vault as jv
 from .games.base import EventKind, GameState, Rules, check_seed
 from .games.core import CardIds, CoreRules, Facts
-from .games.tricks_and_stones import rules as ts
 from .judge import JUDGE_SAMPLES, SEPARATION, ChoiceFigure, Evaluation, Wording, _Judge, choice_reasons, judge_work
 from .match import Match
 from .platform import Steps, finish
@@ -132,18 +123,28 @@ VERDICT_WORDS = {
     "blunder": "a big mistake",
 }
 
+
+class _Thresholds(Mapping[str, Mapping[str, float]]):
+    """Each reviewed game's thresholds (``ReviewEntry.thresholds``), by the game's name, read from
+    the entry the game declares."""
+
+    def __getitem__(self, name: str) -> Mapping[str, float]:
+        cls = GAMES.get(name) if isinstance(name, str) else None
+        if cls is None or cls.capabilities.review is None:
+            raise KeyError(name)
+        return dict(cls.capabilities.review.load().thresholds)
+
+    def __iter__(self) -> Iterator[str]:
+        return (name for name, cls in GAMES.items() if cls.capabilities.review is not None)
+
+    def __len__(self) -> int:
+        return sum(1 for _ in self)
+
+
 #: The losses, in points of the game's round score, from which a decision is an inaccuracy, a
-#: mistake or a blunder (below ``inaccuracy`` but above 0 it is "good"; 0 is "best").
-#: Tricks & Stones: a round scores 0 to 11 and one trick off the prediction costs the 3-point
-#: expedition bonus (and usually the gems in the planned chamber): that is a blunder. Band of Tricks: one
-#: trick off a suit's bid costs that suit's b + 1 points and one more; its rounds swing wider.
-#: Jewel Vault: a suit action moves one jewel (1 or 2 points), so a round's gains are small
-#: and one lost ♦ action (2 points) is already a mistake.
-THRESHOLDS: dict[str, dict[str, float]] = {
-    ts.NAME: {"inaccuracy": 1.0, "mistake": 2.0, "blunder": 3.0},
-    bt.NAME: {"inaccuracy": 1.0, "mistake": 2.5, "blunder": 5.0},
-    jv.NAME: {"inaccuracy": 0.75, "mistake": 1.5, "blunder": 3.0},
-}
+#: mistake or a blunder (below ``inaccuracy`` but above 0 it is "good"; 0 is "best"), by game:
+#: each game's own (``ReviewEntry.thresholds``), which says why its numbers are what they are.
+THRESHOLDS: Mapping[str, Mapping[str, float]] = _Thresholds()
 _TIE = 1e-9  # losses this small are ties (means of equal sums)
 
 
@@ -182,7 +183,9 @@ class ReviewEntry:
     (``None`` for games without a prediction); ``aside(state, seat)`` the action another
     player takes in a play-out where its choice cannot change the reviewed seat's score nor
     anyone's play (Tricks & Stones: another player's gem action is skipped, as in the
-    advisor), ``None`` where the bot decides. Each is the game's own.
+    advisor), ``None`` where the bot decides; ``thresholds`` the losses in points from which a
+    decision is an ``inaccuracy``, a ``mistake`` or a ``blunder`` (:data:`THRESHOLDS`). Each is
+    the game's own.
     """
 
     ids: CardIds
@@ -198,43 +201,12 @@ class ReviewEntry:
     tricks: Callable[[Rules[Any], GameState, int], int] | None = None
     target: Callable[[Rules[Any], GameState, int], int | None] | None = None
     aside: Callable[[GameState, int], int | None] | None = None
+    thresholds: Mapping[str, float] = field(default_factory=dict)
 
 
 def nothing_given(rules: Rules[Any], state: GameState, seat: int) -> tuple[int, int] | None:
     """A game's ``given`` where a seat passes no cards: none are anywhere."""
     return None
-
-
-def _jv_deal(rules: Rules[Any], state: GameState, hands: tuple[int, ...], aside: int) -> GameState:
-    assert isinstance(rules, jv.JewelVault) and isinstance(state, jv.JewelVaultState)
-    return rules.with_hands(state, hands)  # the cards in no hand become the cards aside
-
-
-def _jv_view(rules: Rules[Any], state: GameState, seat: int) -> object:
-    assert isinstance(rules, jv.JewelVault) and isinstance(state, jv.JewelVaultState)
-    return rules.core_view(state, seat)
-
-
-def _jv_score(rules: Rules[Any], start: GameState, end: GameState, seat: int, round_index: int) -> int:
-    """The points the seat's side gained in the round (JV-8 values of the jewels)."""
-    assert isinstance(rules, jv.JewelVault)
-    assert isinstance(start, jv.JewelVaultState) and isinstance(end, jv.JewelVaultState)
-    side = rules.side_of(seat)
-    return rules.points_of(end.jewels)[side] - rules.points_of(start.jewels)[side]
-
-
-JV_REVIEW = ReviewEntry(
-    jv.CARD_IDS,
-    _jv_round,
-    _jv_hands,
-    _jv_with_hands,
-    _jv_given,
-    _jv_deal,
-    _jv_view,
-    frozenset({jv.PASS}),
-    _jv_score,
-    Wording("jv.trick.action", None, None, "jv.score"),
-)
 
 
 # --- results -------------------------------------------------------------------------------------------

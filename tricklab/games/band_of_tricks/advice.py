@@ -21,6 +21,10 @@ from ...advisor import (
     BiddingView,
     BidEstimate,
     DealSampler,
+)
+from ...explain import Reason, and_list
+from ...platform import Steps
+from ...playouts import (
     Stages,
     Ticker,
     advice_of,
@@ -32,8 +36,6 @@ from ...advisor import (
     race_work,
     share,
 )
-from ...explain import Reason, and_list
-from ...platform import Steps
 from .. import band_of_tricks as bt
 from ..base import GameState, Rules
 from ..core import Facts, bits

@@ -27,6 +27,8 @@ def _bt_score(rules: Rules[Any], start: GameState, end: GameState, seat: int, ro
     return end.deal_scores[round_index][seat]
 
 
+#: Thresholds: one trick off a suit's bid costs that suit's b + 1 points and one more; the
+#: rounds swing wider than in Tricks & Stones.
 BT_REVIEW = ReviewEntry(
     bt.IDS,
     round_of,
@@ -38,4 +40,5 @@ BT_REVIEW = ReviewEntry(
     frozenset(),
     _bt_score,
     Wording("bt.trick", None, None, "bt.score.deal"),
+    thresholds={"inaccuracy": 1.0, "mistake": 2.5, "blunder": 5.0},
 )

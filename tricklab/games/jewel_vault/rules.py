@@ -440,8 +440,8 @@ CAPABILITIES = Capabilities(
     ),
     panels=(PanelKind.JEWELS, PanelKind.ACTIONS_OWED),
     bots=(("heuristic", Ref("tricklab.games.jewel_vault.bots:HeuristicBot")),),
-    advice=Ref("tricklab.advisor:JV_ADVICE"),
-    review=Ref("tricklab.review:JV_REVIEW"),
+    advice=Ref("tricklab.games.jewel_vault.advice:JV_ADVICE"),
+    review=Ref("tricklab.games.jewel_vault.review:JV_REVIEW"),
     variants=("partnerships", "known_deck"),
     option_values=(("rounds", (1, 8)), ("supply", (18,))),
     # a suit action is part of the entry of the card or trick (or the round's end) that earned it

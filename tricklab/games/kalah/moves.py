@@ -9,8 +9,8 @@ from typing import Any
 
 from ...actions import Action
 from ...explain import plural
-from ...moves import Best, Effect, MovesEntry, Tried, narrated
-from ..base import GameState, Rules, SeatView
+from ...moves import Best, Effect, MovesEntry, Tried
+from ..base import Event, GameState, Rules, SeatView
 from ..core import Facts
 from .bots import SearchBot
 from .rules import Captured, GameEnded, Kalah, KalahState, KalahView, MovedAgain, Swept, store_of
@@ -18,6 +18,11 @@ from .rules import Captured, GameEnded, Kalah, KalahState, KalahView, MovedAgain
 #: how many moves ahead Kalah's search looks for the values shown (a fixed depth, so the same
 #: position always gets the same values)
 SEARCH_DEPTH = 8
+
+
+def _narrated(rules: Kalah, facts: Facts, seat: int) -> list[Event]:
+    """Kalah's events for ``facts``, each told as ``seat`` may see it (Kalah hides nothing)."""
+    return [rules.narrate(fact.seen_by(seat), after) for fact, after in facts]
 
 
 def _kalah_position(rules: Rules[Any], view: SeatView) -> GameState:
@@ -48,7 +53,7 @@ def _kalah_tally(rules: Rules[Any], seat: int, before: GameState, facts: Facts, 
             )
         elif isinstance(fact, GameEnded):
             effects.append(Effect("ends", 1, "the game ends"))
-    events = narrated(rules, facts, seat)
+    events = _narrated(rules, facts, seat)
     return Tried(rules.view(after, seat), tuple(effects), tuple(events))
 
 

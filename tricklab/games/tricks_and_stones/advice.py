@@ -21,6 +21,10 @@ from ...advisor import (
     BiddingView,
     BidEstimate,
     DealSampler,
+)
+from ...explain import Reason
+from ...platform import Steps
+from ...playouts import (
     Stages,
     Ticker,
     advice_of,
@@ -32,8 +36,6 @@ from ...advisor import (
     race_work,
     share,
 )
-from ...explain import Reason
-from ...platform import Steps
 from ..base import GameState, Rules
 from ..core import bits, mask_of
 from . import rules as ts

@@ -44,6 +44,8 @@ def _ts_aside(state: GameState, seat: int) -> int | None:
     return ts.SKIP_ID if state.phase is ts.GEMS and state.to_play != seat else None
 
 
+#: Thresholds: a round scores 0 to 11 and one trick off the prediction costs the 3-point
+#: expedition bonus (and usually the gems in the planned chamber): that is a blunder.
 TS_REVIEW = ReviewEntry(
     ts.IDS,
     round_of,
@@ -58,4 +60,5 @@ TS_REVIEW = ReviewEntry(
     _ts_tricks,
     _ts_target,
     _ts_aside,
+    thresholds={"inaccuracy": 1.0, "mistake": 2.0, "blunder": 3.0},
 )
