@@ -57,7 +57,6 @@ ENGINE_STILL_REACHING_UP = {
     ("tricklab.games.capabilities", "tricklab.moves"),
     ("tricklab.games.capabilities", "tricklab.puzzles"),
     ("tricklab.games.capabilities", "tricklab.review"),
-    ("tricklab.match", "tricklab.games"),
 }
 _REF = re.compile(r"^(tricklab(?:\.\w+)+):\w+$")
 

@@ -15,8 +15,7 @@ from typing import Any
 
 from .actions import Action
 from .errors import IllegalAction, InvalidOption, RecordError, TricklabError, describe
-from .games import find_game
-from .games.base import Event, GameState, MatchResult, Rules, SeatView, Word, check_seed, quote_names
+from .games.base import Event, GameState, MatchResult, Rules, SeatView, Word, check_seed, game_named, quote_names
 from .games.core import CoreRules
 
 RECORD_FORMAT = "tricklab-match"
@@ -252,7 +251,7 @@ class Match:
         if not isinstance(record["options"], dict) or not isinstance(record["match_options"], dict):
             raise RecordError("the record's options must be JSON objects")
         try:
-            rules = find_game(record["game"]).from_stored_options(record["players"], record["options"])
+            rules = game_named(record["game"]).from_stored_options(record["players"], record["options"])
             match = cls(rules, record["seed"], match_options=record["match_options"])
         except TricklabError as exc:
             raise RecordError(f"the record's game settings are invalid: {exc}") from None

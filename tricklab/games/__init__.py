@@ -10,9 +10,9 @@ from collections.abc import Callable
 from functools import lru_cache
 from typing import Any
 
-from ..errors import InvalidOption, UnknownGame, describe
+from ..errors import InvalidOption, describe
 from .band_of_tricks import BandOfTricks
-from .base import Rules
+from .base import Rules, game_named, register_games
 from .capabilities import Capabilities
 from .jewel_vault import JewelVault
 from .kalah import Kalah
@@ -23,17 +23,12 @@ GAMES: dict[str, type[Rules[Any]]] = {
     cls.name: cls for cls in (TricksAndStones, BandOfTricks, JewelVault, Kalah, Mandala)
 }
 DEFAULT_GAME: str = next(iter(GAMES))  # what a widget or an app shows unless told otherwise
-_ALIASES: dict[str, str] = {
-    alias: cls.name for cls in GAMES.values() for alias in (cls.name, cls.title.lower(), *cls.aliases)
-}
+register_games(GAMES.values())  # a record's game is read by name (tricklab.match), from the engine
 
 
 def find_game(name: object) -> type[Rules[Any]]:
     """The Rules class for a game name or alias (case-insensitive)."""
-    key = name.strip().lower() if isinstance(name, str) else None
-    if key is None or key not in _ALIASES:
-        raise UnknownGame(f"there is no game {describe(name)}; the games are {', '.join(GAMES)}")
-    return GAMES[_ALIASES[key]]
+    return game_named(name)
 
 
 def games_with(offers: Callable[[Capabilities], object]) -> list[type[Rules[Any]]]:

@@ -20,7 +20,16 @@ from typing import TYPE_CHECKING, Any, ClassVar, Generic, Protocol, Self, TypeVa
 
 from ..actions import Action, Play, parse_action
 from ..cards import Card, Deck
-from ..errors import EndlessMatch, IllegalAction, InvalidAction, InvalidCard, InvalidOption, InvalidTrick, describe
+from ..errors import (
+    EndlessMatch,
+    IllegalAction,
+    InvalidAction,
+    InvalidCard,
+    InvalidOption,
+    InvalidTrick,
+    UnknownGame,
+    describe,
+)
 from ..explain import Reason, Rulebook
 from .capabilities import Capabilities
 
@@ -820,3 +829,25 @@ def illegal(rule_id: str, message: str, to_you: str | None = None) -> IllegalAct
 
 def with_changes(state: S, **changes: Any) -> S:
     return replace(state, **changes)  # type: ignore[type-var]
+
+
+#: the games by name and alias (lower case), as the registry (:mod:`tricklab.games`) puts them
+#: here: what a record's game is read with, so the match names no game and no registry
+_NAMED: dict[str, type[Rules[Any]]] = {}
+
+
+def register_games(classes: Iterable[type[Rules[Any]]]) -> None:
+    """Make each game of ``classes`` known by its name, its title and its aliases (the registry
+    does this for every game it lists)."""
+    for cls in classes:
+        for alias in (cls.name, cls.title.lower(), *cls.aliases):
+            _NAMED[alias] = cls
+
+
+def game_named(name: object) -> type[Rules[Any]]:
+    """The Rules class of a game name or alias (case-insensitive), among the registered games."""
+    key = name.strip().lower() if isinstance(name, str) else None
+    if key is None or key not in _NAMED:
+        names = ", ".join(dict.fromkeys(cls.name for cls in _NAMED.values()))
+        raise UnknownGame(f"there is no game {describe(name)}; the games are {names}")
+    return _NAMED[key]
