@@ -1,5 +1,5 @@
-"""The layers point one way: the engine names no game, no bot and no analysis; no module outside a
-game's folder names that game; a game's folder names no other game. (A game's folder builds on the
+"""The layers point one way: the engine names no game and no analysis; no module outside a game's
+folder names that game; a game's folder names no other game. (A game's folder builds on the
 engine and on the bots' and the analysis' base: its bots, advice, review, moves and puzzles are
 the entries those fill.)
 
@@ -8,7 +8,8 @@ string, the way a game's capabilities point at its bots, advice and review. The 
 as source (``ast``), not imported.
 
 No module outside a game's folder names a game (the registry, ``tricklab.games``, lists them). The
-engine is not there yet: what of it still reaches up is listed below, exactly; a new crossing fails
+engine is not quite there: the types its capabilities declare for the analysis' entries are
+imported for type checking only, and are listed below, exactly; a new crossing fails
 the test, and a crossing that is gone must be struck from the list, so it only shrinks."""
 
 from __future__ import annotations
@@ -24,9 +25,12 @@ ROOT = Path(tricklab.__file__).parent
 GAMES = ("tricks_and_stones", "band_of_tricks", "jewel_vault", "kalah", "mandala")
 #: the registry: the one module outside the games' folders that names every game
 REGISTRY = "tricklab.games"
-#: the engine: cards, actions, the rules' base, the match and records, explanations, errors
+#: the engine: cards, actions, the rules' base, the match and records, explanations, errors, and
+#: the players' base (``tricklab.bots``: the bot protocol, a random player, and the choice of the
+#: bot a game declares; each game's own bots are in its folder)
 ENGINE = (
     "tricklab.actions",
+    "tricklab.bots",
     "tricklab.cards",
     "tricklab.errors",
     "tricklab.explain",
@@ -35,10 +39,9 @@ ENGINE = (
     "tricklab.games.capabilities",
     "tricklab.games.core",
 )
-#: what the engine must not name (besides a game and the registry): the bots and the analysis (its
-#: objects' ``_repr_html_`` draws them with :mod:`tricklab.display`, imported when asked)
+#: what the engine must not name (besides a game and the registry): the analysis (its objects'
+#: ``_repr_html_`` draws them with :mod:`tricklab.display`, imported when asked)
 ABOVE_THE_ENGINE = (
-    "tricklab.bots",
     "tricklab.advisor",
     "tricklab.review",
     "tricklab.moves",
@@ -51,9 +54,7 @@ ABOVE_THE_ENGINE = (
 
 #: engine modules that still name what is above the engine: (module, what it names)
 ENGINE_STILL_REACHING_UP = {
-    ("tricklab.games.base", "tricklab.bots"),
     ("tricklab.games.capabilities", "tricklab.advisor"),
-    ("tricklab.games.capabilities", "tricklab.bots"),
     ("tricklab.games.capabilities", "tricklab.moves"),
     ("tricklab.games.capabilities", "tricklab.puzzles"),
     ("tricklab.games.capabilities", "tricklab.review"),
