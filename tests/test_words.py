@@ -20,6 +20,7 @@ from tricklab.explain import Reason
 from tricklab.games import band_of_tricks as bt
 from tricklab.games import jewel_vault as jv
 from tricklab.games.band_of_tricks import ALL_BIDS, ASSIGN, BandOfTricksState
+from tricklab.games.band_of_tricks import rules as bt_rules
 from tricklab.games.jewel_vault import CARD_IDS, JewelVaultState
 from tricklab.games.jewel_vault.facts import DueAction
 from tricklab.games.jewel_vault.rulebook import Cause
@@ -121,7 +122,7 @@ def bt_play(rules: Any, *, hand: str, trick: str, bid: Bid) -> BandOfTricksState
         bid_ids=tuple(ALL_BIDS.index(bid) for _ in range(n)),
         leader=0,
         trick_ids=ids,
-        follow=bt._follow_of(ids),
+        follow=bt_rules._follow_of(ids),
         best=rules.resolve_trick(played).winner if played else -1,
         suits_in=sum(1 << i for i, s in enumerate("RSPM") if any(c.suit == s for c in played)),
         tricks_played=rules.cards_each - len(mine),

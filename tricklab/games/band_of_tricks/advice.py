@@ -41,6 +41,7 @@ from ..base import GameState, Rules
 from ..core import Facts, bits
 from .bots import HeuristicBot as BandBot
 from .bots import metal_suit
+from .rules import _check_bid_input, _points_of
 
 
 def _bt_reasons(estimate: BidEstimate, players: int, zero_points: int) -> tuple[Reason, ...]:
@@ -303,7 +304,7 @@ def _advise_bt(
         return {leaf.bid: leaf for leaf in playouts.run(deals[i], playing)}
 
     def points(leaf: _BtLeaf) -> float:
-        return bt._points_of(leaf.bid, leaf.won, n)
+        return _points_of(leaf.bid, leaf.won, n)
 
     leaves = yield from race(samples, ranked[:SHORTLIST], tried, BT_RACE, run, points, ticker, each_playing)
     played_for = list(leaves)
@@ -344,7 +345,7 @@ def _bt_played_estimate(
         suits[1][s] += 1
         suits[2][p] += 1
         hits += t == 0 if zero else (r, s, p) == values
-        score = bt._points_of(bid, leaf.won, n)
+        score = _points_of(bid, leaf.won, n)
         scores[score] = scores.get(score, 0) + 1
         total += score
         squares += score * score
@@ -474,6 +475,6 @@ BT_ADVICE = AdvisorEntry(
     round_of,
     hands_of,
     with_hands,
-    bt._check_bid_input,
+    _check_bid_input,
     _advise_bt,
 )
