@@ -14,7 +14,7 @@ import random
 import re
 from collections import Counter
 from pathlib import Path
-from typing import Any
+from typing import Any, ClassVar
 
 import pytest
 from hypothesis import given
@@ -933,3 +933,37 @@ def test_pinned_kalah_and_mandala_records_replay_and_replay_again(entry: dict[st
 def test_the_pinned_records_include_both_readings_of_mandala() -> None:
     saved = {(e["game"], "completion" in json.loads(e["record"])["options"]) for e in GOLDEN}
     assert {("kalah", False), ("mandala", False), ("mandala", True)} <= saved
+
+
+def test_an_action_kind_defined_anywhere_is_read_by_its_verb() -> None:
+    """A kind of action a game defines in its own folder is read back from its text with no list
+    edited: it is known by its verb as soon as it is defined (tricklab.actions.VERBS). (``ClassVar``
+    is imported at the top of this module: a dataclass reads its string annotations there.)"""
+    from collections.abc import Callable
+
+    from tricklab.actions import VERBS, Action, parse_action
+    from tricklab.cards import any_card
+    from tricklab.errors import InvalidAction
+
+    @dataclasses.dataclass(frozen=True, slots=True)
+    class Knock(Action):
+        times: int = 1
+        verb: ClassVar[str] = "knock-test"
+        examples: ClassVar[tuple[str, ...]] = ("knock-test 2",)
+
+        @classmethod
+        def _from_words(cls, args: list[str], text: str, card: Callable[[str], Card]) -> Action | None:
+            return cls(int(args[0])) if len(args) == 1 and args[0].isdigit() else None
+
+        def __str__(self) -> str:
+            return f"knock-test {self.times}"
+
+    try:
+        assert VERBS["knock-test"] is Knock  # the class the dataclass made, with its slots
+        assert parse_action("knock-test 3", any_card) == Knock(3)
+        with pytest.raises(InvalidAction, match="'knock-test 2'"):  # its example is offered with the others
+            parse_action("knock-test loud", any_card)
+    finally:
+        del VERBS["knock-test"]
+    with pytest.raises(InvalidAction, match="is not an action"):
+        parse_action("knock-test 3", any_card)

@@ -53,11 +53,32 @@ def _card(action: str, value: object) -> Card:
         raise InvalidAction(f"{action}: {exc}") from None
 
 
+#: every kind of action by its verb, in the order they were defined (:meth:`Action.__init_subclass__`)
+VERBS: dict[str, type[Action]] = {}
+
+
 @dataclass(frozen=True, slots=True)
 class Action:
-    """Base class of all actions."""
+    """Base class of all actions. A kind of action says its ``verb`` (the first word of its text
+    form) and reads the rest of its text (``_from_words``); each kind is known by its verb as
+    soon as it is defined (:data:`VERBS`), so :func:`parse_action` reads every kind, a game's own
+    included, with no list of them."""
 
     verb: ClassVar[str] = ""
+    #: how the action is written (for the message that lists what actions look like)
+    examples: ClassVar[tuple[str, ...]] = ()
+
+    def __init_subclass__(cls, **kwargs: object) -> None:
+        super(Action, cls).__init_subclass__(**kwargs)  # (not super(): slots make the class anew)
+        if isinstance(cls.verb, str) and cls.verb:  # (a verb a dataclass took for a field is no verb)
+            VERBS[cls.verb] = cls  # (a dataclass with slots is made again: the last one is kept)
+
+    @classmethod
+    def _from_words(cls, args: list[str], text: str, card: Callable[[str], Card]) -> Action | None:
+        """The action of the words after the verb (``args``; ``text`` is the whole text, for
+        messages; ``card`` reads card notation for the game), or ``None`` when they are not this
+        action's words. A value the action refuses raises its error."""
+        return None
 
     def __post_init__(self) -> None:
         if type(self) is Action:
@@ -74,6 +95,11 @@ class Play(Action):
 
     card: Card
     verb: ClassVar[str] = "play"
+    examples: ClassVar[tuple[str, ...]] = ("play QS",)
+
+    @classmethod
+    def _from_words(cls, args: list[str], text: str, card: Callable[[str], Card]) -> Action | None:
+        return cls(card(args[0])) if len(args) == 1 else None
 
     def __post_init__(self) -> None:
         _set(self, "card", _card("Play", self.card))
@@ -91,6 +117,11 @@ class Predict(Action):
 
     n: int
     verb: ClassVar[str] = "predict"
+    examples: ClassVar[tuple[str, ...]] = ("predict 3",)
+
+    @classmethod
+    def _from_words(cls, args: list[str], text: str, card: Callable[[str], Card]) -> Action | None:
+        return cls(_int(args[0], text)) if len(args) == 1 else None
 
     def __post_init__(self) -> None:
         _set(self, "n", _whole("Predict", "the prediction", self.n))
@@ -105,6 +136,11 @@ class Place(Action):
 
     chambers: tuple[int, ...]
     verb: ClassVar[str] = "place"
+    examples: ClassVar[tuple[str, ...]] = ("place 1 4",)
+
+    @classmethod
+    def _from_words(cls, args: list[str], text: str, card: Callable[[str], Card]) -> Action | None:
+        return cls(tuple(_int(a, text) for a in args))
 
     def __post_init__(self) -> None:
         chambers = _items("Place", "the chambers", self.chambers, "(1, 4)")
@@ -120,6 +156,17 @@ class Move(Action):
 
     steps: tuple[tuple[int, int], ...]
     verb: ClassVar[str] = "move"
+    examples: ClassVar[tuple[str, ...]] = ("move 2>3",)
+
+    @classmethod
+    def _from_words(cls, args: list[str], text: str, card: Callable[[str], Card]) -> Action | None:
+        steps = []
+        for arg in args:
+            a, sep, b = arg.partition(">")
+            if not sep:
+                raise InvalidAction(f"{describe(text)}: a move step is written FROM>TO, like 2>3")
+            steps.append((_int(a, text), _int(b, text)))
+        return cls(tuple(steps))
 
     def __post_init__(self) -> None:
         steps = []
@@ -139,6 +186,11 @@ class Skip(Action):
     """Use none of the points or choices on offer."""
 
     verb: ClassVar[str] = "skip"
+    examples: ClassVar[tuple[str, ...]] = ("skip",)
+
+    @classmethod
+    def _from_words(cls, args: list[str], text: str, card: Callable[[str], Card]) -> Action | None:
+        return None if args else cls()
 
     def __str__(self) -> str:
         return "skip"
@@ -157,6 +209,17 @@ class Bid(Action):
     pops: int = 0
     zero: bool = False
     verb: ClassVar[str] = "bid"
+    examples: ClassVar[tuple[str, ...]] = ("bid 1 3 0", "bid zero")
+
+    @classmethod
+    def _from_words(cls, args: list[str], text: str, card: Callable[[str], Card]) -> Action | None:
+        if args and args[0].lower() == "zero" and len(args) in (1, 4):
+            rock, soul, pops = (_int(a, text) for a in args[1:]) if len(args) == 4 else (0, 0, 0)
+            return cls(rock, soul, pops, zero=True)
+        if len(args) == 3:
+            rock, soul, pops = (_int(a, text) for a in args)
+            return cls(rock, soul, pops)
+        return None
 
     def __post_init__(self) -> None:
         for suit in BID_SUITS:
@@ -195,6 +258,11 @@ class AssignMetal(Action):
 
     suit: str
     verb: ClassVar[str] = "count"
+    examples: ClassVar[tuple[str, ...]] = ("count rock",)
+
+    @classmethod
+    def _from_words(cls, args: list[str], text: str, card: Callable[[str], Card]) -> Action | None:
+        return cls(args[0]) if len(args) == 1 else None
 
     def __post_init__(self) -> None:
         key = self.suit.strip().lower() if isinstance(self.suit, str) else None
@@ -215,6 +283,11 @@ class Announce(Action):
 
     n: int
     verb: ClassVar[str] = "announce"
+    examples: ClassVar[tuple[str, ...]] = ("announce 2",)
+
+    @classmethod
+    def _from_words(cls, args: list[str], text: str, card: Callable[[str], Card]) -> Action | None:
+        return cls(_int(args[0], text)) if len(args) == 1 else None
 
     def __post_init__(self) -> None:
         _set(self, "n", _whole("Announce", "the number of cards", self.n))
@@ -229,6 +302,11 @@ class Pass(Action):
 
     cards: tuple[Card, ...]
     verb: ClassVar[str] = "pass"
+    examples: ClassVar[tuple[str, ...]] = ("pass 2H 3S",)
+
+    @classmethod
+    def _from_words(cls, args: list[str], text: str, card: Callable[[str], Card]) -> Action | None:
+        return cls(tuple(card(a) for a in args))
 
     def __post_init__(self) -> None:
         cards = _items("Pass", "the cards", self.cards, "('2H', '3S')")
@@ -247,6 +325,11 @@ class Steal(Action):
 
     target: int
     verb: ClassVar[str] = "steal"
+    examples: ClassVar[tuple[str, ...]] = ("steal 1",)
+
+    @classmethod
+    def _from_words(cls, args: list[str], text: str, card: Callable[[str], Card]) -> Action | None:
+        return cls(_int(args[0], text)) if len(args) == 1 else None
 
     def __post_init__(self) -> None:
         _set(self, "target", _whole("Steal", "the target seat", self.target))
@@ -262,6 +345,18 @@ class Sow(Action):
 
     pit: int
     verb: ClassVar[str] = "sow"
+    examples: ClassVar[tuple[str, ...]] = ("sow 3",)
+
+    @classmethod
+    def _from_words(cls, args: list[str], text: str, card: Callable[[str], Card]) -> Action | None:
+        if len(args) != 1:
+            return None
+        if _WHOLE.fullmatch(args[0]) is None:
+            raise InvalidAction(
+                f"{describe(text)}: the pit to sow is a whole number from 1 to 6, not {describe(args[0])}",
+                rule_id="mk.sow",
+            )
+        return cls(int(args[0]))
 
     def __post_init__(self) -> None:
         if isinstance(self.pit, bool) or not isinstance(self.pit, int):
@@ -289,6 +384,11 @@ class ToMountain(Action):
     mandala: int
     colour: str
     verb: ClassVar[str] = "mountain"
+    examples: ClassVar[tuple[str, ...]] = ("mountain 1 red",)
+
+    @classmethod
+    def _from_words(cls, args: list[str], text: str, card: Callable[[str], Card]) -> Action | None:
+        return cls(_int(args[0], text), args[1]) if len(args) == 2 else None
 
     def __post_init__(self) -> None:
         _set(self, "mandala", _whole("ToMountain", "the Mandala", self.mandala))
@@ -307,6 +407,11 @@ class ToField(Action):
     colour: str
     count: int
     verb: ClassVar[str] = "field"
+    examples: ClassVar[tuple[str, ...]] = ("field 2 blue 3",)
+
+    @classmethod
+    def _from_words(cls, args: list[str], text: str, card: Callable[[str], Card]) -> Action | None:
+        return cls(_int(args[0], text), args[1], _int(args[2], text)) if len(args) == 3 else None
 
     def __post_init__(self) -> None:
         _set(self, "mandala", _whole("ToField", "the Mandala", self.mandala))
@@ -324,6 +429,11 @@ class Discard(Action):
     colour: str
     count: int
     verb: ClassVar[str] = "discard"
+    examples: ClassVar[tuple[str, ...]] = ("discard green 2",)
+
+    @classmethod
+    def _from_words(cls, args: list[str], text: str, card: Callable[[str], Card]) -> Action | None:
+        return cls(args[0], _int(args[1], text)) if len(args) == 2 else None
 
     def __post_init__(self) -> None:
         _set(self, "colour", _colour("Discard", self.colour))
@@ -340,6 +450,11 @@ class Claim(Action):
 
     colour: str
     verb: ClassVar[str] = "claim"
+    examples: ClassVar[tuple[str, ...]] = ("claim red",)
+
+    @classmethod
+    def _from_words(cls, args: list[str], text: str, card: Callable[[str], Card]) -> Action | None:
+        return cls(args[0]) if len(args) == 1 else None
 
     def __post_init__(self) -> None:
         _set(self, "colour", _colour("Claim", self.colour))
@@ -364,59 +479,14 @@ def parse_action(text: str | Action, card: Callable[[str], Card]) -> Action:
     if not isinstance(text, str) or not text.strip():
         raise InvalidAction(f"an action must be text like 'play QS', not {describe(text)}")
     verb, *args = text.split()
-    verb = verb.lower()
+    kind = VERBS.get(verb.lower())
     try:
-        if verb == "play" and len(args) == 1:
-            return Play(card(args[0]))
-        if verb == "predict" and len(args) == 1:
-            return Predict(_int(args[0], text))
-        if verb == "place":
-            return Place(tuple(_int(a, text) for a in args))
-        if verb == "move":
-            steps = []
-            for arg in args:
-                a, sep, b = arg.partition(">")
-                if not sep:
-                    raise InvalidAction(f"{describe(text)}: a move step is written FROM>TO, like 2>3")
-                steps.append((_int(a, text), _int(b, text)))
-            return Move(tuple(steps))
-        if verb == "skip" and not args:
-            return Skip()
-        if verb == "bid" and args and args[0].lower() == "zero" and len(args) in (1, 4):
-            rock, soul, pops = (_int(a, text) for a in args[1:]) if len(args) == 4 else (0, 0, 0)
-            return Bid(rock, soul, pops, zero=True)
-        if verb == "bid" and len(args) == 3:
-            rock, soul, pops = (_int(a, text) for a in args)
-            return Bid(rock, soul, pops)
-        if verb == "count" and len(args) == 1:
-            return AssignMetal(args[0])
-        if verb == "announce" and len(args) == 1:
-            return Announce(_int(args[0], text))
-        if verb == "pass":
-            return Pass(tuple(card(a) for a in args))
-        if verb == "steal" and len(args) == 1:
-            return Steal(_int(args[0], text))
-        if verb == "sow" and len(args) == 1:
-            if _WHOLE.fullmatch(args[0]) is None:
-                raise InvalidAction(
-                    f"{describe(text)}: the pit to sow is a whole number from 1 to 6, not {describe(args[0])}",
-                    rule_id="mk.sow",
-                )
-            return Sow(int(args[0]))
-        if verb == "mountain" and len(args) == 2:
-            return ToMountain(_int(args[0], text), args[1])
-        if verb == "field" and len(args) == 3:
-            return ToField(_int(args[0], text), args[1], _int(args[2], text))
-        if verb == "discard" and len(args) == 2:
-            return Discard(args[0], _int(args[1], text))
-        if verb == "claim" and len(args) == 1:
-            return Claim(args[0])
+        found = kind._from_words(args, text, card) if kind is not None else None
+        if found is not None:
+            return found
     except InvalidAction:
         raise
     except TricklabError as exc:
         raise InvalidAction(f"{describe(text)}: {exc}") from None
-    raise InvalidAction(
-        f"{describe(text)} is not an action; actions look like 'play QS', 'predict 3', 'place 1 4', "
-        "'move 2>3', 'skip', 'bid 1 3 0', 'bid zero', 'count rock', 'announce 2', "
-        "'pass 2H 3S', 'steal 1', 'sow 3', 'mountain 1 red', 'field 2 blue 3', 'discard green 2' or 'claim red'"
-    )
+    shown = [f"'{example}'" for cls in VERBS.values() for example in cls.examples]
+    raise InvalidAction(f"{describe(text)} is not an action; actions look like {', '.join(shown[:-1])} or {shown[-1]}")
