@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 import threading
 
 import pytest
@@ -303,3 +304,25 @@ def test_the_page_sets_only_the_look_and_through_its_checks() -> None:
     assert "only shows progress" in trainer.message
     trainer.control("to-trainer", None)  # hidden while the trainer is shown
     assert "cannot be used now" in trainer.message and trainer.hosted is None
+
+
+def test_oh_hell_bids_in_its_own_words_and_the_dealer_is_offered_only_the_bids_allowed() -> None:
+
+    trainer = BidTrainer("oh-hell", 4, seed=3, seat=0, samples=60)  # Player 1 deals: the others have bid
+    state = trainer.match.state
+    assert state.to_play == 0 == state.dealer and None not in state.bids[1:]
+    barred = state.size - sum(b for b in state.bids if b is not None)
+    html = trainer.board.scene["html"]
+    assert "Pick a bid and press Try it." in html and "<h4>Bid</h4>" in html
+    offered = re.findall(r'data-intent="predict" data-value="(\d+)"', html)
+    assert offered == [str(n) for n in range(state.size + 1) if n != barred]
+    with pytest.raises(IllegalAction) as refused:
+        trainer.choose(barred)
+    assert refused.value.rule_id == "oh.hook"
+    allowed = int(offered[0])
+    trainer.choose(allowed)
+    advice = trainer.try_bid()
+    assert advice is not None and Predict(barred) not in {e.bid for e in advice.estimates}
+    html = trainer.board.scene["html"]
+    assert f"You make exactly {allowed} about" in html and "Each bid was played for." in html
+    assert "predict" not in re.sub(r"<[^>]+>", " ", html).lower(), "the game's own word, bid, throughout"

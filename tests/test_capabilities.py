@@ -237,7 +237,7 @@ def test_the_declared_context_is_what_resolve_trick_takes(name: str) -> None:
 
 def test_the_explainer_players_declared() -> None:
     tricks = {n for n in NAMES if GAMES[n].capabilities.tricks}
-    assert tricks == {"band-of-tricks", "jewel-vault", "tricks-and-stones"}
+    assert tricks == {"band-of-tricks", "jewel-vault", "tricks-and-stones", "oh-hell"}
     assert all((GAMES[n].capabilities.board is None) == (n in tricks) for n in NAMES), (
         "a game without tricks has a board"
     )
@@ -247,13 +247,14 @@ def test_the_explainer_players_declared() -> None:
         "tricks-and-stones": None,
         "kalah": None,
         "mandala": None,
+        "oh-hell": None,
     }
     for cls in GAMES.values():
         players = cls.capabilities.explainer_players
         assert players is None or players in cls.player_counts
 
 
-TRICK_GAMES = ["band-of-tricks", "jewel-vault", "tricks-and-stones"]
+TRICK_GAMES = ["band-of-tricks", "jewel-vault", "oh-hell", "tricks-and-stones"]
 POSITION_GAMES = ["kalah", "mandala"]  # no tricks: their quizzes ask about positions
 
 
@@ -274,7 +275,7 @@ def test_every_game_declares_one_kind_of_quiz(name: str) -> None:
 def test_the_quiz_levels_declared(name: str) -> None:
     quiz = GAMES[name].capabilities.quiz
     assert [level.number for level in quiz.levels] == list(range(1, len(quiz.levels) + 1))
-    assert len(quiz.levels) == {"tricks-and-stones": 3, "band-of-tricks": 3, "jewel-vault": 2}[name]
+    assert len(quiz.levels) == {"tricks-and-stones": 3, "band-of-tricks": 3, "jewel-vault": 2, "oh-hell": 2}[name]
     assert (quiz.podium is not None) == (name == "tricks-and-stones")
     assert any(level.podium for level in quiz.levels) == (quiz.podium is not None)
     declared = {c.key for c in GAMES[name].capabilities.context}
@@ -312,6 +313,7 @@ def test_the_panels_declared() -> None:
         "jewel-vault": (PanelKind.JEWELS, PanelKind.ACTIONS_OWED),
         "kalah": (),
         "mandala": (),
+        "oh-hell": (Ref("tricklab.games.oh_hell.panel:bids_and_tricks"),),
     }
     assert {n: GAMES[n].capabilities.board for n in NAMES} == {
         "tricks-and-stones": None,
@@ -319,13 +321,19 @@ def test_the_panels_declared() -> None:
         "jewel-vault": None,
         "kalah": BoardKind.PITS,
         "mandala": BoardKind.MANDALAS,
+        "oh-hell": None,
     }
     assert set(PANELS) == set(PanelKind), "the display draws every kind of panel, and only those"
     assert set(BOARDS) == set(BoardKind), "the display draws every kind of board, and only those"
     boards = [cls.capabilities.board for cls in GAMES.values() if cls.capabilities.board is not None]
     assert sorted(boards) == sorted(BoardKind), "each board belongs to one game"
-    declared = [kind for cls in GAMES.values() for kind in cls.capabilities.panels]
+    declared = [kind for cls in GAMES.values() for kind in cls.capabilities.panels if isinstance(kind, PanelKind)]
     assert sorted(declared) == sorted(PanelKind), "each panel belongs to one game"
+    for cls in GAMES.values():  # a game's own panel: a function in its folder that draws a view
+        for ref in (p for p in cls.capabilities.panels if isinstance(p, Ref)):
+            folder = cls.__module__.rsplit(".", 1)[0]
+            assert ref.path.startswith(folder + "."), (ref, folder)
+            assert callable(ref.load())
 
 
 @pytest.mark.parametrize("name", NAMES)
@@ -360,6 +368,7 @@ def test_the_advice_declared() -> None:
         "tricks-and-stones",
         "band-of-tricks",
         "jewel-vault",
+        "oh-hell",
     ]
 
 
@@ -425,6 +434,7 @@ def test_rules_for_shares_one_rules_object_per_game_and_count_and_checks_the_cou
         "jewel-vault": 4,
         "kalah": 2,
         "mandala": 2,
+        "oh-hell": 4,
     }
     assert rules_for("mancala") is rules_for("kalah", 2) and rules_for("kalah").players == 2
     assert rules_for("jewel-vault", 3) is rules_for("Jewel Vault", 3) is not rules_for("jewel-vault", 4)

@@ -28,6 +28,7 @@ from tricklab.errors import TricklabError
 from tricklab.games import GAMES
 from tricklab.games.band_of_tricks.review import BT_REVIEW
 from tricklab.games.jewel_vault.review import JV_REVIEW
+from tricklab.games.oh_hell.review import OH_REVIEW
 from tricklab.games.tricks_and_stones.review import TS_REVIEW
 from tricklab.judge import judge_work
 from tricklab.review import (
@@ -41,8 +42,8 @@ from tricklab.review import (
     sampled_deals,
 )
 
-TS, BT, JV = "tricks-and-stones", "band-of-tricks", "jewel-vault"
-ENTRIES = {TS: TS_REVIEW, BT: BT_REVIEW, JV: JV_REVIEW}
+TS, BT, JV, OH = "tricks-and-stones", "band-of-tricks", "jewel-vault", "oh-hell"
+ENTRIES = {TS: TS_REVIEW, BT: BT_REVIEW, JV: JV_REVIEW, OH: OH_REVIEW}
 
 
 # --- helpers: rounds, bots and the checked engine ------------------------------------------------
@@ -74,7 +75,8 @@ def side_points(rules: Any, state: Any, seat: int) -> int:
 def checked_score(rules: Any, start: Any, seat: int, action: Any, round_index: int, opening: Any) -> int:
     """Play a round on from ``start`` through the checked engine: ``action`` at the seat's first
     turn, every other decision the heuristic bot's ``choose`` on the mover's view; the seat's
-    round score as the game keeps it (TS round scores, BT deal scores, JV-8 points gained)."""
+    round score as the game keeps it (TS round scores, BT deal scores, JV-8 points gained, Oh
+    Hell deal scores)."""
     bots = make_bots(rules, "heuristic", 0)
     state = start
     pending = True
@@ -85,7 +87,7 @@ def checked_score(rules: Any, start: Any, seat: int, action: Any, round_index: i
         else:
             chosen = bots[mover].choose(rules.view(state, mover), rules.legal_actions(state))
         state = rules.apply(state, chosen)
-    if rules.name == TS:
+    if rules.name in (TS, OH):
         return int(state.round_scores[round_index][seat])
     if rules.name == BT:
         return int(state.deal_scores[round_index][seat])
@@ -237,6 +239,8 @@ def test_the_last_gem_actions_are_scored_exactly() -> None:
         (JV, 4, {}, 7),
         (JV, 2, {}, 8),
         (JV, 4, {"partnerships": True}, 9),
+        (OH, 4, {}, 10),
+        (OH, 3, {"penalty": True}, 11),
     ],
 )
 def test_expected_scores_are_the_checked_engines(game: str, players: int, options: dict[str, Any], seed: int) -> None:
@@ -312,6 +316,8 @@ def revealed_voids(match: tricklab.Match, at: int, round_index: int) -> list[set
         (BT, 5, {}, 4),
         (JV, 4, {}, 5),
         (JV, 6, {"partnerships": True}, 6),
+        (OH, 4, {}, 7),
+        (OH, 5, {"cards": 7}, 8),
     ],
 )
 def test_sampled_deals_fit_what_the_seat_knew(game: str, players: int, options: dict[str, Any], seed: int) -> None:
@@ -324,11 +330,13 @@ def test_sampled_deals_fit_what_the_seat_knew(game: str, players: int, options: 
     for index in decisions_of(match, seat, 0):
         start, deals = sampled_deals(match, seat, index, samples=12, seed=seed)
         state = match.states[start]
-        assert start == index or (start < index and state.phase in ("predict", "pass"))
+        assert start == index or (start < index and state.phase in ("predict", "pass", "bid"))
         hands = state.hands
         played = {rules.card(a.card) for a, s in zip(match.actions[:start], match.states[:start], strict=True)
                   if isinstance(a, Play) and round_of(s) == 0}  # fmt: skip
         voids = revealed_voids(match, start, 0)
+        if game == OH:  # the turned-up card is seen by all and in no hand: never dealt in a sample
+            played.add(ids.card(state.turned))
         passed = None
         if game == JV and state.exchanged:
             passed = (rules.receiver(seat), set(state.passes[seat]) - played)
@@ -364,7 +372,7 @@ def test_knowledge_at_an_earlier_point_is_that_of_the_match_then() -> None:
 
 def context(match: tricklab.Match, index: int) -> dict[str, Any]:
     state = match.states[index]
-    return {"trump": state.trump} if match.rules.name == TS else {}
+    return {"trump": state.trump} if match.rules.name in (TS, OH) else {}
 
 
 @pytest.mark.parametrize(
@@ -434,6 +442,9 @@ SETUPS = [
     (JV, 6, {}),
     (JV, 4, {"partnerships": True}),
     (JV, 6, {"partnerships": True}),
+    (OH, 3, {}),
+    (OH, 4, {}),
+    (OH, 7, {}),
 ]
 
 

@@ -252,6 +252,7 @@ class Knowledge:
             played.append(card)
             voids[player] |= _revealed_voids(rules, hooks, before, card)
         ids = hooks.ids
+        played[:0] = ids.hand(hooks.shown(state))  # face up for everyone, in no hand (a card turned up for trump)
         masks = hooks.hands(state)
         sizes = tuple(m.bit_count() for m in masks)
         known: list[tuple[Card, ...]] = [ids.hand(masks[seat]) if s == seat else () for s in range(n)]
@@ -764,7 +765,7 @@ def _check_knowledge_for_view(rules: Rules[Any], view: BiddingView, seat: int, k
     own = Knowledge.from_view(rules, view)
     if len(knowledge.hands) == rules.players and set(knowledge.hands[seat]) != set(own.hands[seat]):
         raise InconsistentKnowledge("the knowledge's own hand is not the hand in the view")
-    if knowledge.played or tuple(knowledge.hand_sizes) != own.hand_sizes:
+    if set(knowledge.played) != set(own.played) or tuple(knowledge.hand_sizes) != own.hand_sizes:
         raise InconsistentKnowledge("at bidding time no card has been played and every hand is full")
 
 
@@ -808,7 +809,8 @@ class AdvisorEntry:
     ``round_of`` says which round a state is in, ``hands`` gives a state's hands and
     ``with_hands`` the state with other hands (masks; for the voids a play reveals),
     ``normalise_bid`` checks a bid as the game does, and ``advise`` runs the game's play-outs.
-    ``given`` says where cards the seat passed are; ``knowledge(rules, view, seat)``, if set,
+    ``given`` says where cards the seat passed are, ``shown`` which cards lie face up in no hand;
+    ``knowledge(rules, view, seat)``, if set,
     is what the seat knows at the decision (default :meth:`Knowledge.from_view`'s own hand
     only), and refuses a view the game's advice cannot start from.
     The functions are the game's own: each takes its game's rules and states only.
@@ -826,13 +828,15 @@ class AdvisorEntry:
     ]
     given: Callable[[Rules[Any], GameState, int], tuple[int, int] | None] = lambda rules, state, seat: None
     knowledge: Callable[[Rules[Any], BiddingView, int], Knowledge] | None = None
+    shown: Callable[[GameState], int] = lambda state: 0
 
 
 class DealHooks(Protocol):
     """What :class:`Knowledge` and :class:`DealSampler` read of a game: its card ids, which round
     a state is in, a state's hands (masks), the state with other hands (for the voids a play
     reveals), and ``given(rules, state, seat)``: the seat that holds cards ``seat`` passed to
-    it, with their mask (``None``: nothing passed). :class:`AdvisorEntry` has them, and so has
+    it, with their mask (``None``: nothing passed); ``shown(state)``: the mask of the cards face
+    up for everyone and in no hand (a card turned up for trump). :class:`AdvisorEntry` has them, and so has
     the review's entry of a game without bids (:class:`tricklab.review.ReviewEntry`)."""
 
     @property
@@ -845,6 +849,8 @@ class DealHooks(Protocol):
     def with_hands(self) -> Callable[[Rules[Any], GameState, tuple[int, ...]], GameState]: ...
     @property
     def given(self) -> Callable[[Rules[Any], GameState, int], tuple[int, int] | None]: ...
+    @property
+    def shown(self) -> Callable[[GameState], int]: ...
 
 
 def deal_hooks(rules: Rules[Any]) -> DealHooks:

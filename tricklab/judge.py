@@ -542,12 +542,17 @@ def _mean_err(values: Sequence[float]) -> tuple[float, float]:
 class Wording:
     """How a game's reasons cite its rules: the clause on who wins a trick, the one on what a
     place in a trick gives (``None`` where only the winner counts), the one on an exact
-    prediction, and the one on the round's score."""
+    prediction, and the one on the round's score; then the game's own words for an exact
+    prediction: what it is called (``target``: "prediction", "bid"), its past tense (``made``:
+    "predicted", "bid") and what it brings (``bonus``: "the 3-point bonus")."""
 
     trick: str
     place: str | None
     exact: str | None
     score: str
+    target: str = "prediction"
+    made: str = "predicted"
+    bonus: str = "a bonus"
 
 
 def points(x: float) -> str:
@@ -628,9 +633,9 @@ def choice_reasons(
         reasons.append(
             Reason(
                 wording.exact,
-                f"You would have won exactly the {plural(t, 'trick')} you predicted in {chosen.exact} of "
+                f"You would have won exactly the {plural(t, 'trick')} you {wording.made} in {chosen.exact} of "
                 f"{plural(chosen.samples, 'deal')} with {mine}, and in {other.exact} of {other.samples} with "
-                f"{theirs}: only an exact prediction brings the 3-point bonus.",
+                f"{theirs}: only an exact {wording.target} brings {wording.bonus}.",
             )
         )
     for fig, name in ((chosen, mine), (other, theirs)):

@@ -172,7 +172,7 @@ class ReviewEntry:
     """How the review works for one game; a game names it in its declaration
     (``Capabilities(review=Ref("tricklab.games.tricks_and_stones.review:TS_REVIEW"))``).
 
-    ``ids``, ``round_of``, ``hands``, ``with_hands`` and ``given`` are what the deal sampler
+    ``ids``, ``round_of``, ``hands``, ``with_hands``, ``given`` and ``shown`` are what the deal sampler
     reads (:class:`tricklab.advisor.DealHooks`). ``deal(rules, state, hands, aside)`` puts a
     sampled deal (masks) into a state, ``view(rules, state, seat)`` is the core view a bot
     decides from, ``secret`` names the phases of secret choices made one seat at a time, and
@@ -202,6 +202,7 @@ class ReviewEntry:
     target: Callable[[Rules[Any], GameState, int], int | None] | None = None
     aside: Callable[[GameState, int], int | None] | None = None
     thresholds: Mapping[str, float] = field(default_factory=dict)
+    shown: Callable[[GameState], int] = lambda state: 0
 
 
 def nothing_given(rules: Rules[Any], state: GameState, seat: int) -> tuple[int, int] | None:

@@ -1,6 +1,7 @@
 """Each game's board beside the table: a registry of panel functions by panel kind.
 
-A game declares which panels its view has (``Capabilities.panels``, in the order shown);
+A game declares which panels its view has (``Capabilities.panels``, in the order shown): the
+display's own by :class:`PanelKind`, or a panel of its own, in its folder, by a ``Ref``;
 each panel is a function ``(rules, view, *, four_colour, board_intent) -> str`` returning
 its markup, or ``""`` when it has nothing to show yet.
 
@@ -18,7 +19,7 @@ from ..actions import Bid
 from ..cards import SUIT_NAME, SUIT_SYMBOL, Card
 from ..explain import plural
 from ..games.base import Rules, SeatView, Trick
-from ..games.capabilities import PanelKind
+from ..games.capabilities import Panel, PanelKind
 from . import PLACE_WORDS, PlaceAllowances, esc, seat_badge, seat_colour, unreadable
 
 DASH = "\u2013"  # an en dash: nothing yet
@@ -26,20 +27,6 @@ DASH = "\u2013"  # an en dash: nothing yet
 Closed = Mapping[int, str] | None
 """Places of the board that the decision at hand cannot use, each with the engine's reason
 (Tricks & Stones: the chambers a Place may not go into); the panel marks them."""
-
-
-class Panel(Protocol):
-    """A panel: its markup for a game's rules and a seat's view (``""``: nothing to show yet)."""
-
-    def __call__(
-        self,
-        rules: Rules[Any],
-        view: SeatView,
-        *,
-        four_colour: bool = ...,
-        board_intent: str | None = ...,
-        closed: Closed = ...,
-    ) -> str: ...
 
 
 PANELS: dict[PanelKind, Panel] = {}
@@ -254,12 +241,16 @@ def panel_html(
     if not kinds:
         return ""
     parts = (
-        PANELS[kind](rules, view, four_colour=four_colour, board_intent=board_intent, closed=closed) for kind in kinds
+        (PANELS[kind] if isinstance(kind, PanelKind) else kind.load())(
+            rules, view, four_colour=four_colour, board_intent=board_intent, closed=closed
+        )
+        for kind in kinds
     )
     return f'<div class="tl-panels">{"".join(parts)}</div>'
 
 
-def _table(headers: list[str], rows: list[list[str]], *, label: str) -> str:
+def score_table(headers: list[str], rows: list[list[str]], *, label: str) -> str:
+    """A panel's table: a header row of ``headers`` and ``rows`` of cells (markup), named ``label``."""
     head = "".join(f'<th scope="col">{h}</th>' for h in headers)
     body = "".join("<tr>" + "".join(f"<td>{c}</td>" for c in row) + "</tr>" for row in rows)
     return (
@@ -351,7 +342,7 @@ def round_scores(
                 f"<strong>{view.totals[seat]}</strong>",
             ]
         )
-    return _table(
+    return score_table(
         ["Player", "Prediction", "Tricks", "Gems in supply", "Rounds", "Total"],
         rows,
         label="Predictions, tricks and scores",
@@ -423,7 +414,7 @@ def bids_and_wins(
         cells += [deals, f"<strong>{view.totals[seat]}</strong>"]
         rows.append(cells)
     label = f"Deal {view.deal + 1} of {view.deals}" + (" (an extra deal to break a tie)" if view.extra_deal else "")
-    table = _table(
+    table = score_table(
         ["Player", "Rock won / bid", "Soul won / bid", "Pops won / bid", "Bid", "Deals", "Total"],
         rows,
         label="Bids against wins per suit",
@@ -488,7 +479,7 @@ def jewels(
                 DASH if view.scores is None else f"<strong>{view.scores[side]}</strong>",
             ]
         )
-    table = _table(
+    table = score_table(
         ["Player" if not view.partnerships else "Partnership", "Showroom", "Vault", "Tricks", "Cards won", "Points"],
         rows,
         label="Showrooms, vaults and won cards",

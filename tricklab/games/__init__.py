@@ -17,10 +17,11 @@ from .capabilities import Capabilities
 from .jewel_vault import JewelVault
 from .kalah import Kalah
 from .mandala import Mandala
+from .oh_hell import OhHell
 from .tricks_and_stones import TricksAndStones
 
 GAMES: dict[str, type[Rules[Any]]] = {
-    cls.name: cls for cls in (TricksAndStones, BandOfTricks, JewelVault, Kalah, Mandala)
+    cls.name: cls for cls in (TricksAndStones, BandOfTricks, JewelVault, Kalah, Mandala, OhHell)
 }
 DEFAULT_GAME: str = next(iter(GAMES))  # what a widget or an app shows unless told otherwise
 register_games(GAMES.values())  # a record's game is read by name (tricklab.match), from the engine

@@ -19,10 +19,10 @@ or a :class:`PanelKind` that the display looks up -- never imported here.
 from __future__ import annotations
 
 import importlib
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from enum import StrEnum
-from typing import TYPE_CHECKING, Any, Generic, TypeVar, cast
+from typing import TYPE_CHECKING, Any, Generic, Protocol, TypeVar, cast
 
 from ..cards import SUIT_NAME, SUIT_SYMBOL, Card
 
@@ -32,7 +32,7 @@ if TYPE_CHECKING:
     from ..moves import MovesEntry
     from ..puzzles import Puzzle
     from ..review import ReviewEntry
-    from .base import Rules, TrickOutcome
+    from .base import Rules, SeatView, TrickOutcome
 
 T = TypeVar("T")
 
@@ -64,13 +64,17 @@ class DecisionKind(StrEnum):
 @dataclass(frozen=True, slots=True)
 class Decision:
     """A game's pre-round decision: its kind, the phase it is made in and its rule clause,
-    the numbers a player picks from, and (for a per-suit bid) the suits bid on."""
+    the numbers a player picks from, (for a per-suit bid) the suits bid on, and what the game
+    calls a prediction of its tricks (``noun`` and ``gerund``, e.g. "bid" and "bidding"; empty:
+    "prediction" and "predicting")."""
 
     kind: DecisionKind = DecisionKind.NONE
     phase: str = ""
     rule_id: str = ""
     choices: tuple[int, ...] = ()
     suits: tuple[str, ...] = ()
+    noun: str = ""
+    gerund: str = ""
 
 
 # --- the context of a trick ----------------------------------------------------------------------
@@ -189,6 +193,23 @@ class PanelKind(StrEnum):
     ACTIONS_OWED = "actions-owed"  # Jewel Vault: the suit actions still to take
 
 
+class Panel(Protocol):
+    """A panel beside a game's table: its markup for the rules and a seat's view (``""``: nothing
+    to show yet). With ``board_intent`` its places are buttons sending that intent; the ``closed``
+    places (place -> the engine's reason) are marked as not usable now. A game names the display's
+    own panels by :class:`PanelKind`, or its own panel function by a :class:`Ref` (in its folder)."""
+
+    def __call__(
+        self,
+        rules: Rules[Any],
+        view: SeatView,
+        *,
+        four_colour: bool = ...,
+        board_intent: str | None = ...,
+        closed: Mapping[int, str] | None = ...,
+    ) -> str: ...
+
+
 class BoardKind(StrEnum):
     """A board the display draws in the table's place, for a game played without a card table."""
 
@@ -245,7 +266,7 @@ class Capabilities:
     context: tuple[TrickContext, ...] = ()
     explainer_players: int | None = None  # the trick explainer's player count (None: the most)
     quiz: Quiz = Quiz()
-    panels: tuple[PanelKind, ...] = ()
+    panels: tuple[PanelKind | Ref[Panel], ...] = ()  # the display's panels, or a game's own (a Ref)
     bots: tuple[tuple[str, Ref[BotFactory]], ...] = ()  # named bots besides "random"
     hint_bot: str = "heuristic"  # the bot a hint asks (one of ``bots``)
     advice: Ref[AdvisorEntry] | None = None  # the advisor's entry for the game, if it has one

@@ -24,7 +24,7 @@ from ..display.charts import Bar, bar_chart
 from ..errors import InvalidOption, TricklabError, describe
 from ..games import DEFAULT_GAME, default_players, find_game, games_with
 from ..games.base import Rules, next_seed
-from ..games.capabilities import Capabilities, DecisionKind
+from ..games.capabilities import Capabilities, Decision, DecisionKind
 from ..judge import evaluate_steps
 from ..match import Match
 from ..platform import Background, Steps, finish, in_background, reporting
@@ -98,7 +98,7 @@ class BidTrainer(Board):
         self._syncing = False  # the trainer itself sets ``choice`` to the bid it shows
         super().__init__()
         self.rules = rules
-        self._form = FORMS[rules.capabilities.decision.kind]
+        self._form = form_of(rules.capabilities.decision)
         self.seat = seat
         self.samples = samples
         self._deal(seed)
@@ -609,36 +609,36 @@ def _short(estimate: BidEstimate) -> str:
 
 
 class _PredictionForm:
-    """A prediction of a number of tricks (``Predict(n)``), picked from the declared choices."""
+    """A prediction of a number of tricks (``Predict(n)``), picked from the bids the rules allow
+    the seat now, in the game's own words (``Decision.noun``: "prediction", "bid")."""
 
     START: ClassVar[int] = 2
-    score_what: ClassVar[str] = "prediction"
-    what: ClassVar[str] = "prediction"
 
-    @staticmethod
-    def name(estimate: BidEstimate) -> str:
-        return f"predicting {_short(estimate)}"
+    def __init__(self, noun: str = "prediction", gerund: str = "predicting") -> None:
+        self.what = self.score_what = noun
+        self.gerund = gerund
+
+    def name(self, estimate: BidEstimate) -> str:
+        return f"{self.gerund} {_short(estimate)}"
 
     @staticmethod
     def label(estimate: BidEstimate, advice: Advice) -> str:
         return _short(estimate)
 
-    @staticmethod
-    def note(advice: Advice) -> str:
-        return "Each prediction was played for. " + _race_note(advice, "predictions")
+    def note(self, advice: Advice) -> str:
+        return f"Each {self.what} was played for. " + _race_note(advice, f"{self.what}s")
 
     @staticmethod
     def action(t: BidTrainer) -> Action:
         return Predict(t.prediction)
 
-    @staticmethod
-    def choose(t: BidTrainer, bid: object) -> None:
+    def choose(self, t: BidTrainer, bid: object) -> None:
         decision = t.rules.capabilities.decision
         if isinstance(bid, Predict):
             bid = bid.n
         if isinstance(bid, bool) or not isinstance(bid, int):
             raise InvalidOption(
-                f"a prediction is a whole number of tricks, not {describe(bid)}", rule_id=decision.rule_id
+                f"a {self.what} is a whole number of tricks, not {describe(bid)}", rule_id=decision.rule_id
             )
         t.rules.apply(t.match.state, Predict(bid))  # the engine says whether it may be made
         t.prediction = bid
@@ -648,20 +648,19 @@ class _PredictionForm:
         if intent == "predict":
             t._pick_prediction(value)
 
-    @staticmethod
-    def intro(t: BidTrainer) -> str:
+    def intro(self, t: BidTrainer) -> str:
         view = t.match.view(t.seat)  # the trump is the trick context the game declares
         trump = next(getattr(view, c.key) for c in t.rules.capabilities.context if c.key == "trump")
         return (
             f"You are {t.rules.seat_name(t.seat)}; trump is {_suit(trump)}. How many tricks will you "
-            "win? Pick a prediction and press Try it."
+            f"win? Pick a {self.what} and press Try it."
         )
 
-    @staticmethod
-    def picker(t: BidTrainer) -> str:
-        choices = t.rules.capabilities.decision.choices
-        buttons = "".join(choice_button("predict", str(n), str(n), pressed=n == t.prediction) for n in choices)
-        return decision_html("Prediction", buttons)
+    def picker(self, t: BidTrainer) -> str:
+        """A button for each number the rules let the seat pick now (a dealer's barred bid is not one)."""
+        allowed = [a.n for a in t.match.legal_actions() if isinstance(a, Predict)]
+        buttons = "".join(choice_button("predict", str(n), str(n), pressed=n == t.prediction) for n in allowed)
+        return decision_html(self.what.capitalize(), buttons)
 
     @staticmethod
     def distribution_chart(t: BidTrainer, tried: BidEstimate, note: str = "") -> str:
@@ -674,11 +673,10 @@ class _PredictionForm:
     def shown(advice: Advice, tried: BidEstimate) -> list[BidEstimate]:
         return list(advice.estimates)
 
-    @staticmethod
-    def sentence(tried: BidEstimate, best: BidEstimate) -> str:
-        n = tried.text.removeprefix("predict ")
+    def sentence(self, tried: BidEstimate, best: BidEstimate) -> str:
+        n = _short(tried)
         first = f"You make exactly {n} about {tried.p_exact:.0%} of the time and score {tried.mean:.1f} on average"
-        return _compare(first, f"predicting {best.text.removeprefix('predict ')}", tried, best)
+        return _compare(first, f"{self.gerund} {_short(best)}", tried, best)
 
 
 class _SuitBidForm:
@@ -861,12 +859,16 @@ class _PassForm:
         return f"{first}; passing {_short(best)} brings {best.mean - tried.mean:.1f} more."
 
 
-_Form = type[_PredictionForm] | type[_SuitBidForm] | type[_PassForm]
-FORMS: dict[DecisionKind, _Form] = {
-    DecisionKind.PREDICTION: _PredictionForm,
-    DecisionKind.SUIT_BID: _SuitBidForm,
-    DecisionKind.PASS: _PassForm,
-}
+_Form = _PredictionForm | type[_SuitBidForm] | type[_PassForm]
+#: the kinds of decision the trainer takes
+FORMS = frozenset({DecisionKind.PREDICTION, DecisionKind.SUIT_BID, DecisionKind.PASS})
+
+
+def form_of(decision: Decision) -> _Form:
+    """How the trainer takes the game's decision; a prediction in the game's own words."""
+    if decision.kind is DecisionKind.PREDICTION:
+        return _PredictionForm(decision.noun or "prediction", decision.gerund or "predicting")
+    return _SuitBidForm if decision.kind is DecisionKind.SUIT_BID else _PassForm
 
 
 def _trainable(offers: Capabilities) -> bool:

@@ -1346,17 +1346,11 @@ class PlayTable(Board):
                 f"Your turn to play: click {which} in your hand above.",
                 f'<p class="tl-why" id="{self._why_id}">{esc(why.text)}</p>',
             )
-        if Predict in kinds:
+        if Predict in kinds:  # the game's own words: what the number is, and what it does
             buttons = "".join(
-                _button("act", str(a), str(a.n), label=f"predict {plural(a.n, 'trick')}")
-                for a in legal
-                if isinstance(a, Predict)
+                _button("act", str(a), str(a.n), label=self._describe(a, view)) for a in legal if isinstance(a, Predict)
             )
-            return _decision(
-                "How many tricks will you win? Your expedition token goes into the chamber of that number "
-                "on the chamber board.",
-                buttons,
-            )
+            return _decision(self.rules.explain_choice(view, self.seat).text, buttons)
         if Bid in kinds:
             return self._bid_html()
         if Pass in kinds:

@@ -56,7 +56,7 @@ TS_REVIEW = ReviewEntry(
     _ts_view,
     frozenset({ts.PREDICT}),
     _ts_score,
-    Wording("ts.trick", "ts.gems.places", "ts.score.bonus", "ts.score.chamber"),
+    Wording("ts.trick", "ts.gems.places", "ts.score.bonus", "ts.score.chamber", bonus="the 3-point bonus"),
     _ts_tricks,
     _ts_target,
     _ts_aside,

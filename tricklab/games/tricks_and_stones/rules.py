@@ -1381,7 +1381,7 @@ class TricksAndStones(CoreRules[TricksAndStonesState]):
             return Reason(
                 "ts.predict",
                 "Predict how many tricks you will win this round, 0 to 5: your expedition token goes into "
-                "that chamber.",
+                "that chamber of the chamber board.",
             )
         if v.phase is PLAY:
             if seat >= len(v.hands) or v.hands[seat] is None:
