@@ -187,6 +187,12 @@ def test_a_declared_decision_is_what_the_engine_asks_for(name: str) -> None:
     if decision.kind is DecisionKind.NONE:
         assert not kinds & {Predict, Bid, Pass}
         return
+    if decision.kind is DecisionKind.PASS and Announce not in kinds:  # a fixed number of cards (Hearts)
+        assert kinds == {Pass} and {len(a.cards) for a in match.legal_actions() if isinstance(a, Pass)} == set(
+            decision.choices
+        )
+        assert match.phase == decision.phase and rules.rulebook[decision.rule_id]
+        return
     if decision.kind is DecisionKind.PASS:  # the dealer names the number first (Jewel Vault)
         assert kinds == {Announce} and {a.n for a in match.legal_actions() if isinstance(a, Announce)} == set(
             decision.choices
@@ -237,7 +243,7 @@ def test_the_declared_context_is_what_resolve_trick_takes(name: str) -> None:
 
 def test_the_explainer_players_declared() -> None:
     tricks = {n for n in NAMES if GAMES[n].capabilities.tricks}
-    assert tricks == {"band-of-tricks", "jewel-vault", "tricks-and-stones", "oh-hell"}
+    assert tricks == {"band-of-tricks", "jewel-vault", "tricks-and-stones", "oh-hell", "hearts"}
     assert all((GAMES[n].capabilities.board is None) == (n in tricks) for n in NAMES), (
         "a game without tricks has a board"
     )
@@ -248,13 +254,14 @@ def test_the_explainer_players_declared() -> None:
         "kalah": None,
         "mandala": None,
         "oh-hell": None,
+        "hearts": None,
     }
     for cls in GAMES.values():
         players = cls.capabilities.explainer_players
         assert players is None or players in cls.player_counts
 
 
-TRICK_GAMES = ["band-of-tricks", "jewel-vault", "oh-hell", "tricks-and-stones"]
+TRICK_GAMES = ["band-of-tricks", "hearts", "jewel-vault", "oh-hell", "tricks-and-stones"]
 POSITION_GAMES = ["kalah", "mandala"]  # no tricks: their quizzes ask about positions
 
 
@@ -275,7 +282,10 @@ def test_every_game_declares_one_kind_of_quiz(name: str) -> None:
 def test_the_quiz_levels_declared(name: str) -> None:
     quiz = GAMES[name].capabilities.quiz
     assert [level.number for level in quiz.levels] == list(range(1, len(quiz.levels) + 1))
-    assert len(quiz.levels) == {"tricks-and-stones": 3, "band-of-tricks": 3, "jewel-vault": 2, "oh-hell": 2}[name]
+    assert (
+        len(quiz.levels)
+        == {"tricks-and-stones": 3, "band-of-tricks": 3, "jewel-vault": 2, "oh-hell": 2, "hearts": 2}[name]
+    )
     assert (quiz.podium is not None) == (name == "tricks-and-stones")
     assert any(level.podium for level in quiz.levels) == (quiz.podium is not None)
     declared = {c.key for c in GAMES[name].capabilities.context}
@@ -314,6 +324,7 @@ def test_the_panels_declared() -> None:
         "kalah": (),
         "mandala": (),
         "oh-hell": (Ref("tricklab.games.oh_hell.panel:bids_and_tricks"),),
+        "hearts": (Ref("tricklab.games.hearts.panel:points_taken"),),
     }
     assert {n: GAMES[n].capabilities.board for n in NAMES} == {
         "tricks-and-stones": None,
@@ -322,6 +333,7 @@ def test_the_panels_declared() -> None:
         "kalah": BoardKind.PITS,
         "mandala": BoardKind.MANDALAS,
         "oh-hell": None,
+        "hearts": None,
     }
     assert set(PANELS) == set(PanelKind), "the display draws every kind of panel, and only those"
     assert set(BOARDS) == set(BoardKind), "the display draws every kind of board, and only those"
@@ -435,6 +447,7 @@ def test_rules_for_shares_one_rules_object_per_game_and_count_and_checks_the_cou
         "kalah": 2,
         "mandala": 2,
         "oh-hell": 4,
+        "hearts": 4,
     }
     assert rules_for("mancala") is rules_for("kalah", 2) and rules_for("kalah").players == 2
     assert rules_for("jewel-vault", 3) is rules_for("Jewel Vault", 3) is not rules_for("jewel-vault", 4)

@@ -64,7 +64,7 @@ def test_bots_finish_a_match_with_a_result(game: str, players: int) -> None:
     result = match.result
     assert result is not None
     assert result.winners and set(result.winners) <= set(range(players))
-    best = max(result.totals)
+    best = (min if match.rules.capabilities.lowest_wins else max)(result.totals)
     assert all(result.totals[w] == best for w in result.winners)
     for reason in result.reasons:
         assert reason.rule_id in match.rules.rulebook

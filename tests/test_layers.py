@@ -22,7 +22,7 @@ import tricklab
 
 ROOT = Path(tricklab.__file__).parent
 #: each game's folder (its package under tricklab/games)
-GAMES = ("tricks_and_stones", "band_of_tricks", "jewel_vault", "kalah", "mandala", "oh_hell")
+GAMES = ("tricks_and_stones", "band_of_tricks", "jewel_vault", "kalah", "mandala", "oh_hell", "hearts")
 #: the registry: the one module outside the games' folders that names every game
 REGISTRY = "tricklab.games"
 #: the engine: cards, actions, the rules' base, the match and records, explanations, errors, and
@@ -189,12 +189,16 @@ WHERE = "tricklab.review:TS_REVIEW"
 
 #: the games added as one folder each: no file of the package or of the apps outside their folder
 #: mentions them by any name, in code, text or assets, but the registry
-ONE_FOLDER_GAMES = {"oh_hell": ("oh_hell", "oh-hell", "OhHell", "Oh Hell")}
+#: (a name that is also a word, Hearts the suit, is looked for in its exact case only)
+ONE_FOLDER_GAMES = {
+    "oh_hell": (("oh_hell", "oh-hell", "OhHell", "Oh Hell"), re.IGNORECASE),
+    "hearts": (("games.hearts", "games/hearts", "import Hearts", '"hearts"', "HeartsView", "HeartsState"), 0),
+}
 APPS = ROOT.parent / "voila_apps"
 
 
-def _files_mentioning(names: tuple[str, ...]) -> set[str]:
-    pattern = re.compile("|".join(re.escape(n) for n in names), re.IGNORECASE)
+def _files_mentioning(names: tuple[str, ...], flags: int = re.IGNORECASE) -> set[str]:
+    pattern = re.compile("|".join(re.escape(n) for n in names), flags)
     found = set()
     for base in (ROOT, APPS):
         for path in base.rglob("*"):
@@ -211,12 +215,13 @@ def _files_mentioning(names: tuple[str, ...]) -> set[str]:
 
 def test_a_game_in_one_folder_touched_no_other_file_but_the_registry() -> None:
     registry = (ROOT / "games" / "__init__.py").relative_to(ROOT.parent).as_posix()
-    for folder, names in ONE_FOLDER_GAMES.items():
+    for folder, (names, flags) in ONE_FOLDER_GAMES.items():
         inside = (ROOT / "games" / folder).relative_to(ROOT.parent).as_posix() + "/"
-        outside = {f for f in _files_mentioning(names) if not f.startswith(inside)}
+        outside = {f for f in _files_mentioning(names, flags) if not f.startswith(inside)}
         assert outside == {registry}, f"{folder} is named outside its folder: {sorted(outside - {registry})}"
 
 
 def test_the_mention_scan_finds_a_name_in_any_case() -> None:
     assert "tricklab/games/__init__.py" in _files_mentioning(("OH_HELL",))
+    assert "tricklab/games/__init__.py" not in _files_mentioning(("OH_HELL",), 0)
     assert _files_mentioning(("no game is called this",)) == set()

@@ -124,6 +124,8 @@ def _meets_its_level(q: quiz.Question) -> bool:
         if q.level == 1:
             return all(c.suit != trump for c in cards) and sum(c.suit == led for c in cards) >= 2
         return trump in ("S", "H", "D", "C") and led != trump and any(c.suit == trump for c in cards)
+    if q.game == "hearts":
+        return _suits(q) == {led} if q.level == 1 else any(c.suit != led for c in cards)
     if q.level == 1:
         return _suits(q) == {led}
     return any(c.suit != led and c.rank > winner.rank for c in cards)

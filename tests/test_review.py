@@ -27,6 +27,7 @@ from tricklab.bots import make_bots
 from tricklab.errors import TricklabError
 from tricklab.games import GAMES
 from tricklab.games.band_of_tricks.review import BT_REVIEW
+from tricklab.games.hearts.review import HT_REVIEW
 from tricklab.games.jewel_vault.review import JV_REVIEW
 from tricklab.games.oh_hell.review import OH_REVIEW
 from tricklab.games.tricks_and_stones.review import TS_REVIEW
@@ -42,8 +43,8 @@ from tricklab.review import (
     sampled_deals,
 )
 
-TS, BT, JV, OH = "tricks-and-stones", "band-of-tricks", "jewel-vault", "oh-hell"
-ENTRIES = {TS: TS_REVIEW, BT: BT_REVIEW, JV: JV_REVIEW, OH: OH_REVIEW}
+TS, BT, JV, OH, HT = "tricks-and-stones", "band-of-tricks", "jewel-vault", "oh-hell", "hearts"
+ENTRIES = {TS: TS_REVIEW, BT: BT_REVIEW, JV: JV_REVIEW, OH: OH_REVIEW, HT: HT_REVIEW}
 
 
 # --- helpers: rounds, bots and the checked engine ------------------------------------------------
@@ -76,7 +77,7 @@ def checked_score(rules: Any, start: Any, seat: int, action: Any, round_index: i
     """Play a round on from ``start`` through the checked engine: ``action`` at the seat's first
     turn, every other decision the heuristic bot's ``choose`` on the mover's view; the seat's
     round score as the game keeps it (TS round scores, BT deal scores, JV-8 points gained, Oh
-    Hell deal scores)."""
+    Hell deal scores, Hearts hand points with their sign turned)."""
     bots = make_bots(rules, "heuristic", 0)
     state = start
     pending = True
@@ -89,14 +90,18 @@ def checked_score(rules: Any, start: Any, seat: int, action: Any, round_index: i
         state = rules.apply(state, chosen)
     if rules.name in (TS, OH):
         return int(state.round_scores[round_index][seat])
+    if rules.name == HT:  # points are bad: the review scores them with their sign turned
+        return -int(state.round_scores[round_index][seat])
     if rules.name == BT:
         return int(state.deal_scores[round_index][seat])
     return side_points(rules, state, seat) - side_points(rules, opening, seat)
 
 
 def advised(match: tricklab.Match, index: int) -> bool:
-    """Whether the decision at ``index`` is the game's pre-round decision (the advisor's)."""
-    return match.states[index].phase == match.rules.capabilities.decision.phase
+    """Whether the decision at ``index`` is the game's pre-round decision, rated by the advisor
+    (a game without advice, Hearts, rates its passes by play-outs like any other decision)."""
+    offers = match.rules.capabilities
+    return match.states[index].phase == offers.decision.phase and offers.advice is not None
 
 
 def round_start(match: tricklab.Match, round_index: int) -> int:
@@ -241,6 +246,8 @@ def test_the_last_gem_actions_are_scored_exactly() -> None:
         (JV, 4, {"partnerships": True}, 9),
         (OH, 4, {}, 10),
         (OH, 3, {"penalty": True}, 11),
+        (HT, 4, {}, 12),
+        (HT, 4, {"passing": False, "jack": True}, 13),
     ],
 )
 def test_expected_scores_are_the_checked_engines(game: str, players: int, options: dict[str, Any], seed: int) -> None:
@@ -318,6 +325,7 @@ def revealed_voids(match: tricklab.Match, at: int, round_index: int) -> list[set
         (JV, 6, {"partnerships": True}, 6),
         (OH, 4, {}, 7),
         (OH, 5, {"cards": 7}, 8),
+        (HT, 4, {}, 9),
     ],
 )
 def test_sampled_deals_fit_what_the_seat_knew(game: str, players: int, options: dict[str, Any], seed: int) -> None:
@@ -445,6 +453,7 @@ SETUPS = [
     (OH, 3, {}),
     (OH, 4, {}),
     (OH, 7, {}),
+    (HT, 4, {}),
 ]
 
 

@@ -14,6 +14,7 @@ from ..errors import InvalidOption, describe
 from .band_of_tricks import BandOfTricks
 from .base import Rules, game_named, register_games
 from .capabilities import Capabilities
+from .hearts import Hearts
 from .jewel_vault import JewelVault
 from .kalah import Kalah
 from .mandala import Mandala
@@ -21,7 +22,7 @@ from .oh_hell import OhHell
 from .tricks_and_stones import TricksAndStones
 
 GAMES: dict[str, type[Rules[Any]]] = {
-    cls.name: cls for cls in (TricksAndStones, BandOfTricks, JewelVault, Kalah, Mandala, OhHell)
+    cls.name: cls for cls in (TricksAndStones, BandOfTricks, JewelVault, Kalah, Mandala, OhHell, Hearts)
 }
 DEFAULT_GAME: str = next(iter(GAMES))  # what a widget or an app shows unless told otherwise
 register_games(GAMES.values())  # a record's game is read by name (tricklab.match), from the engine

@@ -275,6 +275,7 @@ class Capabilities:
     variants: tuple[str, ...] = ()  # yes/no rules options a link may switch on
     hidden: bool = True  # some of the game is hidden from a seat (other hands): a teacher may pick whose view
     round_word: str = "round"  # what the game calls one deal of the cards played out: "round", or "deal"
+    lowest_wins: bool = False  # points are bad: the lowest total wins the match
     grouping: Grouping = Grouping()  # how a move list groups a match's steps: rounds, tricks or turns, moves
     # each option with values other than its default that a match may be played with: the contract
     # suite plays every one (a reading of a ruling, a count the rules allow)
