@@ -8,7 +8,7 @@ import threading
 import pytest
 import traitlets
 
-from tricklab.actions import Bid, Predict
+from tricklab.actions import Bid, Pass, Predict
 from tricklab.advisor import advise
 from tricklab.display.charts import Bar, bar_chart
 from tricklab.errors import IllegalAction, InvalidOption, InvalidScoreInput, TricklabError
@@ -326,3 +326,20 @@ def test_oh_hell_bids_in_its_own_words_and_the_dealer_is_offered_only_the_bids_a
     html = trainer.board.scene["html"]
     assert f"You make exactly {allowed} about" in html and "Each bid was played for." in html
     assert "predict" not in re.sub(r"<[^>]+>", " ", html).lower(), "the game's own word, bid, throughout"
+
+
+def test_hearts_passes_are_tried_and_shown_as_points_taken() -> None:
+    trainer = BidTrainer("hearts", 4, seed=3, seat=1, samples=40)
+    html = trainer.board.scene["html"]
+    assert "Choose 3 cards of your hand to pass to the left" in html and "Pass 3: picked none yet" in html
+    hand = trainer.match.view(1).hand
+    for card in hand[-3:]:
+        trainer.board.intent("pick", str(card))
+    assert trainer.action == Pass(tuple(hand[-3:]))
+    advice = trainer.try_bid()
+    assert advice is not None
+    tried = advice.estimate(trainer.action)
+    html = trainer.board.scene["html"]
+    assert f"you take {-tried.mean:.1f} points on average this hand" in html
+    assert "Expected points per pass tried (points you take, fewer is better)" in html
+    assert "brings your side" not in html

@@ -381,6 +381,7 @@ def test_the_advice_declared() -> None:
         "band-of-tricks",
         "jewel-vault",
         "oh-hell",
+        "hearts",
     ]
 
 

@@ -295,3 +295,44 @@ def test_same_as_openspiel_with_the_bots_moon_shots_included() -> None:
         moons += sorted(scores) == [0, 26, 26, 26]
         assert tuple(26 - int(r) for r in theirs.returns()) == scores, seed
     assert moons >= 2, "the hands where a bot shoots the moon were compared"
+
+
+# --- advice -------------------------------------------------------------------------------------------
+
+
+def test_the_advice_races_the_most_dangerous_passes_and_the_pass_tried() -> None:
+    from tricklab.advisor import AdviceUnavailable, advise
+    from tricklab.errors import InvalidAction
+    from tricklab.games.hearts.advice import SHORTLIST, candidates
+
+    rules = Hearts.create(4)
+    match = rules.new_match(seed=3, first_dealer=0)
+    view = match.view(1)
+    hand = IDS.mask(view.hand)
+    shortlist = candidates(hand)
+    assert len(shortlist) == SHORTLIST == len(set(shortlist))
+    assert all(rules.actions[a].cards for a in shortlist)  # type: ignore[attr-defined]
+    queen = rules.card("QS")
+    if queen in view.hand:  # the Queen of spades is the most dangerous card: the bot's own pass holds it
+        assert queen in rules.actions[shortlist[0]].cards  # type: ignore[attr-defined]
+    tried = Pass(tuple(view.hand[:3]))
+    advice = advise(rules, view, bid=tried, samples=40, seed=2)
+    mine = advice.estimate(tried)
+    assert mine.samples == 40, "the pass tried plays every deal"
+    assert all(e.mean <= 0 for e in advice.estimates), "points are bad: a score is points with the sign turned"
+    assert advice.best.samples == 40 and advice.best.mean >= max(e.mean for e in advice.estimates if e.samples == 40)
+    assert mine.reasons[0].rule_id == "ht.score"
+    with pytest.raises(InvalidAction, match="pass exactly 3 of your own cards"):
+        advise(rules, view, bid=Pass(tuple(match.view(2).hand[:3])), samples=4)
+    match.apply(Pass(view.hand[:3]))
+    with pytest.raises(AdviceUnavailable, match="already chosen"):
+        advise(rules, match.view(1), samples=4)
+
+
+def test_a_hand_without_passes_has_no_pass_to_advise() -> None:
+    from tricklab.advisor import AdviceUnavailable, advise
+
+    rules = Hearts.create(4, passing=False)
+    match = rules.new_match(seed=1)
+    with pytest.raises(AdviceUnavailable):
+        advise(rules, match.view(match.to_play), samples=4)

@@ -24,7 +24,7 @@ from ..display.charts import Bar, bar_chart
 from ..errors import InvalidOption, TricklabError, describe
 from ..games import DEFAULT_GAME, default_players, find_game, games_with
 from ..games.base import Rules, next_seed
-from ..games.capabilities import Capabilities, Decision, DecisionKind
+from ..games.capabilities import Capabilities, DecisionKind
 from ..judge import evaluate_steps
 from ..match import Match
 from ..platform import Background, Steps, finish, in_background, reporting
@@ -98,7 +98,7 @@ class BidTrainer(Board):
         self._syncing = False  # the trainer itself sets ``choice`` to the bid it shows
         super().__init__()
         self.rules = rules
-        self._form = form_of(rules.capabilities.decision)
+        self._form = form_of(rules.capabilities)
         self.seat = seat
         self.samples = samples
         self._deal(seed)
@@ -531,8 +531,10 @@ class BidTrainer(Board):
         for estimate in shown:
             marks = tuple(m for m, hit in (("yours", estimate is tried), ("best", estimate is advice.best)) if hit)
             label = self._form.label(estimate, advice)
-            bars.append(Bar(label, estimate.mean, error=estimate.stderr, marks=marks))
-        return bar_chart(bars, title=f"Expected score per {self._form.score_what}", width=width)
+            value = self._form.value(estimate) if isinstance(self._form, _PassForm) else estimate.mean
+            bars.append(Bar(label, value, error=estimate.stderr, marks=marks))
+        what = "Expected points" if isinstance(self._form, _PassForm) and self._form.lowest else "Expected score"
+        return bar_chart(bars, title=f"{what} per {self._form.score_what}", width=width)
 
     def __repr__(self) -> str:
         return (
@@ -770,14 +772,22 @@ class _SuitBidForm:
 
 
 class _PassForm:
-    """Cards to pass (``Pass(...)``): as many of the hand's cards as the dealer named."""
+    """Cards to pass (``Pass(...)``): as many of the hand's cards as the dealer named (Jewel Vault),
+    or as the game declares (its one declared choice, Hearts: 3). Where the lowest total wins
+    (``Capabilities.lowest_wins``) the advisor's figures are points with their sign turned, and
+    the trainer shows them as the points you take."""
 
-    score_what: ClassVar[str] = "pass tried (points)"
     what: ClassVar[str] = "pass"
+
+    def __init__(self, lowest_wins: bool = False) -> None:
+        self.lowest = lowest_wins
+        self.score_what = "pass tried (points you take, fewer is better)" if lowest_wins else "pass tried (points)"
 
     @staticmethod
     def count(t: BidTrainer) -> int:
         announced = getattr(t.match.view(t.seat), "announced", None)
+        if announced is None:  # a fixed number: the game's one declared choice
+            (announced,) = t.rules.capabilities.decision.choices
         assert isinstance(announced, int), "the trainer waits for the count to be named"
         return announced
 
@@ -789,7 +799,8 @@ class _PassForm:
     def choose(t: BidTrainer, bid: object) -> None:
         cards = bid.cards if isinstance(bid, Pass) else bid
         if not isinstance(cards, (list, tuple)):
-            raise InvalidOption(f"a pass is a list of cards, not {describe(bid)}", rule_id="jv.pass")
+            rule_id = t.rules.capabilities.decision.rule_id
+            raise InvalidOption(f"a pass is a list of cards, not {describe(bid)}", rule_id=rule_id)
         picked = [t.rules.card(c) for c in cards]
         t.rules.apply(t.match.state, Pass(tuple(picked)))  # the engine says whether it may be made
         t.picked = picked
@@ -804,9 +815,13 @@ class _PassForm:
 
     @staticmethod
     def intro(t: BidTrainer) -> str:
-        dealer_seat = getattr(t.match.view(t.seat), "dealer", None)
+        view = t.match.view(t.seat)
         k = _PassForm.count(t)
-        dealer = "You" if dealer_seat == t.seat else "The dealer"
+        if getattr(view, "announced", None) is None:  # the game's own words for its pass
+            return (
+                f"You are {t.rules.seat_name(t.seat)}. {t.rules.explain_choice(view, t.seat).text} Then press Try it."
+            )
+        dealer = "You" if getattr(view, "dealer", None) == t.seat else "The dealer"
         receiver = getattr(t.rules, "receiver", None)
         to = f" to {t.rules.seat_name(receiver(t.seat))}" if callable(receiver) else ""
         return (
@@ -828,10 +843,13 @@ class _PassForm:
             f'<div class="tl-cards">{cards}</div>' + choice_button("clear", "", "Clear"),
         )
 
-    @staticmethod
-    def distribution_chart(t: BidTrainer, tried: BidEstimate, note: str = "") -> str:
-        bars = [Bar(f"{points:+d}", k / tried.samples) for points, k in tried.scores]
-        title = f"Points this round brings your side (how often), passing {_short(tried)}{note}"
+    def distribution_chart(self, t: BidTrainer, tried: BidEstimate, note: str = "") -> str:
+        if self.lowest:
+            bars = [Bar(str(-points), k / tried.samples) for points, k in reversed(tried.scores)]
+            title = f"Points you take this {t.rules.capabilities.round_word} (how often), passing {_short(tried)}{note}"
+        else:
+            bars = [Bar(f"{points:+d}", k / tried.samples) for points, k in tried.scores]
+            title = f"Points this round brings your side (how often), passing {_short(tried)}{note}"
         return bar_chart(bars, title=title, percent=True, width=360)
 
     @staticmethod
@@ -851,24 +869,35 @@ class _PassForm:
     def note(advice: Advice) -> str:
         return _race_note(advice, "passes")
 
-    @staticmethod
-    def sentence(tried: BidEstimate, best: BidEstimate) -> str:
+    def value(self, estimate: BidEstimate) -> float:
+        """The figure the score chart shows: the points taken where fewer is better."""
+        return -estimate.mean if self.lowest else estimate.mean
+
+    def sentence(self, tried: BidEstimate, best: BidEstimate) -> str:
+        gap = best.mean - tried.mean
+        if self.lowest:
+            first = f"Passing {_short(tried)} you take {-tried.mean:.1f} points on average this hand"
+            if best is tried or gap < 0.05:
+                return f"{first}; no pass tried takes fewer."
+            return f"{first}; passing {_short(best)} takes {gap:.1f} fewer."
         first = f"Passing {_short(tried)} brings your side {tried.mean:.1f} points on average this round"
-        if best is tried or best.mean - tried.mean < 0.05:
+        if best is tried or gap < 0.05:
             return f"{first}; no pass tried brings more."
-        return f"{first}; passing {_short(best)} brings {best.mean - tried.mean:.1f} more."
+        return f"{first}; passing {_short(best)} brings {gap:.1f} more."
 
 
-_Form = _PredictionForm | type[_SuitBidForm] | type[_PassForm]
+_Form = _PredictionForm | type[_SuitBidForm] | _PassForm
 #: the kinds of decision the trainer takes
 FORMS = frozenset({DecisionKind.PREDICTION, DecisionKind.SUIT_BID, DecisionKind.PASS})
 
 
-def form_of(decision: Decision) -> _Form:
-    """How the trainer takes the game's decision; a prediction in the game's own words."""
+def form_of(offers: Capabilities) -> _Form:
+    """How the trainer takes the game's decision: a prediction in the game's own words, a pass
+    whose figures are points taken where the lowest total wins."""
+    decision = offers.decision
     if decision.kind is DecisionKind.PREDICTION:
         return _PredictionForm(decision.noun or "prediction", decision.gerund or "predicting")
-    return _SuitBidForm if decision.kind is DecisionKind.SUIT_BID else _PassForm
+    return _SuitBidForm if decision.kind is DecisionKind.SUIT_BID else _PassForm(offers.lowest_wins)
 
 
 def _trainable(offers: Capabilities) -> bool:

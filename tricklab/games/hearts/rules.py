@@ -275,6 +275,7 @@ CAPABILITIES = Capabilities(
     ),
     panels=(Ref("tricklab.games.hearts.panel:points_taken"),),
     bots=(("heuristic", Ref("tricklab.games.hearts.bots:HeuristicBot")),),
+    advice=Ref("tricklab.games.hearts.advice:HT_ADVICE"),
     review=Ref("tricklab.games.hearts.review:HT_REVIEW"),
     variants=("jack",),
     round_word="hand",
