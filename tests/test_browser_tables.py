@@ -114,7 +114,13 @@ def _without_code(message: Any) -> tuple[str, str]:
             state["scene"] = scene
         for key in STATIC:
             state.pop(key, None)
-    return json.dumps(message, ensure_ascii=False), markup
+    return _BLOB.sub("<base64>", json.dumps(message, ensure_ascii=False)), markup
+
+
+# A long run of base64 in a message is a picture's bytes (the join code's QR code) or packed code,
+# never words: a card's notation found inside one ("/4C+") is chance, not a leak. The scene's own
+# packed markup is inflated above and read as text.
+_BLOB = re.compile(r"[A-Za-z0-9+/]{120,}={0,2}")
 
 
 def _listen(seat: Seat) -> None:

@@ -452,7 +452,7 @@ SETUPS = [
     (JV, 6, {"partnerships": True}),
     (OH, 3, {}),
     (OH, 4, {}),
-    (OH, 7, {}),
+    (OH, 6, {}),
     (HT, 4, {}),
 ]
 

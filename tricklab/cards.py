@@ -338,3 +338,13 @@ class Deck:
         if parsed in self._by_text:
             return self._by_text[parsed]
         raise InvalidCard(f"{describe(value)} is not a card of {self.game}: its deck has no {parsed}")
+
+
+def rank_word(card: Card) -> str:
+    """A card's rank with its article, as a sentence says it: "an Ace", "a 9", "a Queen"."""
+    return {1: "an Ace", 8: "an 8", 11: "a Jack", 12: "a Queen", 13: "a King"}.get(card.rank, f"a {card.rank}")
+
+
+def suit_words(suit: str) -> str:
+    """A French suit as a sentence says it: "hearts ♥"."""
+    return f"{SUIT_NAME[suit].lower()} {SUIT_SYMBOL[suit]}"

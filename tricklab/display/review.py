@@ -78,6 +78,7 @@ def review_html(
     moment" button, and the decision at ``moment`` (its index) is opened there, with ``tried``
     the choice tried in it."""
     you = rules.seat_name(review.seat)
+    word = rules.capabilities.round_word  # "round", "deal", "hand": the game's own word
     limits = review.thresholds
     counts = review.verdicts()
     tally = ", ".join(f"{n} {PLURALS[v] if n > 1 else SINGULARS.get(v, PLURALS[v])}" for v, n in counts.items() if n)
@@ -86,7 +87,7 @@ def review_html(
         + (f" ({review.forced} with only one choice left out)" if review.forced else "")
         + f": {esc(tally or 'none')}.</p>"
         f'<p class="tl-review-thresholds">Each decision was played out on up to {plural(review.samples, "deal")} '
-        f"that fit what {esc(you)} knew then (the bots play the rest of the round; fewer when the leading choices "
+        f"that fit what {esc(you)} knew then (the bots play the rest of the {word}; fewer when the leading choices "
         "were soon clearly apart, or scored alike). A choice counts as better only when it "
         "is ahead by more than twice the uncertainty of the difference; otherwise it is “about the same”. A small "
         f"slip costs {_limit(limits['inaccuracy'])} or more, a mistake {_limit(limits['mistake'])}, a big mistake "
@@ -135,8 +136,8 @@ def review_html(
         )
     listed = f'<ol class="tl-review-list" aria-label="Every decision rated">{"".join(rows)}</ol>'
     return (
-        f'<section class="tl-review" aria-label="Review of round {review.round + 1}">'
-        f"<h3>Review of round {review.round + 1}: {esc(you)}</h3>{summary}{callout}"
+        f'<section class="tl-review" aria-label="Review of {word} {review.round + 1}">'
+        f"<h3>Review of {word} {review.round + 1}: {esc(you)}</h3>{summary}{callout}"
         f"{listed}{hindsight_html(rules, review)}</section>"
     )
 

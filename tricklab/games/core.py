@@ -30,7 +30,7 @@ from dataclasses import dataclass
 from typing import Any, ClassVar, TypeVar
 
 from ..actions import Action
-from ..cards import Card
+from ..cards import FRENCH_SUITS, Card, FrenchCard
 from ..errors import IllegalAction
 from ..explain import Reason
 from .base import Event, EventKind, GameState, Log, Rules, TieBreak, check_log, check_seed, leaders
@@ -135,6 +135,21 @@ class CardIds:
         """The cards of the ids ``ids``, in the order given (a trick in play order)."""
         cards = self.cards
         return tuple(cards[i] for i in ids)
+
+
+ACE_HIGH = (2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 1)
+"""The ranks of a French suit from low to high, the Ace highest."""
+
+ACE_HIGH_IDS = CardIds(tuple(FrenchCard(suit, rank) for suit in FRENCH_SUITS for rank in ACE_HIGH), FRENCH_SUITS)
+"""The 52 cards numbered suit by suit (♠ ♥ ♦ ♣), each from the 2 up to the Ace: card id = suit * 13
++ strength, so the set bits of a hand's mask, lowest first, are the hand as it is sorted."""
+
+
+def totals_of(round_scores: Sequence[Sequence[int]], players: int) -> tuple[int, ...]:
+    """Each seat's total over the rounds scored so far (zeros before the first)."""
+    if not round_scores:
+        return (0,) * players
+    return tuple(map(sum, zip(*round_scores, strict=True)))
 
 
 def follow_mask(hand: int, led_suit: int, ids: CardIds) -> int:

@@ -6,16 +6,13 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import ClassVar
 
-from ...cards import FRENCH_SUITS, FrenchCard
 from ..base import EventKind
-from ..core import CardIds, Fact
+from ..core import ACE_HIGH, ACE_HIGH_IDS, Fact
 from .rulebook import JACK_POINTS, QUEEN_POINTS
 
-RANKS = (2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 1)  # low to high: the Ace is high
+RANKS = ACE_HIGH  # low to high: the Ace is high
 STRENGTHS = len(RANKS)
-# card id = suit * 13 + strength (suits ♠ ♥ ♦ ♣, each from the 2 up to the Ace): the set bits of a
-# hand's mask, lowest first, are the hand as it is sorted
-IDS = CardIds(tuple(FrenchCard(suit, rank) for suit in FRENCH_SUITS for rank in RANKS), FRENCH_SUITS)
+IDS = ACE_HIGH_IDS  # card id = suit * 13 + strength
 SUIT_OF = tuple(c // STRENGTHS for c in range(len(IDS)))
 SPADES, HEARTS, DIAMONDS, CLUBS = range(4)
 TWO_OF_CLUBS = CLUBS * STRENGTHS

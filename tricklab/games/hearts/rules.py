@@ -24,7 +24,7 @@ from itertools import combinations
 from typing import Any, ClassVar, NamedTuple
 
 from ...actions import Action, Pass, Play
-from ...cards import FRENCH_SUITS, SUIT_NAME, SUIT_SYMBOL, Card, Deck, FrenchCard
+from ...cards import FRENCH_SUITS, SUIT_NAME, SUIT_SYMBOL, Card, Deck, FrenchCard, rank_word
 from ...errors import IllegalAction, InvalidOption, describe
 from ...explain import Reason, Rulebook, and_list, plural
 from ..base import (
@@ -44,7 +44,19 @@ from ..base import (
     quote_names,
 )
 from ..capabilities import Capabilities, Decision, DecisionKind, Example, Level, Quiz, Ref, led_suit
-from ..core import CoreRules, Fact, Facts, bits, decide, follow_mask, hidden_hands, mask_census, mask_of, shuffled_ids
+from ..core import (
+    CoreRules,
+    Fact,
+    Facts,
+    bits,
+    decide,
+    follow_mask,
+    hidden_hands,
+    mask_census,
+    mask_of,
+    shuffled_ids,
+    totals_of,
+)
 from .facts import (
     HEART_MASK,
     HEARTS,
@@ -171,9 +183,7 @@ class HeartsState(NamedTuple):
 
     @property
     def totals(self) -> tuple[int, ...]:
-        if not self.round_scores:
-            return (0,) * len(self.held)
-        return tuple(map(sum, zip(*self.round_scores, strict=True)))
+        return totals_of(self.round_scores, len(self.held))
 
     @property
     def hands(self) -> tuple[tuple[Card, ...], ...]:
@@ -290,6 +300,7 @@ CAPABILITIES = Capabilities(
     examples=(
         Example("play.ipynb", "", "players=4"),
         Example("quiz.ipynb", "", "players=4&seed=1"),
+        Example("bid_trainer.ipynb", "", "players=4&seed=12"),
         Example("explain_trick.ipynb", "", "players=4&cards=7H,AH,QS,KD"),
         Example("replay.ipynb", "", "players=4&seed=7"),
     ),
@@ -748,10 +759,6 @@ def _queen_words(mask: int) -> str:
     return "the Queen of spades" if mask >> QUEEN_OF_SPADES & 1 else "no Queen of spades"
 
 
-def _rank_word(card: Card) -> str:
-    return {1: "an Ace", 8: "an 8", 11: "a Jack", 12: "a Queen", 13: "a King"}.get(card.rank, f"a {card.rank}")
-
-
 def _explain_trick(outcome: TrickOutcome) -> tuple[Reason, ...]:
     """Why the trick's best card is best: against each other card, the rule that decides."""
     cards = outcome.cards
@@ -775,8 +782,8 @@ def _explain_trick(outcome: TrickOutcome) -> tuple[Reason, ...]:
             reasons.append(
                 Reason(
                     "ht.trick",
-                    f"{best.pretty} beats {other.pretty}: same suit, and {_rank_word(best)} is higher than "
-                    f"{_rank_word(other)}.",
+                    f"{best.pretty} beats {other.pretty}: same suit, and {rank_word(best)} is higher than "
+                    f"{rank_word(other)}.",
                     pair,
                 )
             )

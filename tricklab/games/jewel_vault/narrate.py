@@ -12,7 +12,7 @@ from itertools import pairwise
 from typing import TYPE_CHECKING
 
 from ...actions import Action, Announce, Pass, Play, Steal
-from ...cards import SUIT_NAME, SUIT_SINGULAR, SUIT_SYMBOL, Card
+from ...cards import SUIT_NAME, SUIT_SINGULAR, SUIT_SYMBOL, rank_word
 from ...errors import InvalidOption, describe
 from ...explain import Reason, and_list, plural
 from ..base import Event, SeatView, TieBreak, Trick, TrickOutcome
@@ -250,8 +250,8 @@ def explain_trick(outcome: TrickOutcome) -> tuple[Reason, ...]:
         reasons.append(
             Reason(
                 "jv.rank.within",
-                f"{hi.pretty} beats {lo.pretty}: both are {led_name}, and {_rank_word(hi)} is higher than "
-                f"{_rank_word(lo)}{ace}.",
+                f"{hi.pretty} beats {lo.pretty}: both are {led_name}, and {rank_word(hi)} is higher than "
+                f"{rank_word(lo)}{ace}.",
                 (hi, lo),
             )
         )
@@ -266,10 +266,6 @@ def explain_trick(outcome: TrickOutcome) -> tuple[Reason, ...]:
             )
         )
     return tuple(reasons)
-
-
-def _rank_word(card: Card) -> str:
-    return {1: "an Ace", 8: "an 8", 11: "a Jack", 12: "a Queen", 13: "a King"}.get(card.rank, f"a {card.rank}")
 
 
 # --- the end of a round ---------------------------------------------------------------------------------

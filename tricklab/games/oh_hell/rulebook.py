@@ -16,7 +16,7 @@ EXACT_BONUS = 10  # the points for taking exactly the tricks bid, on top of one 
 RULEBOOK = Rulebook(
     NAME,
     [
-        Clause("oh.players", "Players", "Three to seven people play, each on their own."),
+        Clause("oh.players", "Players", "Three to six people play, each on their own."),
         Clause(
             "oh.deck",
             "The deck",

@@ -1,6 +1,6 @@
 """Oh Hell: bid the exact number of tricks you will take, under a trump turned up from the deck.
 
-3 to 7 players, 52 cards. A match is a series of deals of fewer and fewer cards (5, 4, 3, 2, 1 by
+3 to 6 players, 52 cards. A match is a series of deals of fewer and fewer cards (5, 4, 3, 2, 1 by
 default); in each, everyone bids aloud, the dealer last and not so that the bids add up to the
 tricks (the "hook"), then the tricks are played: follow suit if you can, the highest trump or
 else the highest card of the led suit takes the trick. A trick scores 1, an exact bid 10 more.
@@ -21,7 +21,7 @@ from dataclasses import dataclass
 from typing import Any, ClassVar, NamedTuple
 
 from ...actions import Action, Play, Predict
-from ...cards import FRENCH_SUITS, SUIT_NAME, SUIT_SYMBOL, Card, Deck, FrenchCard
+from ...cards import FRENCH_SUITS, SUIT_NAME, SUIT_SYMBOL, Card, Deck, FrenchCard, rank_word
 from ...errors import IllegalAction, InvalidOption, InvalidScoreInput, describe
 from ...explain import Reason, Rulebook, and_list, plural
 from ..base import (
@@ -54,7 +54,19 @@ from ..capabilities import (
     led_suit,
     trump_of,
 )
-from ..core import CoreRules, Fact, Facts, bits, decide, follow_mask, hidden_hands, mask_census, mask_of, shuffled_ids
+from ..core import (
+    CoreRules,
+    Fact,
+    Facts,
+    bits,
+    decide,
+    follow_mask,
+    hidden_hands,
+    mask_census,
+    mask_of,
+    shuffled_ids,
+    totals_of,
+)
 from .facts import (
     IDS,
     NO_TRUMP,
@@ -144,9 +156,7 @@ class OhHellState(NamedTuple):
 
     @property
     def totals(self) -> tuple[int, ...]:
-        if not self.round_scores:
-            return (0,) * len(self.held)
-        return tuple(map(sum, zip(*self.round_scores, strict=True)))
+        return totals_of(self.round_scores, len(self.held))
 
     @property
     def hands(self) -> tuple[tuple[Card, ...], ...]:
@@ -273,6 +283,7 @@ CAPABILITIES = Capabilities(
     examples=(
         Example("play.ipynb", "", "players=4"),
         Example("quiz.ipynb", "", "players=4&seed=1"),
+        Example("bid_trainer.ipynb", "", "players=4&seed=12"),
         Example("explain_trick.ipynb", "", "players=4&cards=7H,AH,8S,KD&trump=S"),
         Example("replay.ipynb", "", "players=4&seed=7"),
     ),
@@ -305,7 +316,7 @@ class OhHell(CoreRules[OhHellState]):
     name: ClassVar[str] = NAME
     title: ClassVar[str] = TITLE
     aliases: ClassVar[tuple[str, ...]] = ("oh", "oh_hell", "oh hell", "ohhell")
-    player_counts: ClassVar[tuple[int, ...]] = (3, 4, 5, 6, 7)
+    player_counts: ClassVar[tuple[int, ...]] = (3, 4, 5, 6)  # the table seats six (some play it with seven)
     rulebook: ClassVar[Rulebook] = RULEBOOK
     options_type: ClassVar[type[Options]] = OhHellOptions
     state_type: ClassVar[type] = OhHellState
@@ -762,10 +773,6 @@ def _score(bid: int, tricks: int, penalty: bool) -> Score:
     return Score(total, lines, (reason,))
 
 
-def _rank_word(card: Card) -> str:
-    return {1: "an Ace", 8: "an 8", 11: "a Jack", 12: "a Queen", 13: "a King"}.get(card.rank, f"a {card.rank}")
-
-
 def _explain_trick(outcome: TrickOutcome) -> tuple[Reason, ...]:
     """Why the trick's best card is best: against each other card, the rule that decides."""
     cards = outcome.cards
@@ -796,8 +803,8 @@ def _explain_trick(outcome: TrickOutcome) -> tuple[Reason, ...]:
             reasons.append(
                 Reason(
                     "oh.rank.within",
-                    f"{best.pretty} beats {other.pretty}: same suit, and {_rank_word(best)} is higher than "
-                    f"{_rank_word(other)}.",
+                    f"{best.pretty} beats {other.pretty}: same suit, and {rank_word(best)} is higher than "
+                    f"{rank_word(other)}.",
                     pair,
                 )
             )

@@ -27,7 +27,7 @@ from itertools import combinations, permutations
 from typing import Any, ClassVar, NamedTuple, cast
 
 from ...actions import Action, Move, Place, Play, Predict, Skip
-from ...cards import FRENCH_SUITS, SUIT_NAME, SUIT_SYMBOL, Card, Deck, FrenchCard
+from ...cards import FRENCH_SUITS, SUIT_NAME, SUIT_SYMBOL, Card, Deck, FrenchCard, rank_word
 from ...errors import IllegalAction, InvalidOption, InvalidScoreInput, describe
 from ...explain import Clause, Reason, Rulebook, and_list, plural
 from ..base import (
@@ -1937,7 +1937,7 @@ def _compare(a: Card, b: Card, led: str, trump: str | None) -> Reason:
         what = "trumps" if a.suit == trump else SUIT_NAME[a.suit].lower()
         return Reason(
             "ts.rank.within",
-            f"{a.pretty} beats {b.pretty}: both are {what}, and {_rank_word(a)} is higher than {_rank_word(b)}.",
+            f"{a.pretty} beats {b.pretty}: both are {what}, and {rank_word(a)} is higher than {rank_word(b)}.",
             pair,
         )
     if a.suit == trump:
@@ -1974,10 +1974,6 @@ def _trump_lead_reason(card: Card, trump_broken: bool) -> Reason:
         "(and does not break trumps).",
         (card,),
     )
-
-
-def _rank_word(card: Card) -> str:
-    return {1: "an Ace", 8: "an 8", 11: "a Jack", 12: "a Queen", 13: "a King"}.get(card.rank, f"a {card.rank}")
 
 
 def _article(suit_name: str) -> str:
