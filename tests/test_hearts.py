@@ -336,3 +336,25 @@ def test_a_hand_without_passes_has_no_pass_to_advise() -> None:
     match = rules.new_match(seed=1)
     with pytest.raises(AdviceUnavailable):
         advise(rules, match.view(match.to_play), samples=4)
+
+
+def test_a_tricks_explanation_says_what_taking_it_costs() -> None:
+    rules = Hearts.create(4)
+    reasons = rules.resolve_trick("7H AH QS KD").reasons
+    assert reasons[-1].rule_id == "ht.score"
+    assert reasons[-1].text == "Whoever takes this trick takes 15 points with it: 2 hearts and the Queen of spades."
+    assert all(r.rule_id == "ht.trick" for r in rules.resolve_trick("7C 2C 9D").reasons), "no points: no cost"
+
+
+def test_the_play_table_picks_no_more_cards_than_a_pass_holds() -> None:
+    from tricklab.widgets import PlayTable
+
+    table = PlayTable("hearts", 4, seat=0, seed=3, pace=0)
+    while not table.my_turn:  # the bots before the seat choose their passes
+        table.match.apply(table.match.legal_actions()[0])
+    hand = table.match.view(0).hand
+    for card in hand[:3]:
+        table._toggle(str(card))
+    table._toggle(str(hand[3]))
+    assert table._picked == [str(c) for c in hand[:3]]
+    assert "You pass 3: click a picked card to put it back first." in table.message

@@ -108,16 +108,17 @@ class BidTrainer(Board):
         self._cancel = threading.Event()
         self._worker: Background | None = None
 
-        self.try_button = Button("try", "Try it", primary=True, tooltip="simulate this bid")
+        what = self._form.what  # the game's word: prediction, bid, pass
+        self.try_button = Button("try", "Try it", primary=True, tooltip=f"simulate this {what}")
         self.cancel_button = Button("cancel", "Cancel", disabled=True, tooltip="stop the play-outs")
         self.progress = Progress("progress", "Play-outs", value=0, maximum=samples)
-        self.play_button = Button("play", "Play it out", tooltip="play this deal with this bid, with bots")
-        self.new_deal_button = Button("new_deal", "New deal", tooltip="another hand to bid on (the next seed)")
+        self.play_button = Button("play", "Play it out", tooltip=f"play this deal with this {what}, with bots")
+        self.new_deal_button = Button("new_deal", "New deal", tooltip="another hand to try (the next seed)")
         self.large_toggle, self.colour_toggle = look_toggles(large, four_colour)
         # shown only with the play-out, in a row under the play-out's own controls
         self.playout_note = Note("playout", "", hidden=True)
         self.back_button = Button(
-            "to-trainer", "Back to the trainer", tooltip="the hand, your bid and its numbers", hidden=True
+            "to-trainer", "Back to the trainer", tooltip=f"the hand, your {what} and its numbers", hidden=True
         )
         self.try_button.on_click(self.start)
         self.cancel_button.on_click(self._cancel.set)
@@ -489,7 +490,7 @@ class BidTrainer(Board):
             self.colour_toggle.value = self.four_colour
             self.scene = {
                 "html": "".join(parts),
-                "label": f"{self.rules.title} bid trainer",
+                "label": f"{self.rules.title} {self._form.what} trainer",
                 "large": self.large,
                 "data": data,
             }

@@ -844,6 +844,10 @@ class PlayTable(Board):
         if str(card) in self._picked:
             self._picked.remove(str(card))
         else:
+            count = len(next(a for a in self.match.legal_actions() if isinstance(a, Pass)).cards)
+            if len(self._picked) >= count:  # said at once, where the cards are, not after "Pass"
+                self._refuse(f"You pass {count}: click a picked card to put it back first.")
+                return
             self._picked.append(str(card))
         self.message = ""
         self._render()

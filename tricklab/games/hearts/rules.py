@@ -760,7 +760,24 @@ def _queen_words(mask: int) -> str:
 
 
 def _explain_trick(outcome: TrickOutcome) -> tuple[Reason, ...]:
-    """Why the trick's best card is best: against each other card, the rule that decides."""
+    """Why the trick's best card is best (against each other card, the rule that decides), then
+    what taking it costs."""
+    return _why_best(outcome) + _cost(outcome.cards)
+
+
+def _cost(cards: tuple[Card, ...]) -> tuple[Reason, ...]:
+    """The points in the trick, if any: what its taker takes with it (``ht.score``)."""
+    hearts = tuple(c for c in cards if c.suit == "H")
+    queen = tuple(c for c in cards if IDS.id[c] == QUEEN_OF_SPADES)
+    if not hearts and not queen:
+        return ()
+    parts = ([plural(len(hearts), "heart")] if hearts else []) + (["the Queen of spades"] if queen else [])
+    points = points_of(IDS.mask(cards), False)
+    text = f"Whoever takes this trick takes {plural(points, 'point')} with it: {and_list(parts)}."
+    return (Reason("ht.score", text, hearts + queen),)
+
+
+def _why_best(outcome: TrickOutcome) -> tuple[Reason, ...]:
     cards = outcome.cards
     led = cards[0].suit
     best = cards[outcome.winner]
