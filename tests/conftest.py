@@ -185,6 +185,32 @@ def _plain_words(request: pytest.FixtureRequest) -> Iterator[None]:
     assert not outside, "an app page (or a page opened from it) asked the internet:\n" + "\n".join(outside[:10])
 
 
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo[None]) -> Any:
+    """A failed browser test's report says what a person would have seen: the last text each page
+    it opened showed, and the last lines the servers printed (a timeout alone says nothing)."""
+    report: Any = yield
+    if report.when == "call" and report.failed and _kind(item) in ("browser", "site", "install"):
+        from .servers import OPENED, SERVED
+
+        for log in OPENED[item.stash.get(_OPENED_BEFORE, 0) :]:
+            last = log.shown[-1] if log.shown else "(nothing shown)"
+            report.sections.append((f"what {log.url[:120]} showed last", last[-3000:]))
+        for served in SERVED:
+            report.sections.append((f"{served.url} printed last", "".join(list(served.lines)[-40:])))
+    return report
+
+
+_OPENED_BEFORE = pytest.StashKey[int]()
+
+
+@pytest.hookimpl(tryfirst=True)
+def pytest_runtest_setup(item: pytest.Item) -> None:
+    from .servers import OPENED
+
+    item.stash[_OPENED_BEFORE] = len(OPENED)
+
+
 # --- the class store, on SQLite and on a real PostgreSQL server (tests/postgres.py) ----------------
 
 

@@ -77,6 +77,7 @@ def serving(
         env={**(os.environ if env is None else env), "PYTHONUNBUFFERED": "1"},
     )
     served = Served(url, proc.pid)
+    SERVED.append(served)
 
     def drain() -> None:
         assert proc.stdout is not None
@@ -100,6 +101,7 @@ def serving(
                 time.sleep(0.25)
         yield served
     finally:
+        SERVED.remove(served)
         proc.terminate()
         try:
             proc.wait(timeout=15)
@@ -145,6 +147,8 @@ class PageLog:
 
 #: the pages every test opened (app pages are checked for unplain words after each test)
 OPENED: list[PageLog] = []
+#: the servers running in this process (their last lines go into a failed browser test's report)
+SERVED: list[Served] = []
 
 _COLOUR = "(?:red|orange|yellow|green|blue|purple)"
 _CARD = r"(?:10|[2-9AKQJT])[SHDC]"
