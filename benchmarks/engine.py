@@ -10,10 +10,21 @@ A *hand* is one deal played out, from the deal to the start of the next deal:
 * Jewel Vault, 4 players: the deal of round 1 (10 cards each, 12 aside), the dealer's announcement,
   the 4 passes, 10 tricks of 4 cards and every ♣ choice of whose showroom to take from (during
   the tricks and at the round's end), until round 2 is dealt (``state.round`` changes).
-* OpenSpiel ``oh_hell``, 4 players, 4 suits x 9 cards, ``num_tricks_fixed=8`` (the nearest
-  setting: OpenSpiel turns up a trump from the undealt cards, so 32 cards allow only 7 tricks):
-  every chance action (the number of tricks, fixed here to one outcome; the dealer; the deal card
-  by card; the trump card), 4 bids and 8 tricks, until the state is terminal.
+* Oh Hell, 4 players: the first deal (5 cards each from 52, one turned up for trump), the 4 bids
+  and 5 tricks, until the second deal is dealt (``state.round`` changes).
+* Hearts, 4 players: the deal (13 cards each), the 4 passes of three cards (one decision each),
+  13 tricks, until the next hand is dealt (``state.round`` changes).
+
+Each game is compared with an OpenSpiel peer (:data:`PEERS`), a whole hand against a whole hand:
+
+* ``oh_hell 32`` for the three 32-card games: 4 players, 4 suits x 9 cards,
+  ``num_tricks_fixed=8`` (the nearest setting: OpenSpiel turns up a trump from the undealt cards,
+  so 32 cards allow only 7 tricks): every chance action (the number of tricks, fixed here to one
+  outcome; the dealer; the deal card by card; the trump card), 4 bids and 8 tricks, until the state
+  is terminal.
+* ``oh_hell 52x5`` for Oh Hell: the same game with 52 cards and 5 tricks, Oh Hell's first deal.
+* ``hearts`` for Hearts: OpenSpiel's defaults, the pass direction and the deal as chance actions,
+  each of the three passed cards one decision, 13 tricks.
 
 Each tricklab game runs through three APIs, and a fourth line for information:
 
@@ -28,7 +39,8 @@ Each tricklab game runs through three APIs, and a fourth line for information:
   decision, which is what a bot loop pays.
 
 Actions counted: for tricklab the decisions applied (the deal is inside ``initial_state`` and is
-not an action); for OpenSpiel every ``apply_action``, chance actions included (35 of its 71).
+not an action); for OpenSpiel every ``apply_action``, chance actions included (35 of ``oh_hell
+32``'s 71).
 Every random choice is the same draw on every side, ``legal[int(random() * len(legal))]`` from one
 ``random.Random`` per measurement; OpenSpiel's chance outcomes are uniform here (checked at start),
 so its chance actions draw from ``state.legal_actions()`` as well.
@@ -42,7 +54,7 @@ side alike. Figures are medians over the repeats; a ratio is the median of the p
 ``new_match``), ``legal_actions``, ``apply``, the random draw, the ``Match`` bookkeeping and
 ``view``, then the heaviest functions of one game's state loop under cProfile.
 
-Usage: python benchmarks/engine.py [--quick] [--seconds 1.0] [--repeats 5] [--seed 1] [--where]
+Usage: python benchmarks/engine.py [--quick] [--seconds 1.0] [--repeats 5] [--seed 1] [--where] [--game NAME]
 Prints figures; asserts nothing. OpenSpiel comes with ``pip install -e '.[bench]'``.
 """
 
@@ -62,14 +74,34 @@ from typing import Any
 import tricklab
 from tricklab.games.core import CoreRules
 
-# (label, game name, players, state field that changes when the next deal starts)
+# (label, game name, players, state field that changes when the next deal starts, OpenSpiel peer)
 GAMES = (
-    ("Tricks & Stones", "tricks-and-stones", 4, "round"),
-    ("Band of Tricks", "band-of-tricks", 4, "deal"),
-    ("Jewel Vault", "jewel-vault", 4, "round"),
+    ("Tricks & Stones", "tricks-and-stones", 4, "round", "oh_hell 32"),
+    ("Band of Tricks", "band-of-tricks", 4, "deal", "oh_hell 32"),
+    ("Jewel Vault", "jewel-vault", 4, "round", "oh_hell 32"),
+    ("Oh Hell", "oh-hell", 4, "round", "oh_hell 52x5"),
+    ("Hearts", "hearts", 4, "round", "hearts"),
 )
-SPIEL_PARAMS = {"players": 4, "num_suits": 4, "num_cards_per_suit": 9, "num_tricks_fixed": 8}
-TARGETS = {"core": 1.0, "Match": 0.5}  # issue 12: x OpenSpiel's hands/s
+# each peer: OpenSpiel's game and its parameters, and what its chance actions are
+PEERS: dict[str, tuple[str, dict[str, int], str]] = {
+    # the nearest to a 32-card trick game: OpenSpiel turns up a trump from the undealt cards, so 32
+    # cards allow only 7 tricks of 4
+    "oh_hell 32": (
+        "oh_hell",
+        {"players": 4, "num_suits": 4, "num_cards_per_suit": 9, "num_tricks_fixed": 8},
+        "number of tricks, dealer, the deal card by card, trump card",
+    ),
+    # Oh Hell's own first deal at 4 players: 52 cards, 5 each, one turned up
+    "oh_hell 52x5": (
+        "oh_hell",
+        {"players": 4, "num_suits": 4, "num_cards_per_suit": 13, "num_tricks_fixed": 5},
+        "number of tricks, dealer, the deal card by card, trump card",
+    ),
+    # OpenSpiel passes three cards one at a time (tricklab: the three as one decision)
+    "hearts": ("hearts", {}, "pass direction, the deal card by card"),
+}
+SPIEL_PARAMS = PEERS["oh_hell 32"][1]
+TARGETS = {"core": 1.0, "Match": 0.5}  # x the peer's hands/s
 
 # A hand function plays one hand with ``seed`` (the deal) and ``random_`` (the choices) and returns
 # the number of actions applied.
@@ -168,7 +200,7 @@ def match_hand(rules: Any, key: str, *, views: bool = False) -> HandFn:
 
 
 def spiel_hand(game: Any) -> HandFn:
-    """One ``oh_hell`` hand from Python: chance actions and decisions alike drawn from
+    """One OpenSpiel hand from Python: chance actions and decisions alike drawn from
     ``state.legal_actions()`` (the chance outcomes are uniform, see :func:`check_spiel_uniform`)."""
 
     def play(seed: int, random_: Callable[[], float]) -> int:
@@ -183,16 +215,18 @@ def spiel_hand(game: Any) -> HandFn:
     return play
 
 
-def load_spiel() -> Any | None:
+def load_spiel(peer: str = "oh_hell 32") -> Any | None:
+    """OpenSpiel's game for ``peer`` (a key of :data:`PEERS`), or ``None`` without OpenSpiel."""
     try:
         import pyspiel  # type: ignore[import-not-found]
     except ImportError:
         return None
-    return pyspiel.load_game("oh_hell", SPIEL_PARAMS)
+    name, params, _ = PEERS[peer]
+    return pyspiel.load_game(name, params)
 
 
 def check_spiel_uniform(game: Any, hands: int = 20) -> tuple[float, float]:
-    """Check that every chance node of ``oh_hell`` is uniform and lists its outcomes in the order
+    """Check that every chance node of the OpenSpiel ``game`` is uniform and lists its outcomes in the order
     of ``legal_actions()``; return the mean chance actions and decisions per hand."""
     rng = random.Random(0)
     chance = decisions = 0
@@ -204,7 +238,7 @@ def check_spiel_uniform(game: Any, hands: int = 20) -> tuple[float, float]:
                 outcomes = state.chance_outcomes()
                 probs = [p for _, p in outcomes]
                 if [a for a, _ in outcomes] != legal or max(probs) - min(probs) > 1e-12:
-                    raise SystemExit("oh_hell's chance outcomes are not uniform: the loop would not be fair")
+                    raise SystemExit(f"{game}'s chance outcomes are not uniform: the loop would not be fair")
                 chance += 1
             else:
                 decisions += 1
@@ -217,12 +251,13 @@ def check_spiel_uniform(game: Any, hands: int = 20) -> tuple[float, float]:
 
 @dataclass
 class Line:
-    game: str  # "" for OpenSpiel
+    game: str  # for OpenSpiel, the peer's key in PEERS
     api: str
     play: HandFn
     hands_s: list[float]
     us_action: list[float]
     actions_hand: list[float]
+    peer: str = ""  # the key in PEERS of the OpenSpiel game it is compared with
 
 
 def measure(play: HandFn, seconds: float, seed: int) -> tuple[float, float, float]:
@@ -390,7 +425,7 @@ def where_tricklab(label: str, name: str, players: int, key: str, n: int) -> Non
         print(f"      {phase:12s} {len(pairs) / n:9.1f} {legal_t:13.1f} {apply_t:8.1f}")
 
 
-def where_spiel(game: Any, n: int) -> None:
+def where_spiel(game: Any, n: int, peer: str) -> None:
     """Per-hand µs of OpenSpiel's parts: replays of recorded action lists against the whole loop."""
     play = spiel_hand(game)
     recorded: list[list[int]] = []
@@ -427,7 +462,7 @@ def where_spiel(game: Any, n: int) -> None:
         assert state.is_terminal()
     w, s, r = (best_of(f) * 1e6 / n for f in (whole, new_state, replay))
     actions = sum(len(q) for q in recorded) / n
-    print(f"\n  OpenSpiel oh_hell: {n} hands, {actions:.1f} actions a hand (chance included), µs per hand")
+    print(f"\n  OpenSpiel {peer}: {n} hands, {actions:.1f} actions a hand (chance included), µs per hand")
     print(f"    whole loop                            {w:8.1f}")
     print(f"      new_initial_state                   {s:8.1f}")
     print(f"      apply_action, every action          {r - s:8.1f}")
@@ -493,7 +528,7 @@ def resolve_trick_us(seconds: float, repeats: int) -> None:
 # --- report ----------------------------------------------------------------------------------------------
 
 
-def report(lines: list[Line], spiel: Line | None, args: argparse.Namespace, chance: float | None) -> None:
+def report(lines: list[Line], peers: dict[str, Line], args: argparse.Namespace, chance: dict[str, float]) -> None:
     med = statistics.median
     print(
         f"tricklab engine benchmark: random play of whole hands, {args.repeats} interleaved repeats of "
@@ -506,23 +541,29 @@ def report(lines: list[Line], spiel: Line | None, args: argparse.Namespace, chan
     )
     print()
     head = f"{'game':18s} {'API':11s} {'hands/s':>9s} {'µs/hand':>8s} {'actions/hand':>12s} {'µs/action':>9s}"
-    if spiel is not None:
-        head += f" {'x OpenSpiel hands/s':>20s} {'target':>13s}"
+    if peers:
+        head += f" {'peer':>13s} {'x peer hands/s':>15s} {'target':>13s}"
     print(head)
     print("-" * len(head))
-    for line in ([spiel] if spiel is not None else []) + lines:
+
+    def row(label: str, line: Line) -> str:
         hands = med(line.hands_s)
-        label = line.game or "OpenSpiel oh_hell"
-        row = (
+        return (
             f"{label:18s} {line.api:11s} {hands:9,.0f} {1e6 / hands:8,.0f} "
             f"{med(line.actions_hand):12.1f} {med(line.us_action):9.2f}"
         )
-        if spiel is not None and line is not spiel:
+
+    for key, spiel in peers.items():
+        print(row(f"OpenSpiel {PEERS[key][0]}", spiel) + f" {key:>13s}")
+    for line in lines:
+        text = row(line.game, line)
+        spiel = peers.get(line.peer)
+        if spiel is not None:
             ratio = med(a / b for a, b in zip(line.hands_s, spiel.hands_s, strict=True))
             target = TARGETS.get(line.api)
             verdict = "" if target is None else f"≥ {target:.1f}: {'met' if ratio >= target else 'not met'}"
-            row += f" {ratio:19.2f}x {verdict:>13s}"
-        print(row)
+            text += f" {line.peer:>13s} {ratio:14.2f}x {verdict:>13s}"
+        print(text)
     print()
     print(
         "floor = the core's deal plus, per decision, one random draw and one new state tuple: the least a "
@@ -533,14 +574,14 @@ def report(lines: list[Line], spiel: Line | None, args: argparse.Namespace, chan
     print("Match = rules.new_match / match.legal_actions / match.apply (the checked public API)")
     print("Match+view = Match plus match.view(seat) before every decision (what a bot loop pays; no target)")
     print("tricklab actions = decisions applied (the deal is not an action)")
-    if spiel is None:
+    if not peers:
         print("OpenSpiel is missing: install it with pip install -e '.[bench]' to compare side by side")
-    else:
-        print(
-            f"OpenSpiel actions = every apply_action, chance actions included ({chance:.0f} chance a hand: "
-            f"number of tricks, dealer, the deal card by card, trump card); oh_hell {SPIEL_PARAMS}, played from Python"
-        )
-        print("ratio = median over the repeats of (line's hands/s ÷ OpenSpiel's hands/s in the same repeat)")
+        return
+    print("OpenSpiel actions = every apply_action, chance actions included, played from Python:")
+    for key in peers:
+        name, params, what = PEERS[key]
+        print(f"  {key}: {name} {params or '(defaults)'}, {chance[key]:.0f} chance actions a hand ({what})")
+    print("ratio = median over the repeats of (line's hands/s ÷ its peer's hands/s in the same repeat)")
 
 
 def main() -> None:
@@ -550,37 +591,41 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=1, help="first deal seed and random seed (default 1)")
     parser.add_argument("--quick", action="store_true", help="a short run: 0.2 s per measurement, 5 repeats")
     parser.add_argument("--where", action="store_true", help="also measure where the time goes")
+    parser.add_argument("--game", action="append", help="only this game (by name, e.g. oh-hell; repeatable)")
     args = parser.parse_args()
     if args.quick:
         args.seconds, args.repeats = 0.2, 5
+    games = [g for g in GAMES if not args.game or g[1] in args.game]
 
     lines: list[Line] = []
-    for label, name, players, key in GAMES:
+    for label, name, players, key, peer in games:
         rules = tricklab.get_rules(name, players=players)
         if isinstance(rules, CoreRules):
-            lines.append(Line(label, "floor", floor_hand(rules, key, decisions_per_hand(rules, key)), [], [], []))
-            lines.append(Line(label, "core", core_hand(rules, key), [], [], []))
-        lines.append(Line(label, "state", state_hand(rules, key), [], [], []))
-        lines.append(Line(label, "Match", match_hand(rules, key), [], [], []))
-        lines.append(Line(label, "Match+view", match_hand(rules, key, views=True), [], [], []))
-    game = load_spiel()
-    spiel = None
-    chance = None
-    if game is not None:
-        chance, _ = check_spiel_uniform(game)
-        spiel = Line("", "from Python", spiel_hand(game), [], [], [])
-    run(lines + ([spiel] if spiel is not None else []), args.seconds, args.repeats, args.seed)
-    report(lines, spiel, args, chance)
+            floor = floor_hand(rules, key, decisions_per_hand(rules, key))
+            lines.append(Line(label, "floor", floor, [], [], [], peer))
+            lines.append(Line(label, "core", core_hand(rules, key), [], [], [], peer))
+        lines.append(Line(label, "state", state_hand(rules, key), [], [], [], peer))
+        lines.append(Line(label, "Match", match_hand(rules, key), [], [], [], peer))
+        lines.append(Line(label, "Match+view", match_hand(rules, key, views=True), [], [], [], peer))
+    peers: dict[str, Line] = {}
+    chance: dict[str, float] = {}
+    for peer in dict.fromkeys(g[4] for g in games):
+        game = load_spiel(peer)
+        if game is not None:
+            chance[peer], _ = check_spiel_uniform(game)
+            peers[peer] = Line(peer, "from Python", spiel_hand(game), [], [], [])
+    run(lines + list(peers.values()), args.seconds, args.repeats, args.seed)
+    report(lines, peers, args, chance)
     resolve_trick_us(args.seconds / 4, args.repeats)
 
     if args.where:
         n = 100 if args.quick else 400
         print("\nwhere the time goes (each part timed alone over the same recorded hands):")
-        for label, name, players, key in GAMES:
+        for label, name, players, key, _ in games:
             where_tricklab(label, name, players, key, n)
-        if game is not None:
-            where_spiel(game, n)
-        for label, name, players, key in GAMES:
+        for peer in peers:
+            where_spiel(load_spiel(peer), n, peer)
+        for label, name, players, key, _ in games:
             profile_state_loop(label, name, players, key, n)
 
 
