@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import random
+import re
 
 import pytest
 
@@ -358,3 +359,24 @@ def test_the_play_table_picks_no_more_cards_than_a_pass_holds() -> None:
     table._toggle(str(hand[3]))
     assert table._picked == [str(c) for c in hand[:3]]
     assert "You pass 3: click a picked card to put it back first." in table.message
+
+
+def test_the_review_and_its_reasons_speak_of_points_taken() -> None:
+    """Where the lowest total wins the judge's figures are points taken with their sign turned; a
+    learner reads them as the points taken ("likely 7.7 points taken"), never as minus 7.7 points."""
+    from tricklab.display.review import review_html
+    from tricklab.judge import score_text
+    from tricklab.review import review_round
+
+    rules = Hearts.create(4)
+    assert score_text(rules, -7.74) == "7.7 points taken" and score_text(rules, 0.0) == "0.0 points taken"
+    assert score_text(tricklab.get_rules("oh-hell", players=4), -7.74) == "\u22127.7 points"
+    match = rules.play(seed=1, bots="heuristic")
+    review = review_round(match, 0, round=0, samples=2, seed=0)
+    html = review_html(rules, review)
+    figures = re.findall(r"[Ll]ikely (\S+) points taken", html)
+    assert len(figures) >= len(review.decisions), "every decision's figure is in points taken"
+    assert all(not f.startswith("\u2212") for f in figures)
+    assert "\u2212" not in re.sub(r"costs about \S+ points", "", html.replace("\u2212 ", ""))
+    played = [d for d in review.decisions if len(d.choices) > 1]
+    assert any(" took " in r.text for d in played for r in d.reasons if r.rule_id == "judge.figures")

@@ -291,6 +291,28 @@ def test_choosing_the_best_costs_nothing() -> None:
     assert {a: (m, err) for a, m, err in e.alternatives} == {a: (m, err) for a, m, err in d.alternatives}
 
 
+def test_the_costliest_is_a_slip_the_play_outs_told_apart_when_there_is_one() -> None:
+    """A larger loss within twice its uncertainty ("about the same") never hides a smaller one
+    the play-outs told apart: the costliest decision is the slip, and the review says so rather
+    than "every decision was the best"."""
+    from dataclasses import replace
+
+    from tricklab.display.review import review_html
+
+    match = bot_match(TS, 4, 11, rounds=1)
+    rev = review_round(match, 2, round=0, samples=4, seed=4)
+    first, second, *rest = rev.decisions
+    unsure = replace(first, loss=9.0, loss_stderr=6.0, verdict="same")
+    slip = replace(second, loss=1.0, loss_stderr=0.1, verdict="inaccuracy")
+    mixed = replace(rev, decisions=(unsure, slip, *(replace(d, verdict="best", loss=0.0) for d in rest)))
+    assert mixed.costliest is slip
+    html = review_html(match.rules, mixed)
+    assert "The costliest decision" in html and "Every decision was the best" not in html
+    alike = replace(mixed, decisions=(unsure, replace(slip, verdict="same"), *mixed.decisions[2:]))
+    assert alike.costliest is unsure
+    assert "Every decision was the best" in review_html(match.rules, alike)
+
+
 # --- what the seat knew ------------------------------------------------------------------------------------
 
 
@@ -487,7 +509,8 @@ def check_review(match: tricklab.Match, seat: int, rev: RoundReview, round_index
             order = [v for v in VERDICTS[3:] if d.loss >= limits[v]]
             assert d.verdict == (order[-1] if order else "good")
     if rev.decisions:
-        assert rev.costliest is not None and rev.costliest.loss == max(d.loss for d in rev.decisions)
+        slips = [d for d in rev.decisions if d.verdict not in ("best", "same")] or rev.decisions
+        assert rev.costliest is not None and rev.costliest.loss == max(d.loss for d in slips)
     else:
         assert rev.costliest is None
     assert json.loads(json.dumps(rev.as_dict())) == rev.as_dict()

@@ -43,7 +43,7 @@ from .errors import TricklabError, describe
 from .explain import Reason
 from .games import rules_for
 from .games.base import CardLike, Rules, TrickOutcome
-from .judge import JUDGE_SAMPLES, ChoiceFigure, choice_name, choice_reasons, evaluate, points
+from .judge import JUDGE_SAMPLES, ChoiceFigure, choice_name, choice_reasons, evaluate, score_text
 from .match import Match
 from .moves import try_moves
 from .puzzles import Choice, PositionQuestion
@@ -210,7 +210,7 @@ def decision(
     figures = tuple(_figure(c, label[_value(c.action)]) for c in ev.choices)  # the judge's order: best first
     right = tuple(f.value for f in figures if not f.apart)
     answer = (
-        f"The judge's choice: {choice_name(rules, best.action)}, about {points(best.mean)} points on average "
+        f"The judge's choice: {choice_name(rules, best.action)}, about {score_text(rules, best.mean)} on average "
         f"over {best.samples} deals that fit what {rules.seat_name(seat)} knew."
     )
     reasons = choice_reasons(rules, review.load().wording, ev, best)

@@ -560,6 +560,19 @@ def points(x: float) -> str:
     return f"{x:.1f}".replace("-", "\u2212")
 
 
+def score_figure(rules: Any, x: float) -> str:
+    """A figure of the round's score in the game's own sense: as it is, or, where the lowest
+    total wins (``Capabilities.lowest_wins``: the judge's figures are the points taken with
+    their sign turned, so that more is better everywhere), the points taken."""
+    return points(-x + 0.0) if rules.capabilities.lowest_wins else points(x)
+
+
+def score_text(rules: Any, x: float) -> str:
+    """:func:`score_figure` with its unit: "-1.5 points" (a true minus sign), or "7.7 points taken"."""
+    figure = score_figure(rules, x)
+    return f"{figure} points taken" if rules.capabilities.lowest_wins else f"{figure} points"
+
+
 def _ordinal(n: int) -> str:
     return f"{n}{'th' if 10 <= n % 100 <= 20 else {1: 'st', 2: 'nd', 3: 'rd'}.get(n % 10, 'th')}"
 
@@ -585,7 +598,7 @@ def choice_reasons(
     reasons: list[Reason] = []
     deals = plural(chosen.samples, "deal")
     if other is None:
-        reasons.append(Reason("judge.figures", f"It was the only choice: likely {points(chosen.mean)} points."))
+        reasons.append(Reason("judge.figures", f"It was the only choice: likely {score_text(rules, chosen.mean)}."))
         return tuple(reasons)
     theirs = choice_name(rules, other.action)
     a, b = (chosen, other) if chosen.mean >= other.mean else (other, chosen)
@@ -601,11 +614,12 @@ def choice_reasons(
         apart = (
             f". The difference, {lead:.2f}, is less than twice its uncertainty of {err:.2f}: they are about the same"
         )
+    verb = "took" if rules.capabilities.lowest_wins else "scored"
     reasons.append(
         Reason(
             "judge.figures",
-            f"Played out on {deals} that fit what you knew: {first} scored {points(a.mean)} points on average, "
-            f"{second} {points(b.mean)}{apart}.",
+            f"Played out on {deals} that fit what you knew: {first} {verb} {score_figure(rules, a.mean)} points on "
+            f"average, {second} {score_figure(rules, b.mean)}{apart}.",
         )
     )
     for fig, name in ((chosen, mine), (other, theirs)):

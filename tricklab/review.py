@@ -92,7 +92,17 @@ from .explain import Reason
 from .games import GAMES, find_game, games_with
 from .games.base import EventKind, GameState, Rules, check_seed
 from .games.core import CardIds, CoreRules, Facts
-from .judge import JUDGE_SAMPLES, SEPARATION, ChoiceFigure, Evaluation, Wording, _Judge, choice_reasons, judge_work
+from .judge import (
+    JUDGE_SAMPLES,
+    SEPARATION,
+    ChoiceFigure,
+    Evaluation,
+    Wording,
+    _Judge,
+    choice_reasons,
+    judge_work,
+    points,
+)
 from .match import Match
 from .platform import Steps, finish
 
@@ -259,7 +269,7 @@ class DecisionReview:
         said = VERDICT_WORDS[self.verdict]
         if self.verdict in ("best", "same"):
             return said
-        return f"{said}: costs about {_points(self.loss)} points"
+        return f"{said}: costs about {points(self.loss)} points"
 
     def as_dict(self) -> dict[str, Any]:
         return {
@@ -280,10 +290,6 @@ class DecisionReview:
                 {"action": str(a), "expected": mean, "stderr": _finite(err)} for a, mean, err in self.alternatives
             ],
         }
-
-
-def _points(x: float) -> str:
-    return f"{x:.1f}".replace("-", "\u2212")
 
 
 @dataclass(frozen=True, slots=True)
@@ -346,10 +352,14 @@ class RoundReview:
 
     @property
     def costliest(self) -> DecisionReview | None:
-        """The decision with the largest loss (the first of equals), ``None`` without decisions."""
+        """The decision with the largest loss (the first of equals) among those rated a slip or
+        worse, else among all (each then the best or about the same); ``None`` without decisions.
+        A large loss the play-outs could not tell apart from the best is not a slip, so it never
+        hides one that they could."""
         if not self.decisions:
             return None
-        return max(self.decisions, key=lambda d: d.loss)
+        slips = [d for d in self.decisions if d.verdict not in ("best", "same")]
+        return max(slips or self.decisions, key=lambda d: d.loss)
 
     def verdicts(self) -> dict[str, int]:
         """How many decisions got each verdict."""

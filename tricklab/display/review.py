@@ -34,10 +34,6 @@ PLURALS = {
 SINGULARS = {"inaccuracy": "small slip", "mistake": "mistake", "blunder": "big mistake"}
 
 
-def _points(x: float) -> str:
-    return f"{x:.1f}".replace("-", "\u2212")
-
-
 def _limit(x: float) -> str:
     return f"{x:g} point" + ("" if x == 1 else "s")
 
@@ -77,6 +73,8 @@ def review_html(
     """The whole review of one seat's round; with ``match``, each decision has a "Show this
     moment" button, and the decision at ``moment`` (its index) is opened there, with ``tried``
     the choice tried in it."""
+    from ..judge import score_text
+
     you = rules.seat_name(review.seat)
     word = rules.capabilities.round_word  # "round", "deal", "hand": the game's own word
     limits = review.thresholds
@@ -99,8 +97,8 @@ def review_html(
         better = rules.describe_action(worst.best_action)
         callout = (
             f'<p class="tl-review-costliest"><strong>The costliest decision</strong>: '
-            f"{esc(decision_words(rules, review, worst))}, likely {_points(worst.expected)} points. "
-            f"Better: {esc(better)}, likely {_points(worst.best_expected)} points. "
+            f"{esc(decision_words(rules, review, worst))}, likely {score_text(rules, worst.expected)}. "
+            f"Better: {esc(better)}, likely {score_text(rules, worst.best_expected)}. "
             f"{esc(worst.words[:1].upper() + worst.words[1:])}.</p>"
         )
     elif worst is not None:
@@ -113,7 +111,7 @@ def review_html(
         best = (
             ""
             if d.best_action == d.action
-            else f"; best: {esc(rules.describe_action(d.best_action))}, {_points(d.best_expected)}"
+            else f"; best: {esc(rules.describe_action(d.best_action))}, {score_text(rules, d.best_expected)}"
         )
         button = ""
         opened = ""
@@ -131,7 +129,7 @@ def review_html(
             f'<li class="tl-review-row tl-verdict-{esc(d.verdict)}" data-index="{d.index}">'
             f'<p class="tl-review-what"><strong>{esc(decision_words(rules, review, d))}</strong>: '
             f'<span class="tl-review-verdict">{esc(d.words)}</span>.</p>'
-            f'<p class="tl-review-figures">Likely {_points(d.expected)} points{best}.</p>'
+            f'<p class="tl-review-figures">Likely {score_text(rules, d.expected)}{best}.</p>'
             f"{judged_reasons_html(d.reasons)}{button}{opened}</li>"
         )
     listed = f'<ol class="tl-review-list" aria-label="Every decision rated">{"".join(rows)}</ol>'
@@ -179,7 +177,7 @@ def moment_html(
 
 def tried_html(rules: Rules[Any], decision: DecisionReview, tried: Action) -> str:
     """How ``tried`` fares at that moment: its figure, its verdict against the best, and why."""
-    from ..judge import Evaluation, choice_reasons
+    from ..judge import Evaluation, choice_reasons, points, score_text
     from ..review import verdict_of
 
     fig = next(c for c in decision.choices if c.action == tried)
@@ -189,7 +187,7 @@ def tried_html(rules: Rules[Any], decision: DecisionReview, tried: Action) -> st
     else:
         verdict = verdict_of(rules.name, fig.loss, fig.loss_stderr)
         words = {"same": "about the same as the best", "best": "the best choice"}.get(
-            verdict, f"costs about {_points(fig.loss)} points against the best"
+            verdict, f"costs about {points(fig.loss)} points against the best"
         )
     entry = rules.capabilities.review
     reasons: tuple[Reason, ...] = ()
@@ -199,7 +197,7 @@ def tried_html(rules: Rules[Any], decision: DecisionReview, tried: Action) -> st
     yours = " (your choice)" if tried == decision.action else ""
     return (
         f'<div class="tl-retry-result" role="status"><p><strong>{esc(rules.describe_action(tried))}{yours}: likely '
-        f"{_points(fig.mean)} points</strong> (from {plural(fig.samples, 'deal')}): {esc(words)}.</p>"
+        f"{score_text(rules, fig.mean)}</strong> (from {plural(fig.samples, 'deal')}): {esc(words)}.</p>"
         f"{judged_reasons_html(reasons)}</div>"
     )
 
