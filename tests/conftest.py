@@ -196,6 +196,9 @@ def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo[None]) ->
         for log in OPENED[item.stash.get(_OPENED_BEFORE, 0) :]:
             last = log.shown[-1] if log.shown else "(nothing shown)"
             report.sections.append((f"what {log.url[:120]} showed last", last[-3000:]))
+            network = [*log.unanswered[-20:], *(f"no answer yet: {text}" for text in list(log.waiting.values())[-20:])]
+            if network:
+                report.sections.append((f"the requests of {log.url[:120]} not answered well", "\n".join(network)))
         for served in SERVED:
             report.sections.append((f"{served.url} printed last", "".join(list(served.lines)[-40:])))
     return report

@@ -126,6 +126,10 @@ class PageLog:
     blocked: list[str] = field(default_factory=list)
     dialogs: list[str] = field(default_factory=list)
     shown: list[str] = field(default_factory=list)
+    #: loopback requests that failed or were answered with an error (``"404 GET <url>"``) and
+    #: those still waiting for their answer (by request): what a stuck page was waiting on
+    unanswered: list[str] = field(default_factory=list)
+    waiting: dict[Any, str] = field(default_factory=dict)
     checked: int = 0  # the texts of ``shown`` already checked
     blocked_checked: int = 0  # the requests of ``blocked`` already checked
 
@@ -239,6 +243,23 @@ def _watch(page: Any, url: str) -> PageLog:
         dialog.dismiss()
 
     page.on("dialog", dialog)
+
+    def asked(request: Any) -> None:
+        log.waiting[request] = f"{request.method} {request.url[:200]}"
+
+    def answered(response: Any) -> None:
+        if response.status >= 400:
+            log.unanswered.append(f"{response.status} {log.waiting.get(response.request, response.url[:200])}")
+
+    def failed(request: Any) -> None:
+        text = log.waiting.pop(request, request.url[:200])
+        if request.url.startswith(("http://127.0.0.1", "ws://127.0.0.1")):
+            log.unanswered.append(f"failed ({request.failure}) {text}")
+
+    page.on("request", asked)
+    page.on("response", answered)
+    page.on("requestfinished", lambda request: log.waiting.pop(request, None))
+    page.on("requestfailed", failed)
 
     _block_outside(page, log)
     page.goto(url)
