@@ -10,8 +10,9 @@ A *hand* is one deal played out, from the deal to the start of the next deal:
 * Jewel Vault, 4 players: the deal of round 1 (10 cards each, 12 aside), the dealer's announcement,
   the 4 passes, 10 tricks of 4 cards and every ♣ choice of whose showroom to take from (during
   the tricks and at the round's end), until round 2 is dealt (``state.round`` changes).
-* Oh Hell, 4 players: the first deal (5 cards each from 52, one turned up for trump), the 4 bids
-  and 5 tricks, until the second deal is dealt (``state.round`` changes).
+* Oh Hell, 4 players, a match of one deal (``direction="once"``, 5 cards, :data:`OPTIONS`), as
+  OpenSpiel plays it: the deal (5 cards each from 52, one turned up for trump), the 4 bids, 5 tricks
+  and the score, until the match is over.
 * Hearts, 4 players: the deal (13 cards each), the 4 passes of three cards (one decision each),
   13 tricks, until the next hand is dealt (``state.round`` changes).
 
@@ -61,6 +62,7 @@ Prints figures; asserts nothing. OpenSpiel comes with ``pip install -e '.[bench]
 from __future__ import annotations
 
 import argparse
+import contextlib
 import cProfile
 import platform
 import pstats
@@ -82,6 +84,14 @@ GAMES = (
     ("Oh Hell", "oh-hell", 4, "round", "oh_hell 52x5"),
     ("Hearts", "hearts", 4, "round", "hearts"),
 )
+#: each game's options where they differ from its defaults (Oh Hell: one deal, OpenSpiel's hand)
+OPTIONS: dict[str, dict[str, Any]] = {"oh-hell": {"direction": "once", "cards": 5}}
+
+
+def rules_of(name: str, players: int) -> Any:
+    return tricklab.get_rules(name, players=players, **OPTIONS.get(name, {}))
+
+
 # each peer: OpenSpiel's game and its parameters, and what its chance actions are
 PEERS: dict[str, tuple[str, dict[str, int], str]] = {
     # the nearest to a 32-card trick game: OpenSpiel turns up a trump from the undealt cards, so 32
@@ -101,7 +111,7 @@ PEERS: dict[str, tuple[str, dict[str, int], str]] = {
     "hearts": ("hearts", {}, "pass direction, the deal card by card"),
 }
 SPIEL_PARAMS = PEERS["oh_hell 32"][1]
-TARGETS = {"core": 1.0, "Match": 0.5}  # x the peer's hands/s
+TARGETS = {"core": 1.0, "round": 1.0, "Match": 0.5}  # x the peer's hands/s
 
 # A hand function plays one hand with ``seed`` (the deal) and ``random_`` (the choices) and returns
 # the number of actions applied.
@@ -125,6 +135,34 @@ def core_hand(rules: Any, key: str) -> HandFn:
             state = step(state, ids[int(random_() * len(ids))])
             actions += 1
         return actions
+
+    return play
+
+
+#: the decisions of a hand, from the state just dealt, for each game whose rules are a round
+#: (``core_round``): the round runs on past the hand, so the hand is cut at its length
+ROUND_HAND: dict[str, Callable[[Any], int]] = {
+    "oh-hell": lambda state: len(state.held) * (1 + state.size),  # the bids and every card of the deal
+}
+
+
+def round_hand(rules: Any, decisions_of: Callable[[Any], int]) -> HandFn:
+    """One hand through the round (``core_round``) driven directly, as a simulation plays out: the
+    deal shuffled by the running random source (``core_deal``: a simulation's deal, not a record's),
+    then ``(seat, ids)`` at each decision and the id sent back; no state is packed."""
+    deal, start = rules.core_deal, rules.core_round
+
+    def play(seed: int, random_: Callable[[], float]) -> int:
+        state = deal(random_.__self__.getrandbits, seed % rules.players)  # type: ignore[attr-defined]
+        decisions = decisions_of(state)
+        round_ = start(state, None)
+        send = round_.send
+        _, ids = next(round_)
+        for _ in range(decisions - 1):
+            _, ids = send(ids[int(random_() * len(ids))])
+        with contextlib.suppress(StopIteration):  # the hand was the match
+            send(ids[int(random_() * len(ids))])
+        return decisions
 
     return play
 
@@ -328,7 +366,7 @@ def each(fn: Callable[..., object], calls: Iterable[tuple[Any, ...]]) -> None:
 
 def where_tricklab(label: str, name: str, players: int, key: str, n: int) -> None:
     """Per-hand µs of each part of the state and Match loops, each timed alone over the same hands."""
-    rules = tricklab.get_rules(name, players=players)
+    rules = rules_of(name, players)
     hands = record_hands(rules, key, range(1, n + 1))
     decisions = sum(len(a) for _, _, a in hands)
     legal_actions, apply, initial_state = rules.legal_actions, rules.apply, rules.initial_state
@@ -471,7 +509,7 @@ def where_spiel(game: Any, n: int, peer: str) -> None:
 
 def profile_state_loop(label: str, name: str, players: int, key: str, n: int, top: int = 10) -> None:
     """The functions with the most own time in ``n`` hands of a game's state loop, under cProfile."""
-    rules = tricklab.get_rules(name, players=players)
+    rules = rules_of(name, players)
     play = state_hand(rules, key)
     random_ = random.Random(1).random
     profiler = cProfile.Profile()
@@ -500,7 +538,7 @@ def resolve_trick_us(seconds: float, repeats: int) -> None:
     )
     calls: list[tuple[str, str, Callable[[], object]]] = []
     for label, name, trick, context in samples:
-        rules = tricklab.get_rules(name, players=4)
+        rules = rules_of(name, 4)
         cards = rules.cards(trick)
         resolve = rules.resolve_trick
         calls.append((label, "as text", lambda r=resolve, t=trick, c=context: r(t, **c)))
@@ -569,7 +607,11 @@ def report(lines: list[Line], peers: dict[str, Line], args: argparse.Namespace, 
         "floor = the core's deal plus, per decision, one random draw and one new state tuple: the least a "
         "pure-Python step pays (no rule applied; for scale, no target)"
     )
-    print("core = rules.core_initial / core_legal / core_step (the one implementation of the rules, action ids)")
+    print("core = rules.core_initial / core_legal / core_step (the rules' one implementation, action ids)")
+    print(
+        "round = the same rules in generator form (rules.core_round) driven directly, from a deal shuffled by "
+        "the running random source (rules.core_deal), as a simulation plays (games written as a round)"
+    )
     print("state = rules.initial_state / legal_actions / apply (the checked step on the core's states)")
     print("Match = rules.new_match / match.legal_actions / match.apply (the checked public API)")
     print("Match+view = Match plus match.view(seat) before every decision (what a bot loop pays; no target)")
@@ -599,11 +641,13 @@ def main() -> None:
 
     lines: list[Line] = []
     for label, name, players, key, peer in games:
-        rules = tricklab.get_rules(name, players=players)
+        rules = rules_of(name, players)
         if isinstance(rules, CoreRules):
             floor = floor_hand(rules, key, decisions_per_hand(rules, key))
             lines.append(Line(label, "floor", floor, [], [], [], peer))
             lines.append(Line(label, "core", core_hand(rules, key), [], [], [], peer))
+            if name in ROUND_HAND:
+                lines.append(Line(label, "round", round_hand(rules, ROUND_HAND[name]), [], [], [], peer))
         lines.append(Line(label, "state", state_hand(rules, key), [], [], [], peer))
         lines.append(Line(label, "Match", match_hand(rules, key), [], [], [], peer))
         lines.append(Line(label, "Match+view", match_hand(rules, key, views=True), [], [], [], peer))

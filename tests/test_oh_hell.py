@@ -324,3 +324,77 @@ def test_a_missed_bid_under_the_penalty_variant_is_what_the_advice_counts() -> N
         p = e.bid.n  # type: ignore[attr-defined]
         assert all(score == p + 10 or score < 0 for score, _ in e.scores), e.scores
         assert e.reasons[-1].rule_id == "oh.score.penalty"
+
+
+# --- the rules as a round ------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("players", [3, 4, 6])
+@pytest.mark.parametrize("options", [{}, {"hook": False, "penalty": True}, {"direction": "up", "cards": 3}])
+def test_a_round_started_from_any_packed_state_goes_on_as_the_running_round_does(
+    players: int, options: dict[str, object]
+) -> None:
+    """The match keeps one round running (``LiveRound``); ``core_step`` starts one from the state
+    it is given. Packing a state and starting from it must lose nothing: the same states, the
+    same listed actions and the same facts, at every decision of whole matches."""
+    from tricklab.games.core import LiveRound
+
+    rules = OhHell.create(players, **options)
+    for seed in range(8):
+        choose = random.Random(seed).random
+        live = LiveRound(rules)
+        state = rules.initial_state(seed)
+        decisions = 0
+        while state.phase is not OVER:
+            listed = tuple(rules.core_legal(state))
+            assert tuple(live.legal(state)) == listed
+            action = listed[int(choose() * len(listed))]
+            facts: list[object] = []
+            fresh = rules.core_step(state, action, facts)  # type: ignore[arg-type]
+            state = live.step(state, action)
+            assert state == fresh
+            assert facts[-1][1] == fresh  # type: ignore[index]  # the last fact's state is the step's
+            decisions += 1
+        assert decisions == sum(players * (1 + size) for size in rules.sizes)
+
+
+def test_a_simulation_deal_gives_every_seat_its_cards_and_turns_one_up() -> None:
+    rules = OhHell.create(4, cards=7)
+    source = random.Random(3)
+    seen = set()
+    for _ in range(50):
+        state = rules.core_deal(source.getrandbits, first_dealer=2)
+        assert all(bin(mask).count("1") == 7 for mask in state.held)
+        every = 0
+        for mask in state.held:
+            assert every & mask == 0, "no card in two hands"
+            every |= mask
+        assert state.stock & every == 0 and every | state.stock == (1 << 52) - 1
+        assert state.stock >> state.turned & 1, "the turned card is among the undealt ones"
+        assert (state.phase, state.dealer, state.to_play, state.size) == (BID, 2, 3, 7)
+        seen.add(state.held)
+    assert len(seen) == 50, "each deal is a new one"
+    assert rules.core_deal(random.Random(3).getrandbits) == rules.core_deal(random.Random(3).getrandbits)
+
+
+def test_a_simulation_plays_the_round_to_the_match_end_from_its_own_deal() -> None:
+    """What a play-out does: the round driven from ``core_deal``, packing a state only when asked."""
+    from tricklab.games.core import PACK
+
+    rules = OhHell.create(4, direction="once", cards=5)
+    source = random.Random(8)
+    for _ in range(20):
+        round_ = rules.core_round(rules.core_deal(source.getrandbits), None)
+        seat, listed = next(round_)
+        decisions = 0
+        try:
+            while True:
+                if decisions % 5 == 0:  # the state packed on the way says the same as the round
+                    packed = round_.send(PACK)
+                    assert (packed.to_play, tuple(rules.core_legal(packed))) == (seat, listed)
+                seat, listed = round_.send(listed[int(source.random() * len(listed))])
+                decisions += 1
+        except StopIteration as end:
+            over = end.value
+        assert decisions + 1 == 4 * 6 and over.phase is OVER
+        assert sum(over.round_scores[0]) >= 5, "every trick scores a point"

@@ -58,7 +58,7 @@ from .cards import BandCard, Card
 from .errors import InvalidOption, TricklabError, describe
 from .explain import Reason, plural
 from .games.base import EventKind, GameState, check_seed
-from .games.core import CoreRules, Facts
+from .games.core import CoreRules, Facts, stepper
 from .match import Match
 from .platform import Steps, finish
 
@@ -406,7 +406,7 @@ class _Judge:
         """The seat's round score with ``action`` at its first turn, the bots everywhere else;
         for a card, whether it won its trick and its place there; the seat's tricks at the end."""
         rules, entry, seat, round_index = self.rules, self.entry, self.seat, self.round
-        legal, step, view, round_of = rules.core_legal, rules.core_step, entry.view, entry.round_of
+        (legal, step), view, round_of = stepper(rules), entry.view, entry.round_of
         counting = entry.tricks is not None
         aside = entry.aside
         tricks = entry.tricks(rules, state, seat) if entry.tricks is not None else 0

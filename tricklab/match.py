@@ -16,7 +16,7 @@ from typing import Any
 from .actions import Action
 from .errors import IllegalAction, InvalidOption, RecordError, TricklabError, describe
 from .games.base import Event, GameState, MatchResult, Rules, SeatView, Word, check_seed, game_named, quote_names
-from .games.core import CoreRules
+from .games.core import CoreRules, LiveRound
 
 RECORD_FORMAT = "tricklab-match"
 RECORD_VERSION = 1
@@ -65,6 +65,7 @@ class Match:
         self._actions: list[Action] = []
         self._timeline: list[Step] | None = None
         self._seat_timelines: dict[int, list[Step]] = {}
+        self._live: LiveRound[Any] | None = LiveRound(rules) if isinstance(rules, CoreRules) else None
         for action in actions:
             self.apply(action)
 
@@ -101,6 +102,10 @@ class Match:
         return self.rules.result(self.state)
 
     def legal_actions(self) -> list[Action]:
+        live = self._live
+        if live is not None:
+            actions = self.rules.actions  # type: ignore[attr-defined]  # a CoreRules' numbered actions
+            return list(map(actions.__getitem__, live.legal(self._states[-1])))
         return self.rules.legal_actions(self.state)
 
     def view(self, seat: int | None = None) -> SeatView:
@@ -116,9 +121,12 @@ class Match:
         """
         rules = self.rules
         state = self._states[-1]
-        if isinstance(rules, CoreRules):
-            listed = rules.listed_action_id(state, action)  # raises IllegalAction unless the core lists it
-            self._states.append(rules.core_step(state, listed))
+        live = self._live
+        if live is not None:
+            assert isinstance(rules, CoreRules)
+            # raises IllegalAction unless the core lists it
+            listed = rules.listed_action_id(state, action, live.legal(state))
+            self._states.append(live.step(state, listed))
             self._actions.append(rules.actions[listed])  # the listed spelling: "place 2 1" is recorded as "place 1 2"
             return
         parsed = rules.parse_action(action)
@@ -150,6 +158,7 @@ class Match:
         other._actions = list(self._actions)
         other._timeline = None if self._timeline is None else list(self._timeline)
         other._seat_timelines = {seat: list(steps) for seat, steps in self._seat_timelines.items()}
+        other._live = LiveRound(self.rules) if isinstance(self.rules, CoreRules) else None  # a round each
         return other
 
     def timeline(self, seat: int | None = None) -> list[Step]:

@@ -25,9 +25,9 @@ from __future__ import annotations
 
 from abc import abstractmethod
 from collections import Counter
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Generator, Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, ClassVar, TypeVar
+from typing import Any, ClassVar, Generic, TypeVar
 
 from ..actions import Action
 from ..cards import FRENCH_SUITS, Card, FrenchCard
@@ -41,7 +41,7 @@ S = TypeVar("S", bound=GameState)
 
 _CHUNKS = 8  # masks of up to 64 cards, read a byte at a time
 _BYTE_BITS = tuple(tuple(tuple(8 * k + b for b in range(8) if m >> b & 1) for m in range(256)) for k in range(_CHUNKS))
-_BYTES_0, _BYTES_1, _BYTES_2, _BYTES_3, _BYTES_4 = _BYTE_BITS[:5]
+_BYTES_0, _BYTES_1, _BYTES_2, _BYTES_3, _BYTES_4, _BYTES_5, _BYTES_6 = _BYTE_BITS[:7]
 
 
 def bits(mask: int) -> tuple[int, ...]:
@@ -55,6 +55,16 @@ def bits(mask: int) -> tuple[int, ...]:
             + _BYTES_2[mask >> 16 & 255]
             + _BYTES_3[mask >> 24 & 255]
             + _BYTES_4[mask >> 32]
+        )
+    if mask < 1 << 56:  # up to 56 cards (a 52-card deck's hands): at once
+        return (
+            _BYTES_0[mask & 255]
+            + _BYTES_1[mask >> 8 & 255]
+            + _BYTES_2[mask >> 16 & 255]
+            + _BYTES_3[mask >> 24 & 255]
+            + _BYTES_4[mask >> 32 & 255]
+            + _BYTES_5[mask >> 40 & 255]
+            + _BYTES_6[mask >> 48]
         )
     out: tuple[int, ...] = ()
     for table in _BYTE_BITS:
@@ -162,11 +172,16 @@ def follow_mask(hand: int, led_suit: int, ids: CardIds) -> int:
 def shuffled_ids(rules: Rules[Any], seed: int, round_index: int, deck: Sequence[int]) -> list[int]:
     """The card ids of ``deck`` (in the deck's order) shuffled by the round's seeded random
     source: the same permutation the deal has always used, so a seed keeps its deal."""
+    return shuffle_ids(deck, rules.deal_rng(seed, round_index).getrandbits)
+
+
+def shuffle_ids(deck: Sequence[int], getrandbits: Callable[[int], int]) -> list[int]:
+    """``deck`` shuffled as ``random.Random.shuffle`` shuffles it, drawing from ``getrandbits``
+    (a record's deal: the seeded source of :func:`shuffled_ids`; a simulation's: its own)."""
     order = list(deck)
     # random.Random.shuffle's own steps (Fisher-Yates, each index drawn by rejection from
     # getrandbits), written out: the same permutation in about a fifth of the time
     # (tests/test_engine_contract.py checks it against shuffle)
-    getrandbits = rules.deal_rng(seed, round_index).getrandbits
     for i in range(len(order) - 1, 0, -1):
         n = i + 1
         k = n.bit_length()
@@ -297,6 +312,78 @@ class Chose(Fact):
 # --- the checked API over a core --------------------------------------------------------------------
 
 
+#: what a driver sends a round to have its state packed (:data:`Round`)
+PACK = -1
+
+#: a game's rules in generator form: started from any state at a decision (``core_round``), the
+#: round yields ``(seat, legal ids)`` at each decision and is sent the id chosen; sent
+#: :data:`PACK` instead, it yields the frozen state of that moment (and then waits for the id).
+#: Automatic steps run inside; it returns the state at the match's end.
+Round = Generator["tuple[int, Sequence[int]] | S", int, S]
+
+
+def round_step(round_: Round[S], action: int) -> S:
+    """Start ``round_`` (a fresh :data:`Round`), make ``action`` and return the state after it."""
+    next(round_)
+    try:
+        round_.send(action)
+        return round_.send(PACK)  # type: ignore[return-value]  # a round yields its state when sent PACK
+    except StopIteration as end:
+        return end.value  # type: ignore[no-any-return]  # the round's return value: S
+
+
+class LiveRound(Generic[S]):
+    """A round kept running between the decisions of one match, so each step is a resume and a
+    pack rather than a fresh start: ``step(state, action)`` continues when ``state`` is the one the
+    round last packed, and starts the round from ``state`` otherwise (after an undo, say)."""
+
+    __slots__ = ("_legal", "_round", "_rules", "_state")
+
+    def __init__(self, rules: CoreRules[S]) -> None:
+        self._rules = rules
+        self._state: object = None
+        self._round: Round[S] | None = None
+        self._legal: Sequence[int] = ()
+
+    def legal(self, state: S) -> Sequence[int]:
+        """The ids listed in ``state``, from the round when it stands there."""
+        if self._state is not state or self._round is None:
+            return self._rules.legal_ids(state)
+        return self._legal
+
+    def step(self, state: S, action: int, facts: Facts | None = None) -> S:
+        """The state after ``action`` (listed in ``state``); with ``facts``, the step's facts too
+        (the round is started afresh for them, and the next step starts afresh as well)."""
+        if facts is not None:
+            self._state = self._round = None
+            return self._rules.core_step(state, action, facts)
+        round_ = self._round if self._state is state else None
+        if round_ is None:
+            round_ = self._rules.core_round(state, None)
+            if round_ is None:
+                return self._rules.core_step(state, action)
+            next(round_)
+        self._round = None  # resumed below: if anything raises, the next step starts afresh
+        try:
+            decision = round_.send(action)
+            new: S = round_.send(PACK)  # type: ignore[assignment]  # a round yields its state when sent PACK
+        except StopIteration as end:
+            self._state = None
+            return end.value  # type: ignore[no-any-return]  # the round's return value: S
+        self._state, self._round, self._legal = new, round_, decision[1]  # type: ignore[index]
+        return new
+
+
+def stepper(rules: CoreRules[S]) -> tuple[Callable[[S], Sequence[int]], Callable[[S, int, Facts | None], S]]:
+    """``(legal, step)`` for a loop that follows one line of play (a play-out, a review's replay):
+    a :class:`LiveRound`'s for a game written as a round, the core's own for any other. Each
+    step is taken from the state the previous one returned, as :meth:`CoreRules.core_step` is."""
+    if type(rules).core_round is CoreRules.core_round:
+        return rules.core_legal, rules.core_step
+    live = LiveRound(rules)
+    return live.legal, live.step
+
+
 class CoreRules(Rules[S]):
     """:class:`Rules` whose checked API is the game's core plus one ``explain_illegal``.
 
@@ -348,6 +435,17 @@ class CoreRules(Rules[S]):
         """Make the listed action ``action`` and every automatic step after it. Unchecked: the
         caller took ``action`` from :meth:`core_legal`."""
 
+    def core_deal(self, getrandbits: Callable[[int], int], first_dealer: int = 0) -> S | None:
+        """A first deal shuffled with the caller's own random source (``random.getrandbits``), as a
+        simulation deals: cheaper than a record's deal (:meth:`core_initial`, fixed by the seed),
+        which a simulation need not reproduce. ``None`` for a game that does not deal this way."""
+        return None
+
+    def core_round(self, state: S, facts: Facts | None) -> Round[S] | None:
+        """The game's rules as a :data:`Round` started from ``state`` (appending to ``facts``
+        as :meth:`core_step` does), for a game written in that form; ``None`` otherwise."""
+        return None
+
     @abstractmethod
     def explain_illegal(self, state: S, action: Action) -> IllegalAction:
         """Why ``action`` (not listed now) is refused: the rule id and a message for a learner."""
@@ -394,11 +492,12 @@ class CoreRules(Rules[S]):
             action = self.parse_action(action)
         return None if self._listed(state, action) is not None else self.explain_illegal(state, action)
 
-    def listed_action_id(self, state: S, action: str | Action) -> int:
+    def listed_action_id(self, state: S, action: str | Action, listed: Sequence[int] | None = None) -> int:
         """The id of ``action`` (an Action, or its text) if the core lists it now: a listed
-        Action costs one look-up; any other input is parsed and checked as :meth:`listed_id`."""
+        Action costs one look-up; any other input is parsed and checked as :meth:`listed_id`.
+        ``listed``: the ids listed in ``state`` when the caller has them (a :class:`LiveRound`'s)."""
         a = self._action_ids.get(action) if isinstance(action, Action) else None
-        if a is not None and a in self.legal_ids(state):
+        if a is not None and a in (self.legal_ids(state) if listed is None else listed):
             return a
         return self.listed_id(state, self.parse_action(action))
 

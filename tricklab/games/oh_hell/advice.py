@@ -32,7 +32,7 @@ from ...playouts import (
     share,
 )
 from ..base import GameState, Rules
-from ..core import Facts, bits, mask_of
+from ..core import Facts, bits, mask_of, stepper
 from .bots import HeuristicBot
 from .facts import IDS, DealScored, TrickTaken
 from .rulebook import EXACT_BONUS
@@ -111,7 +111,7 @@ def opening(rules: OhHell, view: OhHellView) -> OhHellState:
 
 
 class Playouts:
-    """Oh Hell play-outs of one seat's bids, on the core: every step is ``core_step`` and every
+    """Oh Hell play-outs of one seat's bids, on the round (``stepper``: one live round a play-out) and every
     decision but the seat's bid its heuristic bot's (``choose_id`` on the seat's ``core_view``)."""
 
     def __init__(self, rules: OhHell, start: OhHellState, seat: int) -> None:
@@ -127,21 +127,21 @@ class Playouts:
 
     def _play(self, state: OhHellState, p: int) -> _Outcome:
         rules, seat, bots = self.rules, self.seat, self.bots
-        legal, step, core_view = rules.core_legal, rules.core_step, rules.core_view
+        (legal, step), core_view = stepper(rules), rules.core_view
         n, last = rules.players, state.size - 1
         cards = 0
         while True:
             mover = state.to_play
             assert mover is not None
             if state.phase is BID and mover == seat:
-                state = step(state, BID_ID + p)
+                state = step(state, BID_ID + p, None)
                 continue
             action = bots[mover].choose_id(core_view(state, mover), legal(state))
             if len(state.played) < n - 1 or state.phase is BID:
-                state = step(state, action)
+                state = step(state, action, None)
                 continue
             if state.tricks_played < last:  # a trick completes: its taker is in the state's last trick
-                state = step(state, action)
+                state = step(state, action, None)
                 leader, winner, *trick = state.last
                 if winner == seat:
                     cards |= 1 << trick[(seat - leader) % n]

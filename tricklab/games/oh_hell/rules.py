@@ -16,7 +16,7 @@ facts a step records (:mod:`.facts`) into the events learners read.
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any, ClassVar, NamedTuple
 
@@ -58,12 +58,16 @@ from ..core import (
     CoreRules,
     Fact,
     Facts,
+    Round,
     bits,
+    deal_hands,
     decide,
     follow_mask,
     hidden_hands,
     mask_census,
     mask_of,
+    round_step,
+    shuffle_ids,
     shuffled_ids,
     totals_of,
 )
@@ -113,6 +117,7 @@ class OhHellOptions(Options):
 
 # Action ids: a card's id plays it (0-51), then the bids 0 to MOST_CARDS.
 BID_ID = len(IDS)
+DECK = range(len(IDS))  # the card ids, in the deck's order before a shuffle
 ACTIONS: tuple[Action, ...] = (*(Play(card) for card in IDS.cards), *(Predict(k) for k in range(MOST_CARDS + 1)))
 _BIDS = tuple(tuple(range(BID_ID, BID_ID + size + 1)) for size in range(MOST_CARDS + 1))
 
@@ -298,7 +303,7 @@ def deal_sizes(options: OhHellOptions) -> tuple[int, ...]:
     return down if options.direction == "down" else down[::-1]
 
 
-def hook_bid(bids: tuple[int | None, ...], size: int) -> int | None:
+def hook_bid(bids: Sequence[int | None], size: int) -> int | None:
     """The bid the dealer may not make (``oh.hook``): the one that would make the bids add up to
     the tricks, if it is a bid at all (``None`` when the others already bid more)."""
     forbidden = size - sum(b for b in bids if b is not None)
@@ -421,21 +426,31 @@ class OhHell(CoreRules[OhHellState]):
     ) -> OhHellState:
         if match_options:
             raise InvalidOption(f"{TITLE} has no match option {quote_names(match_options)}; use first_dealer")
-        n = self.players
         dealer = self.first_dealer(seed, first_dealer)
-        empty = (0,) * n
-        state = OhHellState(seed, BID, None, 0, dealer, 0, 0, 0, (), (), 0, (), 0, empty, empty, (), (), empty)
-        return self._deal(state, 0, dealer, facts)
+        return self._deal(self._undealt(seed, dealer), 0, dealer, facts)
+
+    def _undealt(self, seed: int, dealer: int) -> OhHellState:
+        """The match before its first deal."""
+        empty = (0,) * self.players
+        return OhHellState(seed, BID, None, 0, dealer, 0, 0, 0, (), (), 0, (), 0, empty, empty, (), (), empty)
 
     def _deal(self, state: OhHellState, round_index: int, dealer: int, facts: Facts | None) -> OhHellState:
         """Deal ``round_index`` (``oh.deal``): the deal's cards to each from the seeded shuffle, in
         blocks, and the next card turned up."""
+        return self._dealt(state, round_index, dealer, shuffled_ids(self, state.seed, round_index, DECK), facts)
+
+    def core_deal(self, getrandbits: Callable[[int], int], first_dealer: int = 0) -> OhHellState:
+        return self._dealt(self._undealt(0, first_dealer), 0, first_dealer, shuffle_ids(DECK, getrandbits), None)
+
+    def _dealt(
+        self, state: OhHellState, round_index: int, dealer: int, order: Sequence[int], facts: Facts | None
+    ) -> OhHellState:
+        """The deal of ``order`` (the deck shuffled): the deal's cards to each in blocks, and the
+        next card turned up."""
         n = self.players
         size = self.sizes[round_index]
-        order = shuffled_ids(self, state.seed, round_index, range(len(IDS)))
-        hands = tuple(mask_of(order[s * size : (s + 1) * size]) for s in range(n))
+        hands, stock = deal_hands(order, n, size)
         turned = order[n * size]
-        stock = mask_of(order[n * size :])
         first = self._next[dealer]
         empty = (0,) * n
         state = OhHellState(
@@ -469,95 +484,108 @@ class OhHell(CoreRules[OhHellState]):
         return hook_bid(state.bids, state.size)
 
     def core_legal(self, state: OhHellState) -> tuple[int, ...]:
-        phase = state.phase
-        if phase is PLAY:
-            seat = state.to_play
-            assert seat is not None
-            hand = state.held[seat]
-            if state.played:
-                return bits(follow_mask(hand, SUIT_OF[state.played[0]], IDS))
-            return bits(hand)
-        if phase is BID:
-            bids = _BIDS[state.size]
-            forbidden = self.forbidden_bid(state)
-            if forbidden is None or forbidden > state.size:
-                return bids
-            return bids[:forbidden] + bids[forbidden + 1 :]
-        return ()
+        if state.phase is OVER:
+            return ()
+        decision = next(self.core_round(state, None))
+        return decision[1]  # type: ignore[return-value]  # a round's first yield is a decision
 
     def core_step(self, state: OhHellState, action: int, facts: Facts | None = None) -> OhHellState:
-        if state.phase is PLAY:
-            return self._play(state, action, facts)
-        return self._bid(state, action - BID_ID, facts)
+        return round_step(self.core_round(state, facts), action)
 
-    def _bid(self, state: OhHellState, n: int, facts: Facts | None) -> OhHellState:
-        """A bid aloud (``oh.bid``); after the dealer's, the player on the dealer's left leads
-        (``oh.lead.first``)."""
-        seat = state.to_play
-        assert seat is not None
-        forbidden = self.forbidden_bid(state)
-        bids = state.bids[:seat] + (n,) + state.bids[seat + 1 :]
-        if seat != state.dealer:
-            new = state._replace(to_play=self._next[seat], bids=bids)
-        else:
-            first = self._next[state.dealer]
-            new = state._replace(phase=PLAY, to_play=first, leader=first, bids=bids)
-        if facts is not None:
-            facts.append((BidMade(seat, n, forbidden), new))
-        return new
+    def core_round(self, state: OhHellState, facts: Facts | None) -> Round[OhHellState]:
+        """The rules of play, from ``state`` to the match's end, as a :data:`~..core.Round`: bids
+        aloud (``oh.bid``, the dealer's hook ``oh.hook``), then the tricks (``oh.follow``,
+        ``oh.trick``: the best card takes it and its taker leads the next, ``oh.lead.next``),
+        the deal scored (``oh.score``) and the next dealt, or the match ended. The state lives in
+        locals; it is packed into an :class:`OhHellState` when the driver sends ``PACK`` and
+        for each fact."""
+        (seed, phase, seat, rnd, dealer, size, turned, stock, held_, bids_, leader, played_, number, won_, taken_, last,
+         scores, exact) = state  # fmt: skip
+        held, bids, played, won, taken = list(held_), list(bids_), list(played_), list(won_), list(taken_)
+        n, next_seat, hook, penalty = self.players, self._next, self.options.hook, self.options.penalty
+        trump = SUIT_OF[turned]
 
-    def _play(self, state: OhHellState, card: int, facts: Facts | None) -> OhHellState:
-        """A card to the trick; a full trick is taken by its best card (``oh.trick``) and its
-        taker leads the next (``oh.lead.next``), or the deal is scored."""
-        seat = state.to_play
-        assert seat is not None
-        held = state.held[:seat] + (state.held[seat] & ~(1 << card),) + state.held[seat + 1 :]
-        trick = (*state.played, card)
-        trump = SUIT_OF[state.turned]
-        if len(trick) < self.players:
-            new = state._replace(to_play=self._next[seat], held=held, played=trick)
-            if facts is not None:
-                facts.append((CardPlayed(seat, card, trick, trump), new))
-            return new
-        leader = state.leader
-        winner = (leader + winning_index(trick, trump)) % self.players
-        won = state.tricks_won[:winner] + (state.tricks_won[winner] + 1,) + state.tricks_won[winner + 1 :]
-        taken = state.taken[:winner] + (state.taken[winner] | mask_of(trick),) + state.taken[winner + 1 :]
-        number = state.tricks_played + 1
-        new = state._replace(
-            to_play=winner,
-            held=held,
-            played=(),
-            leader=winner,
-            tricks_played=number,
-            tricks_won=won,
-            taken=taken,
-            last=(leader, winner, *trick),
-        )
-        if facts is not None:
-            shown = state._replace(to_play=None, held=held, played=trick)  # the card down, the trick not yet taken
-            facts.append((CardPlayed(seat, card, trick, trump), shown))
-            facts.append((TrickTaken(winner, number, leader, trick, ranking(trick, trump), trump), new))
-        if number < state.size:
-            return new
-        return self._end_deal(new._replace(to_play=None), facts)
+        def pack(to_play: int | None) -> OhHellState:
+            return OhHellState(
+                seed, phase, to_play, rnd, dealer, size, turned, stock, tuple(held), tuple(bids), leader,
+                tuple(played), number, tuple(won), tuple(taken), last, scores, exact,
+            )  # fmt: skip
 
-    def _end_deal(self, state: OhHellState, facts: Facts | None) -> OhHellState:
-        """Score the deal (``oh.score``), then deal the next one or end the match."""
-        bids = tuple(b for b in state.bids if b is not None)
-        won = state.tricks_won
-        penalty = self.options.penalty
-        scores = tuple(points(bids[s], won[s], penalty) for s in range(self.players))
-        exact = tuple(e + (bids[s] == won[s]) for s, e in enumerate(state.exact))
-        new = state._replace(round_scores=(*state.round_scores, scores), exact=exact)
-        if facts is not None:
-            facts.append((DealScored(None, bids, won, scores), new))
-        if state.round + 1 < len(self.sizes):
-            return self._deal(new, state.round + 1, self._next[state.dealer], facts)
-        over = new._replace(phase=OVER)
-        if facts is not None:
-            facts.append((MatchEnded(None), over))
-        return over
+        note = None if facts is None else facts.append
+        suit_of, cards_of, follow, ids = SUIT_OF, bits, follow_mask, IDS  # the hot loop's look-ups, local
+        while True:
+            assert seat is not None, "a round starts at a decision"
+            if phase is BID:
+                legal = _BIDS[size]
+                if hook and seat == dealer:
+                    forbidden = hook_bid(bids, size)
+                    if forbidden is not None and forbidden <= size:
+                        legal = legal[:forbidden] + legal[forbidden + 1 :]
+                else:
+                    forbidden = None
+                a = yield seat, legal
+                while a < 0:  # PACK
+                    a = yield pack(seat)
+                bid = a - BID_ID
+                bids[seat] = bid
+                bidder = seat
+                if seat != dealer:
+                    seat = next_seat[seat]
+                else:
+                    phase, seat = PLAY, next_seat[dealer]
+                    leader = seat
+                if note is not None:
+                    note((BidMade(bidder, bid, forbidden), pack(seat)))
+                continue
+            # a trick, from its lead (or from the card it has reached)
+            led = suit_of[played[0]] if played else -1
+            for k in range(len(played), n):
+                hand = held[seat]
+                a = yield seat, cards_of(hand if led < 0 else follow(hand, led, ids))
+                while a < 0:  # PACK
+                    a = yield pack(seat)
+                held[seat] = hand ^ 1 << a
+                played.append(a)
+                if led < 0:
+                    led = suit_of[a]
+                if k < n - 1:
+                    player, seat = seat, next_seat[seat]
+                    if note is not None:
+                        note((CardPlayed(player, a, tuple(played), trump), pack(seat)))
+            trick = tuple(played)
+            if note is not None:  # the card down, the trick not yet taken
+                note((CardPlayed(seat, a, trick, trump), pack(None)))
+            winner = (leader + winning_index(trick, trump)) % n
+            won[winner] += 1
+            taken[winner] |= mask_of(trick)
+            number += 1
+            played = []
+            last = (leader, winner, *trick)
+            leader = seat = winner
+            if note is not None:
+                note((TrickTaken(winner, number, last[0], trick, ranking(trick, trump), trump), pack(seat)))
+            if number < size:
+                continue
+            # the deal is over: scored (``oh.score``), then the next dealt or the match ended
+            final = tuple(b for b in bids if b is not None)
+            points_ = tuple([points(b, w, penalty) for b, w in zip(final, won, strict=True)])
+            scores = (*scores, points_)
+            exact = tuple([e + (b == w) for e, b, w in zip(exact, final, won, strict=True)])
+            last_deal = rnd + 1 >= len(self.sizes)
+            if facts is not None or not last_deal:
+                done = pack(None)
+                if note is not None:
+                    note((DealScored(None, final, tuple(won), points_), done))
+            if last_deal:
+                phase = OVER
+                over = pack(None)
+                if note is not None:
+                    note((MatchEnded(None), over))
+                return over
+            (seed, phase, seat, rnd, dealer, size, turned, stock, held_, bids_, leader, played_, number, won_, taken_,
+             last, scores, exact) = self._deal(done, rnd + 1, next_seat[dealer], facts)  # fmt: skip
+            held, bids, played, won, taken = list(held_), list(bids_), list(played_), list(won_), list(taken_)
+            trump = SUIT_OF[turned]
 
     # --- refusals, and the decision in words -----------------------------------------------------------
 
