@@ -13,8 +13,9 @@ A *hand* is one deal played out, from the deal to the start of the next deal:
 * Oh Hell, 4 players, a match of one deal (``direction="once"``, 5 cards, :data:`OPTIONS`), as
   OpenSpiel plays it: the deal (5 cards each from 52, one turned up for trump), the 4 bids, 5 tricks
   and the score, until the match is over.
-* Hearts, 4 players: the deal (13 cards each), the 4 passes of three cards (one decision each),
-  13 tricks, until the next hand is dealt (``state.round`` changes).
+* Hearts, 4 players, a match of one hand (``target=1``: the first hand's 26 points always reach
+  it), as OpenSpiel plays it: the deal (13 cards each), the 4 passes of three cards (one decision
+  each), 13 tricks and the score, until the match is over.
 
 Each game is compared with an OpenSpiel peer (:data:`PEERS`), a whole hand against a whole hand:
 
@@ -84,8 +85,9 @@ GAMES = (
     ("Oh Hell", "oh-hell", 4, "round", "oh_hell 52x5"),
     ("Hearts", "hearts", 4, "round", "hearts"),
 )
-#: each game's options where they differ from its defaults (Oh Hell: one deal, OpenSpiel's hand)
-OPTIONS: dict[str, dict[str, Any]] = {"oh-hell": {"direction": "once", "cards": 5}}
+#: each game's options where they differ from its defaults: a match of one deal, as OpenSpiel plays
+#: (Oh Hell: one deal of 5; Hearts: a target of 1 point, which the first hand always reaches)
+OPTIONS: dict[str, dict[str, Any]] = {"oh-hell": {"direction": "once", "cards": 5}, "hearts": {"target": 1}}
 
 
 def rules_of(name: str, players: int) -> Any:
@@ -143,6 +145,7 @@ def core_hand(rules: Any, key: str) -> HandFn:
 #: (``core_round``): the round runs on past the hand, so the hand is cut at its length
 ROUND_HAND: dict[str, Callable[[Any], int]] = {
     "oh-hell": lambda state: len(state.held) * (1 + state.size),  # the bids and every card of the deal
+    "hearts": lambda state: 4 + 52 if state.direction else 52,  # the passes (if any) and every card
 }
 
 

@@ -380,3 +380,75 @@ def test_the_review_and_its_reasons_speak_of_points_taken() -> None:
     assert "\u2212" not in re.sub(r"costs about \S+ points", "", html.replace("\u2212 ", ""))
     played = [d for d in review.decisions if len(d.choices) > 1]
     assert any(" took " in r.text for d in played for r in d.reasons if r.rule_id == "judge.figures")
+
+
+# --- the rules as a round ------------------------------------------------------------------------
+
+
+def test_the_passes_are_listed_lazily_in_hand_order_and_checked_one_at_a_time() -> None:
+    """``pass_ids`` lists every choice of three cards as ``combinations`` does, without building
+    the 286 ids: indexing, slicing, ``in`` and iterating agree with the full list."""
+    from itertools import combinations
+
+    from tricklab.games.core import bits, mask_of
+    from tricklab.games.hearts.rules import pass_table
+
+    table = pass_table()
+    source = random.Random(4)
+    for size in (3, 4, 13):
+        for _ in range(20):
+            hand = mask_of(source.sample(range(52), size))
+            listed = pass_ids(hand)
+            full = tuple(table.ids[mask_of(combo)] for combo in combinations(bits(hand), 3))
+            assert tuple(listed) == full and len(listed) == len(full) and listed == full
+            assert [listed[i] for i in (0, -1, len(full) // 2)] == [full[0], full[-1], full[len(full) // 2]]
+            assert listed[1:4] == full[1:4]
+            outside = [a for a in range(52, 52 + len(table.masks)) if table.masks[a - 52] & ~hand][:50]
+            assert all(a in listed for a in full) and not any(a in listed for a in outside)
+            assert 3 not in listed and "pass" not in listed, "a card's id or a text is no pass"
+
+
+@pytest.mark.parametrize("options", [{}, {"passing": False, "target": 40}, {"first_trick": False, "jack": True}])
+def test_a_round_started_from_any_packed_state_goes_on_as_the_running_round_does(options: dict[str, object]) -> None:
+    """The match keeps one round running; ``core_step`` starts one from the state it is given:
+    the same states at every decision of whole matches."""
+    from tricklab.games.core import LiveRound
+
+    rules = Hearts.create(4, **options)
+    for seed in range(3):
+        choose = random.Random(seed).random
+        live = LiveRound(rules)
+        state = rules.initial_state(seed)
+        while state.phase is not OVER:
+            listed = tuple(rules.core_legal(state))
+            assert tuple(live.legal(state)) == listed
+            action = listed[int(choose() * len(listed))]
+            facts: list[object] = []
+            fresh = rules.core_step(state, action, facts)  # type: ignore[arg-type]
+            state = live.step(state, action)
+            assert state == fresh and facts
+
+
+def test_a_simulation_deals_thirteen_each_and_plays_the_hand_to_its_score() -> None:
+    from tricklab.games.core import PACK
+
+    rules = Hearts.create(4, target=1)
+    source = random.Random(2)
+    for _ in range(10):
+        dealt = rules.core_deal(source.getrandbits, first_dealer=1)
+        assert [bin(h).count("1") for h in dealt.held] == [13] * 4
+        assert sum(dealt.held) == (1 << 52) - 1, "every card dealt once"
+        round_ = rules.core_round(dealt, None)
+        seat, listed = next(round_)
+        decisions = 0
+        try:
+            while True:
+                if decisions % 7 == 0:
+                    packed = round_.send(PACK)
+                    assert packed.to_play == seat and tuple(rules.core_legal(packed)) == tuple(listed)
+                seat, listed = round_.send(listed[int(source.random() * len(listed))])
+                decisions += 1
+        except StopIteration as end:
+            over = end.value
+        assert decisions + 1 == 4 + 52 and over.phase is OVER
+        assert sum(over.round_scores[0]) in (26, 78), "26 points, or a moon shot's 3 x 26"

@@ -35,7 +35,7 @@ from ...playouts import (
     share,
 )
 from ..base import Rules
-from ..core import Facts, bits, mask_of
+from ..core import Facts, bits, mask_of, stepper
 from .bots import HeuristicBot, danger
 from .facts import IDS, HandScored, TrickTaken
 from .review import given, hands_of, round_of, with_hands
@@ -122,8 +122,9 @@ def opening(rules: Hearts, view: HeartsView) -> HeartsState:
 
 
 class Playouts:
-    """Hearts play-outs of one seat's passes, on the core: from the start of the passes, the pass
-    tried at the seat's turn, the heuristic bots' ``choose_id`` everywhere else, to the hand's end."""
+    """Hearts play-outs of one seat's passes, on the round (``stepper``: one live round a play-out):
+    from the start of the passes, the pass tried at the seat's turn, the heuristic bots'
+    ``choose_id`` everywhere else, to the hand's end."""
 
     def __init__(self, rules: Hearts, view: HeartsView, seat: int) -> None:
         self.rules = rules
@@ -133,7 +134,7 @@ class Playouts:
 
     def run(self, hands: tuple[int, ...], action: int, passed: int) -> _Outcome:
         rules, seat, bots = self.rules, self.seat, self.bots
-        legal, step, core_view = rules.core_legal, rules.core_step, rules.core_view
+        (legal, step), core_view = stepper(rules), rules.core_view
         state = self.start._replace(held=hands)
         last = CARDS_EACH - 1
         tricks = back = 0
@@ -142,14 +143,14 @@ class Playouts:
             assert mover is not None
             if state.phase is PASS:
                 choice = action if mover == seat else bots[mover].choose_id(core_view(state, mover), legal(state))
-                state = step(state, choice)
+                state = step(state, choice, None)
                 continue
             choice = bots[mover].choose_id(core_view(state, mover), legal(state))
             if len(state.played) < PLAYERS - 1:
-                state = step(state, choice)
+                state = step(state, choice, None)
                 continue
             if state.tricks_played < last:
-                state = step(state, choice)
+                state = step(state, choice, None)
                 if state.last[1] == seat:
                     tricks += 1
                     back |= mask_of(state.last[2:]) & passed

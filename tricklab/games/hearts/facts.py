@@ -31,19 +31,24 @@ def points_of(taken: int, jack: bool) -> int:
     return points
 
 
+#: VALUE[led][card]: the card's place in a trick led in suit ``led`` (``ht.trick``): a card of the
+#: led suit by its rank, any other 0 (it cannot take the trick); the highest takes it
+VALUE = tuple(tuple(1 + c % STRENGTHS if SUIT_OF[c] == led else 0 for c in range(len(IDS))) for led in range(4))
+
+
 def ranking(ids: tuple[int, ...]) -> tuple[int, ...]:
     """The play-order indices of the trick ``ids``, first place to last: the led suit from high to
     low, then the cards that cannot take it in play order (``ht.trick``)."""
-    led = SUIT_OF[ids[0]]
-    return tuple(sorted(range(len(ids)), key=lambda i: (-ids[i], i) if SUIT_OF[ids[i]] == led else (1, i)))
+    value = VALUE[SUIT_OF[ids[0]]]
+    return tuple(sorted(range(len(ids)), key=lambda i: (-value[ids[i]], i)))
 
 
 def winning_index(ids: tuple[int, ...]) -> int:
     """The play-order index of the card that takes (or is taking) the trick ``ids``."""
-    led = SUIT_OF[ids[0]]
+    value = VALUE[SUIT_OF[ids[0]]]
     best = 0
     for i in range(1, len(ids)):
-        if SUIT_OF[ids[i]] == led and ids[i] > ids[best]:
+        if value[ids[i]] > value[ids[best]]:
             best = i
     return best
 

@@ -17,7 +17,7 @@ the events learners read.
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from functools import cache
 from itertools import combinations
@@ -48,24 +48,29 @@ from ..core import (
     CoreRules,
     Fact,
     Facts,
+    HandChoices,
+    Round,
     bits,
+    deal_hands,
     decide,
     follow_mask,
     hidden_hands,
     mask_census,
     mask_of,
+    round_step,
+    shuffle_ids,
     shuffled_ids,
     totals_of,
 )
 from .facts import (
     HEART_MASK,
-    HEARTS,
     IDS,
     JACK_OF_DIAMONDS,
     POINT_CARDS,
     QUEEN_OF_SPADES,
     SUIT_OF,
     TWO_OF_CLUBS,
+    VALUE,
     CardPlayed,
     Dealt,
     HandScored,
@@ -118,6 +123,7 @@ class HeartsOptions(Options):
 # Action ids: a card's id plays it (0-51), then every choice of three cards to pass, in the
 # lexicographic order of their ids.
 PASS_BASE = len(IDS)
+DECK = range(len(IDS))  # the card ids, in the deck's order before a shuffle
 
 
 class PassTable(NamedTuple):
@@ -138,10 +144,10 @@ def pass_table() -> PassTable:
     return PassTable(tuple(actions), tuple(masks), {m: PASS_BASE + i for i, m in enumerate(masks)})
 
 
-def pass_ids(hand: int) -> tuple[int, ...]:
-    """Every choice of three cards of ``hand`` to pass, as action ids (hand order)."""
-    ids = pass_table().ids
-    return tuple(ids[mask_of(combo)] for combo in combinations(bits(hand), PASSED))
+def pass_ids(hand: int) -> HandChoices:
+    """Every choice of three cards of ``hand`` to pass, as action ids (hand order), listed lazily."""
+    table = pass_table()
+    return HandChoices(hand, PASSED, table.ids, table.masks, PASS_BASE)
 
 
 def direction_of(round_index: int, options: HeartsOptions) -> int:
@@ -319,6 +325,33 @@ def hand_scores(taken: tuple[int, ...], options: HeartsOptions) -> tuple[tuple[i
     return tuple(p - 2 * MOON if s == moon else p for s, p in enumerate(points)), moon
 
 
+def first_lead(held: Sequence[int]) -> int:
+    """The seat that leads a hand's first trick: the one holding the 2 of clubs (``ht.lead.first``)."""
+    return next(s for s, h in enumerate(held) if h >> TWO_OF_CLUBS & 1)
+
+
+def playable_mask(hand: int, led: int, first: bool, broken: bool, first_trick: bool) -> int:
+    """The mask of the cards of ``hand`` that may be played to a trick led in suit ``led`` (-1: to
+    lead), in the hand's ``first`` trick or a later one, hearts ``broken`` or not, under the
+    ``first_trick`` option: ``ht.follow``, ``ht.first.trick``, ``ht.lead.first``,
+    ``ht.hearts.broken``."""
+    if led >= 0:
+        same = hand & SUIT_MASK[led]
+        if same:
+            return same
+        if first and first_trick and hand & ~POINT_CARDS:
+            return hand & ~POINT_CARDS
+        return hand
+    if first:
+        return 1 << TWO_OF_CLUBS
+    if not broken and hand & ~HEART_MASK:
+        return hand & ~HEART_MASK
+    return hand
+
+
+SUIT_MASK = IDS.suit_mask
+
+
 class Hearts(CoreRules[HeartsState]):
     name: ClassVar[str] = NAME
     title: ClassVar[str] = TITLE
@@ -419,15 +452,27 @@ class Hearts(CoreRules[HeartsState]):
         if match_options:
             raise InvalidOption(f"{TITLE} has no match option {quote_names(match_options)}; use first_dealer")
         dealer = self.first_dealer(seed, first_dealer)
+        return self._deal(self._undealt(seed, dealer), 0, dealer, facts)
+
+    @staticmethod
+    def _undealt(seed: int, dealer: int) -> HeartsState:
+        """The match before its first deal."""
         empty = (0,) * PLAYERS
-        state = HeartsState(seed, PASS, None, 0, dealer, 0, empty, empty, 0, (), 0, empty, False, (), (), empty)
-        return self._deal(state, 0, dealer, facts)
+        return HeartsState(seed, PASS, None, 0, dealer, 0, empty, empty, 0, (), 0, empty, False, (), (), empty)
+
+    def core_deal(self, getrandbits: Callable[[int], int], first_dealer: int = 0) -> HeartsState:
+        return self._dealt(self._undealt(0, first_dealer), 0, first_dealer, shuffle_ids(DECK, getrandbits), None)
 
     def _deal(self, state: HeartsState, round_index: int, dealer: int, facts: Facts | None) -> HeartsState:
-        """Deal hand ``round_index`` (``ht.deal``): 13 cards to each from the seeded shuffle, in
-        blocks; then the passes, or the first lead if this hand keeps its cards."""
-        order = shuffled_ids(self, state.seed, round_index, range(len(IDS)))
-        held = tuple(mask_of(order[s * CARDS_EACH : (s + 1) * CARDS_EACH]) for s in range(PLAYERS))
+        """Deal hand ``round_index`` (``ht.deal``) from the seeded shuffle (:meth:`_dealt`)."""
+        return self._dealt(state, round_index, dealer, shuffled_ids(self, state.seed, round_index, DECK), facts)
+
+    def _dealt(
+        self, state: HeartsState, round_index: int, dealer: int, order: Sequence[int], facts: Facts | None
+    ) -> HeartsState:
+        """The deal of ``order`` (the deck shuffled): 13 cards to each in blocks; then the passes,
+        or the first lead if this hand keeps its cards."""
+        held, _ = deal_hands(order, PLAYERS, CARDS_EACH)
         direction = direction_of(round_index, self.options)
         empty = (0,) * PLAYERS
         new = HeartsState(
@@ -442,120 +487,130 @@ class Hearts(CoreRules[HeartsState]):
 
     @staticmethod
     def _first_lead(state: HeartsState) -> HeartsState:
-        """The player with the 2 of clubs leads (``ht.lead.first``)."""
-        first = next(s for s, h in enumerate(state.held) if h >> TWO_OF_CLUBS & 1)
+        first = first_lead(state.held)
         return state._replace(phase=PLAY, to_play=first, leader=first)
 
-    def core_legal(self, state: HeartsState) -> tuple[int, ...]:
-        phase = state.phase
-        if phase is PLAY:
-            seat = state.to_play
-            assert seat is not None
-            return bits(self.playable(state, seat))
-        if phase is PASS:
-            seat = state.to_play
-            assert seat is not None
-            return pass_ids(state.held[seat])
-        return ()
+    def core_legal(self, state: HeartsState) -> Sequence[int]:
+        if state.phase is OVER:
+            return ()
+        decision = next(self.core_round(state, None))
+        return decision[1]  # type: ignore[return-value]  # a round's first yield is a decision
 
     def playable(self, state: HeartsState, seat: int) -> int:
-        """The mask of the cards ``seat`` may play now (``ht.follow``, ``ht.first.trick``,
-        ``ht.lead.first``, ``ht.hearts.broken``)."""
-        hand = state.held[seat]
-        first = state.tricks_played == 0
-        if state.played:
-            led = IDS.suit_mask[SUIT_OF[state.played[0]]]
-            if hand & led:
-                return hand & led
-            if first and self.options.first_trick and hand & ~POINT_CARDS:
-                return hand & ~POINT_CARDS
-            return hand
-        if first:
-            return 1 << TWO_OF_CLUBS
-        if not state.broken and hand & ~HEART_MASK:
-            return hand & ~HEART_MASK
-        return hand
+        """The mask of the cards ``seat`` may play now (:func:`playable_mask`)."""
+        led = SUIT_OF[state.played[0]] if state.played else -1
+        return playable_mask(state.held[seat], led, state.tricks_played == 0, state.broken, self.options.first_trick)
 
     def core_step(self, state: HeartsState, action: int, facts: Facts | None = None) -> HeartsState:
-        if state.phase is PLAY:
-            return self._play(state, action, facts)
-        return self._pass(state, self._masks[action - PASS_BASE], facts)
+        return round_step(self.core_round(state, facts), action)
 
-    def _pass(self, state: HeartsState, chosen: int, facts: Facts | None) -> HeartsState:
-        """A seat's three cards to pass, chosen in secret; when the last seat has chosen, every
-        pass reaches its receiver together (``ht.pass``) and the 2 of clubs leads."""
-        seat = state.to_play
-        assert seat is not None
-        held = state.held[:seat] + (state.held[seat] & ~chosen,) + state.held[seat + 1 :]
-        passes = state.passes[:seat] + (chosen,) + state.passes[seat + 1 :]
-        nxt = (seat + 1) % PLAYERS
-        if nxt != (state.dealer + 1) % PLAYERS:
-            new = state._replace(to_play=nxt, held=held, passes=passes)
-            if facts is not None:
-                facts.append((PassChosen(seat, chosen), new))
-            return new
-        chose = state._replace(to_play=None, held=held, passes=passes)
-        if facts is not None:
-            facts.append((PassChosen(seat, chosen), chose))
-        d = state.direction
-        got = tuple(held[s] | passes[(s - d) % PLAYERS] for s in range(PLAYERS))
-        new = self._first_lead(chose._replace(held=got, passes=(0,) * PLAYERS, gave=passes))
-        if facts is not None:
-            facts.append((PassesExchanged(None, passes, d), new))
-        return new
+    def core_round(self, state: HeartsState, facts: Facts | None) -> Round[HeartsState]:
+        """The rules of play, from ``state`` to the match's end, as a :data:`~..core.Round`: each
+        seat's three cards chosen in secret and passed together (``ht.pass``), the 2 of clubs
+        leading (``ht.lead.first``), the tricks (:func:`playable_mask`; ``ht.trick``: the highest
+        card of the led suit takes it, its taker leads the next, ``ht.lead.next``), the hand
+        scored (``ht.score``, ``ht.moon``) and the next dealt, or the match ended (``ht.win``).
+        The state lives in locals; it is packed into a :class:`HeartsState` when the driver
+        sends ``PACK`` and for each fact."""
+        (seed, phase, seat, rnd, dealer, direction, held_, passes_, leader, played_, number, taken_, broken, last,
+         scores, gave) = state  # fmt: skip
+        held, passes, played, taken = list(held_), list(passes_), list(played_), list(taken_)
+        options, masks = self.options, self._masks
+        first_trick, jack = options.first_trick, options.jack
 
-    def _play(self, state: HeartsState, card: int, facts: Facts | None) -> HeartsState:
-        """A card to the trick; a full trick is taken by the highest card of the led suit
-        (``ht.trick``) and its taker leads the next (``ht.lead.next``), or the hand is scored."""
-        seat = state.to_play
-        assert seat is not None
-        held = state.held[:seat] + (state.held[seat] & ~(1 << card),) + state.held[seat + 1 :]
-        trick = (*state.played, card)
-        broke = not state.broken and (SUIT_OF[card] == HEARTS or card == QUEEN_OF_SPADES)
-        broken = state.broken or broke
-        if len(trick) < PLAYERS:
-            new = state._replace(to_play=(seat + 1) % PLAYERS, held=held, played=trick, broken=broken)
-            if facts is not None:
-                facts.append((CardPlayed(seat, card, trick, broke), new))
-            return new
-        leader = state.leader
-        winner = (leader + winning_index(trick)) % PLAYERS
-        cards = mask_of(trick)
-        taken = state.taken[:winner] + (state.taken[winner] | cards,) + state.taken[winner + 1 :]
-        number = state.tricks_played + 1
-        new = state._replace(
-            to_play=winner,
-            held=held,
-            played=(),
-            leader=winner,
-            tricks_played=number,
-            taken=taken,
-            broken=broken,
-            last=(leader, winner, *trick),
-        )
-        if facts is not None:
-            shown = state._replace(to_play=None, held=held, played=trick, broken=broken)
-            facts.append((CardPlayed(seat, card, trick, broke), shown))
-            points = points_of(cards, self.options.jack)
-            facts.append((TrickTaken(winner, number, leader, trick, ranking(trick), points), new))
-        if number < CARDS_EACH:
-            return new
-        return self._end_hand(new._replace(to_play=None), facts)
+        def pack(to_play: int | None) -> HeartsState:
+            return HeartsState(
+                seed, phase, to_play, rnd, dealer, direction, tuple(held), tuple(passes), leader, tuple(played),
+                number, tuple(taken), broken, last, scores, gave,
+            )  # fmt: skip
 
-    def _end_hand(self, state: HeartsState, facts: Facts | None) -> HeartsState:
-        """Score the hand (``ht.score``, ``ht.moon``), then deal the next one or end the match
-        (``ht.win``)."""
-        scores, moon = hand_scores(state.taken, self.options)
-        new = state._replace(round_scores=(*state.round_scores, scores))
-        if facts is not None:
-            taken = tuple(points_of(t, self.options.jack) for t in state.taken)
-            facts.append((HandScored(None, taken, scores, moon), new))
-        if max(new.totals) < self.options.target and state.round + 1 < MOST_HANDS:
-            return self._deal(new, state.round + 1, (state.dealer + 1) % PLAYERS, facts)
-        over = new._replace(phase=OVER)
-        if facts is not None:
-            facts.append((MatchEnded(None), over))
-        return over
+        note = None if facts is None else facts.append
+        suit_of, cards_of, value_of = SUIT_OF, bits, VALUE  # the hot loop's look-ups, local
+        while True:
+            assert seat is not None, "a round starts at a decision"
+            if phase is PASS:
+                a = yield seat, pass_ids(held[seat])
+                while a < 0:  # PACK
+                    a = yield pack(seat)
+                chosen = masks[a - PASS_BASE]
+                held[seat] &= ~chosen
+                passes[seat] = chosen
+                chooser, seat = seat, (seat + 1) % PLAYERS
+                if seat != (dealer + 1) % PLAYERS:
+                    if note is not None:
+                        note((PassChosen(chooser, chosen), pack(seat)))
+                    continue
+                if note is not None:
+                    note((PassChosen(chooser, chosen), pack(None)))
+                gave = tuple(passes)
+                held = [held[s] | gave[(s - direction) % PLAYERS] for s in range(PLAYERS)]
+                passes = [0] * PLAYERS
+                phase, seat = PLAY, first_lead(held)
+                leader = seat
+                if note is not None:
+                    note((PassesExchanged(None, gave, direction), pack(seat)))
+                continue
+            # a trick, from its lead (or from the card it has reached): the highest card of the
+            # led suit (``VALUE``, ``ht.trick``) takes it
+            first = number == 0
+            if played:
+                led = suit_of[played[0]]
+                value = value_of[led]
+                best_at = winning_index(tuple(played))
+                best, winner, cards = value[played[best_at]], (leader + best_at) % PLAYERS, mask_of(played)
+            else:
+                led = -1
+            for k in range(len(played), PLAYERS):
+                hand = held[seat]
+                a = yield seat, cards_of(playable_mask(hand, led, first, broken, first_trick))
+                while a < 0:  # PACK
+                    a = yield pack(seat)
+                card = 1 << a
+                held[seat] = hand ^ card
+                played.append(a)
+                broke = not broken and bool(card & POINT_CARDS)
+                if broke:
+                    broken = True
+                if led < 0:
+                    led = suit_of[a]
+                    value = value_of[led]
+                    best, winner, cards = value[a], seat, card
+                else:
+                    cards |= card
+                    if value[a] > best:
+                        best, winner = value[a], seat
+                if k < PLAYERS - 1:
+                    player, seat = seat, (seat + 1) % PLAYERS
+                    if note is not None:
+                        note((CardPlayed(player, a, tuple(played), broke), pack(seat)))
+            trick = tuple(played)
+            if note is not None:  # the card down, the trick not yet taken
+                note((CardPlayed(seat, a, trick, broke), pack(None)))
+            taken[winner] |= cards
+            number += 1
+            played = []
+            last = (leader, winner, *trick)
+            leader = seat = winner
+            if note is not None:
+                points = points_of(cards, jack)
+                note((TrickTaken(winner, number, last[0], trick, ranking(trick), points), pack(seat)))
+            if number < CARDS_EACH:
+                continue
+            # the hand is over: scored (``ht.score``, ``ht.moon``), then the next dealt or the match ended
+            hand_points, moon = hand_scores(tuple(taken), options)
+            scores = (*scores, hand_points)
+            done = pack(None)
+            if note is not None:
+                note((HandScored(None, tuple(points_of(t, jack) for t in taken), hand_points, moon), done))
+            if max(totals_of(scores, PLAYERS)) >= options.target or rnd + 1 >= MOST_HANDS:
+                phase = OVER
+                over = pack(None)
+                if note is not None:
+                    note((MatchEnded(None), over))
+                return over
+            (seed, phase, seat, rnd, dealer, direction, held_, passes_, leader, played_, number, taken_, broken, last,
+             scores, gave) = self._deal(done, rnd + 1, (dealer + 1) % PLAYERS, facts)  # fmt: skip
+            held, passes, played, taken = list(held_), list(passes_), list(played_), list(taken_)
 
     # --- refusals, and the decision in words -----------------------------------------------------------
 

@@ -29,21 +29,21 @@ def _value(card: int, led: int, trump: int) -> int:
     return 0
 
 
-# _VALUE[trump][led][card]
-_VALUE = tuple(tuple(tuple(_value(c, led, t) for c in range(len(IDS))) for led in range(4)) for t in range(5))
+#: VALUE[trump][led][card]: the card's place in a trick (``oh.trick``); the highest takes it
+VALUE = tuple(tuple(tuple(_value(c, led, t) for c in range(len(IDS))) for led in range(4)) for t in range(5))
 
 
 def ranking(ids: tuple[int, ...], trump: int) -> tuple[int, ...]:
     """The play-order indices of the trick ``ids``, first place to last: the trumps, then the led
     suit, each from high to low, then the cards that cannot take it in play order (``oh.trick``).
     Only the first place matters to the rules."""
-    value = _VALUE[trump][SUIT_OF[ids[0]]]
+    value = VALUE[trump][SUIT_OF[ids[0]]]
     return tuple(sorted(range(len(ids)), key=lambda i: (-value[ids[i]], i)))
 
 
 def winning_index(ids: tuple[int, ...], trump: int) -> int:
     """The play-order index of the card that takes (or is taking) the trick ``ids``."""
-    value = _VALUE[trump][SUIT_OF[ids[0]]]
+    value = VALUE[trump][SUIT_OF[ids[0]]]
     best = 0
     for i in range(1, len(ids)):
         if value[ids[i]] > value[ids[best]]:

@@ -76,6 +76,7 @@ from .facts import (
     NO_TRUMP,
     SUIT_INDEX,
     SUIT_OF,
+    VALUE,
     BidMade,
     CardPlayed,
     DealScored,
@@ -504,6 +505,7 @@ class OhHell(CoreRules[OhHellState]):
         held, bids, played, won, taken = list(held_), list(bids_), list(played_), list(won_), list(taken_)
         n, next_seat, hook, penalty = self.players, self._next, self.options.hook, self.options.penalty
         trump = SUIT_OF[turned]
+        values = VALUE[trump]
 
         def pack(to_play: int | None) -> OhHellState:
             return OhHellState(
@@ -537,17 +539,31 @@ class OhHell(CoreRules[OhHellState]):
                 if note is not None:
                     note((BidMade(bidder, bid, forbidden), pack(seat)))
                 continue
-            # a trick, from its lead (or from the card it has reached)
-            led = suit_of[played[0]] if played else -1
+            # a trick, from its lead (or from the card it has reached): the card of the highest
+            # value (``VALUE``, ``oh.trick``) takes it
+            if played:
+                led = suit_of[played[0]]
+                value = values[led]
+                first = winning_index(tuple(played), trump)
+                best, winner, cards = value[played[first]], (leader + first) % n, mask_of(played)
+            else:
+                led = -1
             for k in range(len(played), n):
                 hand = held[seat]
                 a = yield seat, cards_of(hand if led < 0 else follow(hand, led, ids))
                 while a < 0:  # PACK
                     a = yield pack(seat)
-                held[seat] = hand ^ 1 << a
+                card = 1 << a
+                held[seat] = hand ^ card
                 played.append(a)
                 if led < 0:
                     led = suit_of[a]
+                    value = values[led]
+                    best, winner, cards = value[a], seat, card
+                else:
+                    cards |= card
+                    if value[a] > best:
+                        best, winner = value[a], seat
                 if k < n - 1:
                     player, seat = seat, next_seat[seat]
                     if note is not None:
@@ -555,9 +571,8 @@ class OhHell(CoreRules[OhHellState]):
             trick = tuple(played)
             if note is not None:  # the card down, the trick not yet taken
                 note((CardPlayed(seat, a, trick, trump), pack(None)))
-            winner = (leader + winning_index(trick, trump)) % n
             won[winner] += 1
-            taken[winner] |= mask_of(trick)
+            taken[winner] |= cards
             number += 1
             played = []
             last = (leader, winner, *trick)
@@ -586,6 +601,7 @@ class OhHell(CoreRules[OhHellState]):
              last, scores, exact) = self._deal(done, rnd + 1, next_seat[dealer], facts)  # fmt: skip
             held, bids, played, won, taken = list(held_), list(bids_), list(played_), list(won_), list(taken_)
             trump = SUIT_OF[turned]
+            values = VALUE[trump]
 
     # --- refusals, and the decision in words -----------------------------------------------------------
 
