@@ -32,7 +32,12 @@ Each tricklab game runs through three APIs, and a fourth line for information:
 
 * ``core``: the core's own step, ``rules.core_initial(seed)``, ``rules.core_legal(state)`` (the
   ids of the listed actions) and ``rules.core_step(state, action_id)``: the one implementation of
-  the rules, which everything else runs on (a game not yet on the core has no such line).
+  the rules, which everything else runs on (a game not yet on the core has no such line). For a
+  game written as a round (``rules.core_round``: Oh Hell, Hearts) ``core`` is that round driven
+  directly, ``(seat, listed ids)`` yielded and the id sent back, from a deal shuffled by the
+  measurement's own random source (``rules.core_deal``: a simulation needs no record's deal), as
+  the advisor's play-outs run; ``core step`` is then the step-at-a-time API above, each call
+  starting the round afresh from the state it is given (for information, no target).
 * ``state``: the checked state step, ``rules.initial_state(seed)``, ``rules.legal_actions(state)``
   and ``rules.apply(state, action)`` (``apply`` checks the action against the rules).
 * ``Match``: the checked public API, ``rules.new_match(seed)``, ``match.legal_actions()`` and
@@ -113,7 +118,7 @@ PEERS: dict[str, tuple[str, dict[str, int], str]] = {
     "hearts": ("hearts", {}, "pass direction, the deal card by card"),
 }
 SPIEL_PARAMS = PEERS["oh_hell 32"][1]
-TARGETS = {"core": 1.0, "round": 1.0, "Match": 0.5}  # x the peer's hands/s
+TARGETS = {"core": 1.0, "Match": 0.5}  # x the peer's hands/s
 
 # A hand function plays one hand with ``seed`` (the deal) and ``random_`` (the choices) and returns
 # the number of actions applied.
@@ -610,10 +615,14 @@ def report(lines: list[Line], peers: dict[str, Line], args: argparse.Namespace, 
         "floor = the core's deal plus, per decision, one random draw and one new state tuple: the least a "
         "pure-Python step pays (no rule applied; for scale, no target)"
     )
-    print("core = rules.core_initial / core_legal / core_step (the rules' one implementation, action ids)")
     print(
-        "round = the same rules in generator form (rules.core_round) driven directly, from a deal shuffled by "
-        "the running random source (rules.core_deal), as a simulation plays (games written as a round)"
+        "core = the rules' one implementation, action ids: for a game written as a round (Oh Hell, Hearts) "
+        "the round (rules.core_round) driven directly from a deal shuffled by the running random source "
+        "(rules.core_deal), as a simulation plays; for the others rules.core_initial / core_legal / core_step"
+    )
+    print(
+        "core step = a round's game through core_initial / core_legal / core_step, each call starting the "
+        "round from the state it is given (for information, no target)"
     )
     print("state = rules.initial_state / legal_actions / apply (the checked step on the core's states)")
     print("Match = rules.new_match / match.legal_actions / match.apply (the checked public API)")
@@ -648,9 +657,11 @@ def main() -> None:
         if isinstance(rules, CoreRules):
             floor = floor_hand(rules, key, decisions_per_hand(rules, key))
             lines.append(Line(label, "floor", floor, [], [], [], peer))
-            lines.append(Line(label, "core", core_hand(rules, key), [], [], [], peer))
-            if name in ROUND_HAND:
-                lines.append(Line(label, "round", round_hand(rules, ROUND_HAND[name]), [], [], [], peer))
+            if name in ROUND_HAND:  # the core is the round; its step-at-a-time adapter for information
+                lines.append(Line(label, "core", round_hand(rules, ROUND_HAND[name]), [], [], [], peer))
+                lines.append(Line(label, "core step", core_hand(rules, key), [], [], [], peer))
+            else:
+                lines.append(Line(label, "core", core_hand(rules, key), [], [], [], peer))
         lines.append(Line(label, "state", state_hand(rules, key), [], [], [], peer))
         lines.append(Line(label, "Match", match_hand(rules, key), [], [], [], peer))
         lines.append(Line(label, "Match+view", match_hand(rules, key, views=True), [], [], [], peer))

@@ -388,6 +388,77 @@ def round_step(round_: Round[S], action: int) -> S:
         return end.value  # type: ignore[no-any-return]  # the round's return value: S
 
 
+#: a game's narrowing of the cards a hand may play (a hand's mask -> the mask of those allowed)
+CardRule = Callable[[int], int]
+
+
+def play_trick(
+    held: list[int],
+    played: list[int],
+    seat: int,
+    leader: int,
+    next_seat: Sequence[int],
+    ids: CardIds,
+    values: Sequence[Sequence[int]],
+    pack: Callable[[int | None], S],
+    *,
+    lead: CardRule | None = None,
+    discard: CardRule | None = None,
+    card_played: Callable[[int, int, int | None], None] | None = None,
+) -> Generator[tuple[int, Sequence[int]] | S, int, tuple[int, int]]:
+    """One trick of a round (:data:`Round`), from its lead or from the card it has reached, with
+    ``yield from``: the trick machinery every trick game shares, written once.
+
+    At each turn the round yields ``(seat, ids of the cards allowed)``: to lead any card (or those
+    ``lead`` allows), then the led suit if the hand has it (:func:`follow_mask`), else any card
+    (or those ``discard`` allows); sent :data:`PACK`, it yields ``pack(seat)``. The card goes from
+    ``held[seat]`` to ``played``; the card of the highest ``values[led suit][card]`` takes the trick
+    (ties: the first played). ``card_played(player, card, next to play)`` hears of each card as it
+    falls (next ``None`` at the trick's last card: taken by no one yet), e.g. to note a fact.
+    Returns ``(winner, the mask of the trick's cards)``; ``played`` then holds the whole trick."""
+    n = len(held)
+    suit_of, suit_mask, cards_of = ids.suit, ids.suit_mask, bits
+    if played:
+        led = suit_of[played[0]]
+        value = values[led]
+        best_at = 0
+        for i in range(1, len(played)):
+            if value[played[i]] > value[played[best_at]]:
+                best_at = i
+        best, winner, cards = value[played[best_at]], (leader + best_at) % n, mask_of(played)
+    else:
+        led = -1
+    for k in range(len(played), n):
+        hand = held[seat]
+        if led < 0:
+            allowed = hand if lead is None else lead(hand)
+        else:
+            allowed = follow_mask(hand, led, ids)
+            if discard is not None and not hand & suit_mask[led]:
+                allowed = discard(hand)
+        a = yield seat, cards_of(allowed)
+        while a < 0:  # PACK
+            a = yield pack(seat)
+        card = 1 << a
+        held[seat] = hand ^ card
+        played.append(a)
+        if led < 0:
+            led = suit_of[a]
+            value = values[led]
+            best, winner, cards = value[a], seat, card
+        else:
+            cards |= card
+            if value[a] > best:
+                best, winner = value[a], seat
+        if k < n - 1:
+            player, seat = seat, next_seat[seat]
+            if card_played is not None:
+                card_played(player, a, seat)
+        elif card_played is not None:
+            card_played(seat, a, None)
+    return winner, cards
+
+
 class LiveRound(Generic[S]):
     """A round kept running between the decisions of one match, so each step is a resume and a
     pack rather than a fresh start: ``step(state, action)`` continues when ``state`` is the one the

@@ -50,13 +50,13 @@ from ..core import (
     Facts,
     HandChoices,
     Round,
-    bits,
     deal_hands,
     decide,
     follow_mask,
     hidden_hands,
     mask_census,
     mask_of,
+    play_trick,
     round_step,
     shuffle_ids,
     shuffled_ids,
@@ -80,7 +80,6 @@ from .facts import (
     TrickTaken,
     points_of,
     ranking,
-    winning_index,
 )
 from .rulebook import JACK_POINTS, MOON, NAME, QUEEN_POINTS, RULEBOOK, TITLE
 
@@ -96,6 +95,7 @@ class Phase(Word):
 
 PASS, PLAY, OVER = Phase.PASS, Phase.PLAY, Phase.OVER
 PLAYERS = 4
+NEXT = (1, 2, 3, 0)  # the seat on each seat's left, who plays next
 CARDS_EACH = 13
 PASSED = 3  # the cards each player passes
 CYCLE = (1, 3, 2, 0)  # where the passes go, hand after hand: left, right, across, kept (HT-1)
@@ -330,28 +330,6 @@ def first_lead(held: Sequence[int]) -> int:
     return next(s for s, h in enumerate(held) if h >> TWO_OF_CLUBS & 1)
 
 
-def playable_mask(hand: int, led: int, first: bool, broken: bool, first_trick: bool) -> int:
-    """The mask of the cards of ``hand`` that may be played to a trick led in suit ``led`` (-1: to
-    lead), in the hand's ``first`` trick or a later one, hearts ``broken`` or not, under the
-    ``first_trick`` option: ``ht.follow``, ``ht.first.trick``, ``ht.lead.first``,
-    ``ht.hearts.broken``."""
-    if led >= 0:
-        same = hand & SUIT_MASK[led]
-        if same:
-            return same
-        if first and first_trick and hand & ~POINT_CARDS:
-            return hand & ~POINT_CARDS
-        return hand
-    if first:
-        return 1 << TWO_OF_CLUBS
-    if not broken and hand & ~HEART_MASK:
-        return hand & ~HEART_MASK
-    return hand
-
-
-SUIT_MASK = IDS.suit_mask
-
-
 class Hearts(CoreRules[HeartsState]):
     name: ClassVar[str] = NAME
     title: ClassVar[str] = TITLE
@@ -497,9 +475,11 @@ class Hearts(CoreRules[HeartsState]):
         return decision[1]  # type: ignore[return-value]  # a round's first yield is a decision
 
     def playable(self, state: HeartsState, seat: int) -> int:
-        """The mask of the cards ``seat`` may play now (:func:`playable_mask`)."""
-        led = SUIT_OF[state.played[0]] if state.played else -1
-        return playable_mask(state.held[seat], led, state.tricks_played == 0, state.broken, self.options.first_trick)
+        """The mask of the cards ``seat`` may play in the trick as it stands (as the round lists
+        them for it)."""
+        if state.to_play != seat:
+            state = state._replace(to_play=seat)
+        return mask_of(self.core_legal(state)) if state.phase is PLAY else 0
 
     def core_step(self, state: HeartsState, action: int, facts: Facts | None = None) -> HeartsState:
         return round_step(self.core_round(state, facts), action)
@@ -507,8 +487,9 @@ class Hearts(CoreRules[HeartsState]):
     def core_round(self, state: HeartsState, facts: Facts | None) -> Round[HeartsState]:
         """The rules of play, from ``state`` to the match's end, as a :data:`~..core.Round`: each
         seat's three cards chosen in secret and passed together (``ht.pass``), the 2 of clubs
-        leading (``ht.lead.first``), the tricks (:func:`playable_mask`; ``ht.trick``: the highest
-        card of the led suit takes it, its taker leads the next, ``ht.lead.next``), the hand
+        leading (``ht.lead.first``), the tricks (``ht.follow``, ``ht.first.trick``,
+        ``ht.hearts.broken``; ``ht.trick``: the highest card of the led suit takes it, its taker
+        leads the next, ``ht.lead.next``), the hand
         scored (``ht.score``, ``ht.moon``) and the next dealt, or the match ended (``ht.win``).
         The state lives in locals; it is packed into a :class:`HeartsState` when the driver
         sends ``PACK`` and for each fact."""
@@ -519,13 +500,29 @@ class Hearts(CoreRules[HeartsState]):
         first_trick, jack = options.first_trick, options.jack
 
         def pack(to_play: int | None) -> HeartsState:
+            broke = broken or bool(mask_of(played) & POINT_CARDS)  # a point card in the trick so far breaks them
             return HeartsState(
                 seed, phase, to_play, rnd, dealer, direction, tuple(held), tuple(passes), leader, tuple(played),
-                number, tuple(taken), broken, last, scores, gave,
+                number, tuple(taken), broke, last, scores, gave,
             )  # fmt: skip
 
         note = None if facts is None else facts.append
-        suit_of, cards_of, value_of = SUIT_OF, bits, VALUE  # the hot loop's look-ups, local
+
+        def lead(hand: int) -> int:  # ``ht.lead.first``, ``ht.hearts.broken``
+            if number == 0:
+                return 1 << TWO_OF_CLUBS
+            return hand & ~HEART_MASK or hand if not broken else hand
+
+        def discard(hand: int) -> int:  # ``ht.first.trick``
+            return hand & ~POINT_CARDS or hand if number == 0 and first_trick else hand
+
+        def noted(player: int, card: int, to_play: int | None) -> None:
+            before = broken or bool(mask_of(played[:-1]) & POINT_CARDS)
+            broke = not before and bool(1 << card & POINT_CARDS)
+            assert facts is not None
+            facts.append((CardPlayed(player, card, tuple(played), broke), pack(to_play)))
+
+        card_played = None if note is None else noted
         while True:
             assert seat is not None, "a round starts at a decision"
             if phase is PASS:
@@ -550,42 +547,12 @@ class Hearts(CoreRules[HeartsState]):
                 if note is not None:
                     note((PassesExchanged(None, gave, direction), pack(seat)))
                 continue
-            # a trick, from its lead (or from the card it has reached): the highest card of the
-            # led suit (``VALUE``, ``ht.trick``) takes it
-            first = number == 0
-            if played:
-                led = suit_of[played[0]]
-                value = value_of[led]
-                best_at = winning_index(tuple(played))
-                best, winner, cards = value[played[best_at]], (leader + best_at) % PLAYERS, mask_of(played)
-            else:
-                led = -1
-            for k in range(len(played), PLAYERS):
-                hand = held[seat]
-                a = yield seat, cards_of(playable_mask(hand, led, first, broken, first_trick))
-                while a < 0:  # PACK
-                    a = yield pack(seat)
-                card = 1 << a
-                held[seat] = hand ^ card
-                played.append(a)
-                broke = not broken and bool(card & POINT_CARDS)
-                if broke:
-                    broken = True
-                if led < 0:
-                    led = suit_of[a]
-                    value = value_of[led]
-                    best, winner, cards = value[a], seat, card
-                else:
-                    cards |= card
-                    if value[a] > best:
-                        best, winner = value[a], seat
-                if k < PLAYERS - 1:
-                    player, seat = seat, (seat + 1) % PLAYERS
-                    if note is not None:
-                        note((CardPlayed(player, a, tuple(played), broke), pack(seat)))
+            # a trick (``ht.follow``; ``ht.trick``: the highest card of the led suit, by ``VALUE``, takes it)
+            winner, cards = yield from play_trick(
+                held, played, seat, leader, NEXT, IDS, VALUE, pack, lead=lead, discard=discard, card_played=card_played
+            )
             trick = tuple(played)
-            if note is not None:  # the card down, the trick not yet taken
-                note((CardPlayed(seat, a, trick, broke), pack(None)))
+            broken = broken or bool(cards & POINT_CARDS)
             taken[winner] |= cards
             number += 1
             played = []

@@ -59,13 +59,13 @@ from ..core import (
     Fact,
     Facts,
     Round,
-    bits,
     deal_hands,
     decide,
     follow_mask,
     hidden_hands,
     mask_census,
     mask_of,
+    play_trick,
     round_step,
     shuffle_ids,
     shuffled_ids,
@@ -84,7 +84,6 @@ from .facts import (
     MatchEnded,
     TrickTaken,
     ranking,
-    winning_index,
 )
 from .rulebook import EXACT_BONUS, NAME, RULEBOOK, TITLE
 
@@ -503,7 +502,7 @@ class OhHell(CoreRules[OhHellState]):
         (seed, phase, seat, rnd, dealer, size, turned, stock, held_, bids_, leader, played_, number, won_, taken_, last,
          scores, exact) = state  # fmt: skip
         held, bids, played, won, taken = list(held_), list(bids_), list(played_), list(won_), list(taken_)
-        n, next_seat, hook, penalty = self.players, self._next, self.options.hook, self.options.penalty
+        next_seat, hook, penalty = self._next, self.options.hook, self.options.penalty
         trump = SUIT_OF[turned]
         values = VALUE[trump]
 
@@ -514,7 +513,12 @@ class OhHell(CoreRules[OhHellState]):
             )  # fmt: skip
 
         note = None if facts is None else facts.append
-        suit_of, cards_of, follow, ids = SUIT_OF, bits, follow_mask, IDS  # the hot loop's look-ups, local
+
+        def noted(player: int, card: int, to_play: int | None) -> None:
+            assert facts is not None
+            facts.append((CardPlayed(player, card, tuple(played), trump), pack(to_play)))
+
+        card_played = None if note is None else noted
         while True:
             assert seat is not None, "a round starts at a decision"
             if phase is BID:
@@ -539,38 +543,11 @@ class OhHell(CoreRules[OhHellState]):
                 if note is not None:
                     note((BidMade(bidder, bid, forbidden), pack(seat)))
                 continue
-            # a trick, from its lead (or from the card it has reached): the card of the highest
-            # value (``VALUE``, ``oh.trick``) takes it
-            if played:
-                led = suit_of[played[0]]
-                value = values[led]
-                first = winning_index(tuple(played), trump)
-                best, winner, cards = value[played[first]], (leader + first) % n, mask_of(played)
-            else:
-                led = -1
-            for k in range(len(played), n):
-                hand = held[seat]
-                a = yield seat, cards_of(hand if led < 0 else follow(hand, led, ids))
-                while a < 0:  # PACK
-                    a = yield pack(seat)
-                card = 1 << a
-                held[seat] = hand ^ card
-                played.append(a)
-                if led < 0:
-                    led = suit_of[a]
-                    value = values[led]
-                    best, winner, cards = value[a], seat, card
-                else:
-                    cards |= card
-                    if value[a] > best:
-                        best, winner = value[a], seat
-                if k < n - 1:
-                    player, seat = seat, next_seat[seat]
-                    if note is not None:
-                        note((CardPlayed(player, a, tuple(played), trump), pack(seat)))
+            # a trick (``oh.follow``; ``oh.trick``: the card of the highest ``VALUE`` takes it)
+            winner, cards = yield from play_trick(
+                held, played, seat, leader, next_seat, IDS, values, pack, card_played=card_played
+            )
             trick = tuple(played)
-            if note is not None:  # the card down, the trick not yet taken
-                note((CardPlayed(seat, a, trick, trump), pack(None)))
             won[winner] += 1
             taken[winner] |= cards
             number += 1
