@@ -7,13 +7,17 @@
   tried) played for on the same 1,000 deals.
 * Jewel Vault (4 players): the passes raced on 1,000 deals (every pass of 1 card, or the
   10 nearest the bot's own for 2 or 3), the best played on every deal.
+* Oh Hell (4 players): every bid the seat may make played out on 1,000 deals.
+* Hearts (4 players): the ten most dangerous passes raced on 1,000 deals, the best played on
+  every deal.
 
 It times ``tricklab.advisor.advise`` on the hand of the seat to decide in a few seeded deals,
 several runs per hand with the same seed (so every run does the same work), and prints the
 wall time (median, min, max), the CPU time of the process, and the standard error reached
 on the best bid's expected score. The target is 1 s per game on a 2-core machine. The
-play-outs run on the rules' core (the same ``core_legal``/``core_step`` as every match) with
-the heuristic bots' ``choose_id``.
+play-outs run on the rules' core (the same ``core_legal``/``core_step`` as every match; for a
+game written as a round, Oh Hell and Hearts, one live round a play-out) with the heuristic
+bots' ``choose_id``.
 
 For scale, the same play-outs are timed through the checked public engine (``Rules.apply``
 with the heuristic bots choosing from ``Rules.view``), one whole play-out per bid or pass
@@ -23,7 +27,7 @@ time means the process waited for a core.
 
 Prints figures; asserts nothing (except that every run gives identical numbers).
 
-Usage: python benchmarks/advisor.py [--runs 5] [--samples 1000] [--deal 3] [--hands 3] [--reference 20]
+Usage: python benchmarks/advisor.py [--runs 5] [--samples 1000] [--deal 3] [--hands 3] [--reference 20] [--game NAME]
 """
 
 from __future__ import annotations
@@ -110,6 +114,7 @@ def main() -> None:
     parser.add_argument(
         "--reference", type=int, default=20, help="deals played through the checked engine for scale (0: skip)"
     )
+    parser.add_argument("--game", action="append", help="only this game (by name, e.g. oh-hell; repeatable)")
     args = parser.parse_args()
 
     print(f"tricklab bid advisor benchmark: {args.samples:,} sampled deals, {args.runs} runs per game")
@@ -118,7 +123,11 @@ def main() -> None:
         ("tricks-and-stones", "Tricks & Stones"),
         ("band-of-tricks", "Band of Tricks"),
         ("jewel-vault", "Jewel Vault"),
+        ("oh-hell", "Oh Hell"),
+        ("hearts", "Hearts"),
     ):
+        if args.game and game not in args.game:
+            continue
         rules = tricklab.get_rules(game, players=4)
         medians = []
         for deal in range(args.deal, args.deal + args.hands):

@@ -123,11 +123,11 @@ class Match:
         state = self._states[-1]
         live = self._live
         if live is not None:
-            assert isinstance(rules, CoreRules)
+            core: CoreRules[Any] = rules  # type: ignore[assignment]  # a match has a live round only on the core
             # raises IllegalAction unless the core lists it
-            listed = rules.listed_action_id(state, action, live.legal(state))
+            listed = core.listed_action_id(state, action, live.legal(state))
             self._states.append(live.step(state, listed))
-            self._actions.append(rules.actions[listed])  # the listed spelling: "place 2 1" is recorded as "place 1 2"
+            self._actions.append(core.actions[listed])  # the listed spelling: "place 2 1" is recorded as "place 1 2"
             return
         parsed = rules.parse_action(action)
         self._states.append(rules.apply(state, parsed))

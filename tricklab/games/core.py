@@ -522,12 +522,16 @@ class CoreRules(Rules[S]):
 
     actions: tuple[Action, ...]
     _action_ids: dict[Action, int]
+    # the listed objects themselves, by identity (built when first asked): what legal_actions
+    # hands out comes back to apply, and an int key is cheaper to look up than an action's hash
+    _listed_objects: dict[int, int] | None = None
     _legal_cache: tuple[object, Sequence[int]] = (None, ())
 
     def set_actions(self, actions: Sequence[Action]) -> None:
         """Number the game's actions: ``actions[i]`` is action id ``i``."""
         self.actions = tuple(actions)
         self._action_ids = {a: i for i, a in enumerate(self.actions)}
+        self._listed_objects = None
 
     def legal_ids(self, state: S) -> Sequence[int]:
         """:meth:`core_legal`, remembered for the last state asked about: a match lists the
@@ -623,7 +627,12 @@ class CoreRules(Rules[S]):
         """The id of ``action`` (an Action, or its text) if the core lists it now: a listed
         Action costs one look-up; any other input is parsed and checked as :meth:`listed_id`.
         ``listed``: the ids listed in ``state`` when the caller has them (a :class:`LiveRound`'s)."""
-        a = self._action_ids.get(action) if isinstance(action, Action) else None
+        objects = self._listed_objects
+        if objects is None:
+            objects = self._listed_objects = {id(a): i for i, a in enumerate(self.actions)}
+        a = objects.get(id(action))
+        if a is None or self.actions[a] is not action:
+            a = self._action_ids.get(action) if isinstance(action, Action) else None
         if a is not None and a in (self.legal_ids(state) if listed is None else listed):
             return a
         return self.listed_id(state, self.parse_action(action))
