@@ -408,27 +408,6 @@ def test_the_passes_are_listed_lazily_in_hand_order_and_checked_one_at_a_time() 
             assert 3 not in listed and "pass" not in listed, "a card's id or a text is no pass"
 
 
-@pytest.mark.parametrize("options", [{}, {"passing": False, "target": 40}, {"first_trick": False, "jack": True}])
-def test_a_round_started_from_any_packed_state_goes_on_as_the_running_round_does(options: dict[str, object]) -> None:
-    """The match keeps one round running; ``core_step`` starts one from the state it is given:
-    the same states at every decision of whole matches."""
-    from tricklab.games.core import LiveRound
-
-    rules = Hearts.create(4, **options)
-    for seed in range(3):
-        choose = random.Random(seed).random
-        live = LiveRound(rules)
-        state = rules.initial_state(seed)
-        while state.phase is not OVER:
-            listed = tuple(rules.core_legal(state))
-            assert tuple(live.legal(state)) == listed
-            action = listed[int(choose() * len(listed))]
-            facts: list[object] = []
-            fresh = rules.core_step(state, action, facts)  # type: ignore[arg-type]
-            state = live.step(state, action)
-            assert state == fresh and facts
-
-
 def test_a_simulation_deals_thirteen_each_and_plays_the_hand_to_its_score() -> None:
     from tricklab.games.core import PACK
 

@@ -329,35 +329,6 @@ def test_a_missed_bid_under_the_penalty_variant_is_what_the_advice_counts() -> N
 # --- the rules as a round ------------------------------------------------------------------------
 
 
-@pytest.mark.parametrize("players", [3, 4, 6])
-@pytest.mark.parametrize("options", [{}, {"hook": False, "penalty": True}, {"direction": "up", "cards": 3}])
-def test_a_round_started_from_any_packed_state_goes_on_as_the_running_round_does(
-    players: int, options: dict[str, object]
-) -> None:
-    """The match keeps one round running (``LiveRound``); ``core_step`` starts one from the state
-    it is given. Packing a state and starting from it must lose nothing: the same states, the
-    same listed actions and the same facts, at every decision of whole matches."""
-    from tricklab.games.core import LiveRound
-
-    rules = OhHell.create(players, **options)
-    for seed in range(8):
-        choose = random.Random(seed).random
-        live = LiveRound(rules)
-        state = rules.initial_state(seed)
-        decisions = 0
-        while state.phase is not OVER:
-            listed = tuple(rules.core_legal(state))
-            assert tuple(live.legal(state)) == listed
-            action = listed[int(choose() * len(listed))]
-            facts: list[object] = []
-            fresh = rules.core_step(state, action, facts)  # type: ignore[arg-type]
-            state = live.step(state, action)
-            assert state == fresh
-            assert facts[-1][1] == fresh  # type: ignore[index]  # the last fact's state is the step's
-            decisions += 1
-        assert decisions == sum(players * (1 + size) for size in rules.sizes)
-
-
 def test_a_simulation_deal_gives_every_seat_its_cards_and_turns_one_up() -> None:
     rules = OhHell.create(4, cards=7)
     source = random.Random(3)
