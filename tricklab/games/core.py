@@ -16,6 +16,12 @@ it (in the manner of OpenSpiel's ``legal_actions``/``apply_action``):
   from the rules. A seat's timeline narrates each fact as that seat may see it
   (:meth:`Fact.seen_by`), so nothing hidden from a seat is ever in its timeline.
 
+A game may write its rules of play as a *round* instead (:meth:`CoreRules.core_round`, a
+generator that keeps the state in locals and packs a frozen one only when asked, see
+:data:`Round`): ``core_legal``/``core_step`` then run on it, a match keeps one running
+(:class:`LiveRound`), play-outs follow one (:func:`stepper`), and a trick is played by
+:func:`play_trick`, the trick machinery of every such game.
+
 What every trick-taking game shares is written here once: card ids and masks
 (:class:`CardIds`), the seeded deal, the follow-suit mask, secret simultaneous choices
 revealed together, tie-break chains, and per-seat masking of hands.
@@ -388,6 +394,17 @@ def round_step(round_: Round[S], action: int) -> S:
         return end.value  # type: ignore[no-any-return]  # the round's return value: S
 
 
+def decision(
+    seat: int, listed: Sequence[int], pack: Callable[[int | None], S]
+) -> Generator[tuple[int, Sequence[int]] | S, int, int]:
+    """One decision of a round, with ``yield from``: ``(seat, listed)`` yielded, ``pack(seat)``
+    for each :data:`PACK` sent, and the id chosen returned."""
+    a = yield seat, listed
+    while a < 0:  # PACK (an action id is never negative)
+        a = yield pack(seat)
+    return a
+
+
 #: a game's narrowing of the cards a hand may play (a hand's mask -> the mask of those allowed)
 CardRule = Callable[[int], int]
 
@@ -395,6 +412,7 @@ CardRule = Callable[[int], int]
 def play_trick(
     held: list[int],
     played: list[int],
+    taken: list[int],
     seat: int,
     leader: int,
     next_seat: Sequence[int],
@@ -404,8 +422,9 @@ def play_trick(
     *,
     lead: CardRule | None = None,
     discard: CardRule | None = None,
-    card_played: Callable[[int, int, int | None], None] | None = None,
-) -> Generator[tuple[int, Sequence[int]] | S, int, tuple[int, int]]:
+    facts: Facts | None = None,
+    card_fact: Callable[[int, int, tuple[int, ...]], Fact] | None = None,
+) -> Generator[tuple[int, Sequence[int]] | S, int, tuple[int, int, tuple[int, ...]]]:
     """One trick of a round (:data:`Round`), from its lead or from the card it has reached, with
     ``yield from``: the trick machinery every trick game shares, written once.
 
@@ -413,9 +432,11 @@ def play_trick(
     ``lead`` allows), then the led suit if the hand has it (:func:`follow_mask`), else any card
     (or those ``discard`` allows); sent :data:`PACK`, it yields ``pack(seat)``. The card goes from
     ``held[seat]`` to ``played``; the card of the highest ``values[led suit][card]`` takes the trick
-    (ties: the first played). ``card_played(player, card, next to play)`` hears of each card as it
-    falls (next ``None`` at the trick's last card: taken by no one yet), e.g. to note a fact.
-    Returns ``(winner, the mask of the trick's cards)``; ``played`` then holds the whole trick."""
+    (ties: the first played). With ``facts``, each card's fact ``card_fact(player, card, the
+    trick so far)`` is noted as it falls, with the state then (no one to play at the trick's
+    last card: it is not taken yet). The winner takes the cards (into ``taken[winner]``) and
+    ``played`` is emptied; returns ``(winner, the mask of the trick's cards, the trick's ids in
+    play order)``."""
     n = len(held)
     suit_of, suit_mask, cards_of = ids.suit, ids.suit_mask, bits
     if played:
@@ -437,7 +458,7 @@ def play_trick(
             if discard is not None and not hand & suit_mask[led]:
                 allowed = discard(hand)
         a = yield seat, cards_of(allowed)
-        while a < 0:  # PACK
+        while a < 0:  # PACK (as in decision(), written in: the trick's hot loop)
             a = yield pack(seat)
         card = 1 << a
         held[seat] = hand ^ card
@@ -452,11 +473,16 @@ def play_trick(
                 best, winner = value[a], seat
         if k < n - 1:
             player, seat = seat, next_seat[seat]
-            if card_played is not None:
-                card_played(player, a, seat)
-        elif card_played is not None:
-            card_played(seat, a, None)
-    return winner, cards
+            if facts is not None:
+                assert card_fact is not None, "a card's fact is noted with card_fact"
+                facts.append((card_fact(player, a, tuple(played)), pack(seat)))
+        elif facts is not None:
+            assert card_fact is not None, "a card's fact is noted with card_fact"
+            facts.append((card_fact(seat, a, tuple(played)), pack(None)))
+    trick = tuple(played)
+    taken[winner] |= cards
+    played.clear()
+    return winner, cards, trick
 
 
 class LiveRound(Generic[S]):

@@ -52,6 +52,7 @@ from ..core import (
     Round,
     deal_hands,
     decide,
+    decision,
     follow_mask,
     hidden_hands,
     mask_census,
@@ -516,19 +517,14 @@ class Hearts(CoreRules[HeartsState]):
         def discard(hand: int) -> int:  # ``ht.first.trick``
             return hand & ~POINT_CARDS or hand if number == 0 and first_trick else hand
 
-        def noted(player: int, card: int, to_play: int | None) -> None:
-            before = broken or bool(mask_of(played[:-1]) & POINT_CARDS)
-            broke = not before and bool(1 << card & POINT_CARDS)
-            assert facts is not None
-            facts.append((CardPlayed(player, card, tuple(played), broke), pack(to_play)))
+        def card_fact(player: int, card: int, trick: tuple[int, ...]) -> Fact:
+            before = broken or bool(mask_of(trick[:-1]) & POINT_CARDS)
+            return CardPlayed(player, card, trick, not before and bool(1 << card & POINT_CARDS))
 
-        card_played = None if note is None else noted
         while True:
             assert seat is not None, "a round starts at a decision"
             if phase is PASS:
-                a = yield seat, pass_ids(held[seat])
-                while a < 0:  # PACK
-                    a = yield pack(seat)
+                a = yield from decision(seat, pass_ids(held[seat]), pack)
                 chosen = masks[a - PASS_BASE]
                 held[seat] &= ~chosen
                 passes[seat] = chosen
@@ -548,14 +544,23 @@ class Hearts(CoreRules[HeartsState]):
                     note((PassesExchanged(None, gave, direction), pack(seat)))
                 continue
             # a trick (``ht.follow``; ``ht.trick``: the highest card of the led suit, by ``VALUE``, takes it)
-            winner, cards = yield from play_trick(
-                held, played, seat, leader, NEXT, IDS, VALUE, pack, lead=lead, discard=discard, card_played=card_played
+            winner, cards, trick = yield from play_trick(
+                held,
+                played,
+                taken,
+                seat,
+                leader,
+                NEXT,
+                IDS,
+                VALUE,
+                pack,
+                lead=lead,
+                discard=discard,
+                facts=facts,
+                card_fact=card_fact,
             )
-            trick = tuple(played)
             broken = broken or bool(cards & POINT_CARDS)
-            taken[winner] |= cards
             number += 1
-            played = []
             last = (leader, winner, *trick)
             leader = seat = winner
             if note is not None:

@@ -61,6 +61,7 @@ from ..core import (
     Round,
     deal_hands,
     decide,
+    decision,
     follow_mask,
     hidden_hands,
     mask_census,
@@ -514,11 +515,9 @@ class OhHell(CoreRules[OhHellState]):
 
         note = None if facts is None else facts.append
 
-        def noted(player: int, card: int, to_play: int | None) -> None:
-            assert facts is not None
-            facts.append((CardPlayed(player, card, tuple(played), trump), pack(to_play)))
+        def card_fact(player: int, card: int, trick: tuple[int, ...]) -> Fact:
+            return CardPlayed(player, card, trick, trump)
 
-        card_played = None if note is None else noted
         while True:
             assert seat is not None, "a round starts at a decision"
             if phase is BID:
@@ -529,9 +528,7 @@ class OhHell(CoreRules[OhHellState]):
                         legal = legal[:forbidden] + legal[forbidden + 1 :]
                 else:
                     forbidden = None
-                a = yield seat, legal
-                while a < 0:  # PACK
-                    a = yield pack(seat)
+                a = yield from decision(seat, legal, pack)
                 bid = a - BID_ID
                 bids[seat] = bid
                 bidder = seat
@@ -544,14 +541,11 @@ class OhHell(CoreRules[OhHellState]):
                     note((BidMade(bidder, bid, forbidden), pack(seat)))
                 continue
             # a trick (``oh.follow``; ``oh.trick``: the card of the highest ``VALUE`` takes it)
-            winner, cards = yield from play_trick(
-                held, played, seat, leader, next_seat, IDS, values, pack, card_played=card_played
+            winner, _, trick = yield from play_trick(
+                held, played, taken, seat, leader, next_seat, IDS, values, pack, facts=facts, card_fact=card_fact
             )
-            trick = tuple(played)
             won[winner] += 1
-            taken[winner] |= cards
             number += 1
-            played = []
             last = (leader, winner, *trick)
             leader = seat = winner
             if note is not None:
