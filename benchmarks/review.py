@@ -16,7 +16,7 @@ the process waited for a core.
 
 Prints figures; asserts nothing (except that every run gives identical numbers).
 
-Usage: python benchmarks/review.py [--runs 3] [--samples 24] [--seed 3] [--anchor 10] [--games ts,bt,jv]
+Usage: python benchmarks/review.py [--runs 3] [--samples 24] [--seed 3] [--anchor 10] [--games ts,bt,jv,oh,ht]
 """
 
 from __future__ import annotations
@@ -35,6 +35,8 @@ SETUPS = {
     "ts": [("tricks-and-stones", 4), ("tricks-and-stones", 3)],
     "bt": [("band-of-tricks", 4), ("band-of-tricks", 3), ("band-of-tricks", 5)],
     "jv": [("jewel-vault", 4), ("jewel-vault", 2), ("jewel-vault", 6)],
+    "oh": [("oh-hell", 4)],
+    "ht": [("hearts", 4)],
 }
 
 
@@ -79,7 +81,7 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=3, help="the seed of the match reviewed")
     parser.add_argument("--seat", type=int, default=1, help="the seat reviewed")
     parser.add_argument("--anchor", type=int, default=10, help="bot matches through rules.play timed as the anchor")
-    parser.add_argument("--games", default="ts,bt,jv", help="which games: ts, bt, jv (comma-separated)")
+    parser.add_argument("--games", default="ts,bt,jv", help="which games: ts, bt, jv, oh, ht (comma-separated)")
     args = parser.parse_args()
 
     print(f"tricklab round review benchmark: {args.samples} sampled deals per decision, {args.runs} runs per game")

@@ -980,7 +980,8 @@ def test_a_round_started_from_any_packed_state_goes_on_as_the_running_round_does
     running between decisions (``LiveRound``), and another in ``core_step``, which starts a
     round from the state it is given. Packing a state and starting from it must lose nothing:
     at every decision of seeded random matches the same listed ids, the same state after the
-    step, and the state a running round packs when sent ``PACK`` is the one the step returned."""
+    step (and the same facts, when they are asked of the live round), and the state a running
+    round packs when sent ``PACK`` is the one the step returned."""
     from tricklab.games.core import PACK, CoreRules, LiveRound
 
     rules = tricklab.get_rules(game, players=players, **options)
@@ -999,8 +1000,14 @@ def test_a_round_started_from_any_packed_state_goes_on_as_the_running_round_does
             if not listed:
                 break
             action = listed[int(choose() * len(listed))]
-            fresh = rules.core_step(state, action)
-            state = live.step(state, action)
+            told: list[Any] = []
+            fresh = rules.core_step(state, action, told)
+            if choose() < 0.5:  # the facts asked of the live round now and then, as a play-out does
+                heard: list[Any] = []
+                state = live.step(state, action, heard)
+                assert [(repr(f), after) for f, after in heard] == [(repr(f), after) for f, after in told]
+            else:
+                state = live.step(state, action)
             assert state == fresh
             try:
                 _, ids = running.send(action)

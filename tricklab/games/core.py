@@ -486,17 +486,21 @@ def play_trick(
 
 
 class LiveRound(Generic[S]):
-    """A round kept running between the decisions of one match, so each step is a resume and a
-    pack rather than a fresh start: ``step(state, action)`` continues when ``state`` is the one the
-    round last packed, and starts the round from ``state`` otherwise (after an undo, say)."""
+    """A round kept running between the decisions of one line of play (a match, a play-out), so
+    each step is a resume and a pack rather than a fresh start: ``step(state, action)`` continues
+    when ``state`` is the one the round last packed, and starts the round from ``state``
+    otherwise (after an undo, say). A step that asks for its facts when the round does not
+    record them (or the other way round) starts the round again, recording or not: a line of
+    play that wants facts at every step, or at none, resumes all along."""
 
-    __slots__ = ("_legal", "_round", "_rules", "_state")
+    __slots__ = ("_facts", "_legal", "_round", "_rules", "_state")
 
     def __init__(self, rules: CoreRules[S]) -> None:
         self._rules = rules
         self._state: object = None
         self._round: Round[S] | None = None
         self._legal: Sequence[int] = ()
+        self._facts: Facts | None = None  # the list the running round records into, if it records
 
     def legal(self, state: S) -> Sequence[int]:
         """The ids listed in ``state``, from the round when it stands there."""
@@ -505,24 +509,32 @@ class LiveRound(Generic[S]):
         return self._legal
 
     def step(self, state: S, action: int, facts: Facts | None = None) -> S:
-        """The state after ``action`` (listed in ``state``); with ``facts``, the step's facts too
-        (the round is started afresh for them, and the next step starts afresh as well)."""
-        if facts is not None:
-            self._state = self._round = None
-            return self._rules.core_step(state, action, facts)
+        """The state after ``action`` (listed in ``state``); with ``facts``, the step's facts
+        appended to it, each with the state after it, as :meth:`CoreRules.core_step` does."""
         round_ = self._round if self._state is state else None
+        if round_ is not None and (facts is None) != (self._facts is None):
+            round_ = None  # the round records and no facts are wanted now, or the other way round
         if round_ is None:
-            round_ = self._rules.core_round(state, None)
+            recording: Facts | None = [] if facts is not None else None
+            round_ = self._rules.core_round(state, recording)
             if round_ is None:
-                return self._rules.core_step(state, action)
+                return self._rules.core_step(state, action, facts)
             next(round_)
+            self._facts = recording
         self._round = None  # resumed below: if anything raises, the next step starts afresh
+        recorded = self._facts
+        if recorded is not None:
+            recorded.clear()
         try:
             decision = round_.send(action)
             new: S = round_.send(PACK)  # type: ignore[assignment]  # a round yields its state when sent PACK
         except StopIteration as end:
             self._state = None
+            if facts is not None and recorded is not None:
+                facts.extend(recorded)
             return end.value  # type: ignore[no-any-return]  # the round's return value: S
+        if facts is not None and recorded is not None:
+            facts.extend(recorded)
         self._state, self._round, self._legal = new, round_, decision[1]  # type: ignore[index]
         return new
 
