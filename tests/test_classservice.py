@@ -7,10 +7,12 @@ from __future__ import annotations
 
 import asyncio
 import json
+import os
 import threading
 import urllib.error
 import urllib.request
 from collections.abc import Iterator
+from pathlib import Path
 
 import pytest
 
@@ -144,35 +146,40 @@ def test_the_service_out_of_reach_is_a_clear_error() -> None:
         client.student("x")
 
 
-def test_a_table_of_classmates_through_the_service(service: str) -> None:
-    from tricklab.store import PLAYER
-    from tricklab.tables import SharedTable
+def test_the_service_seats_no_one_at_a_table(service: str, tmp_path: Path) -> None:
+    """A seat's kernel holds its table's seed, and a learner's own server may run any code: the
+    service answers no call of a seat (the tables are played in the hub's tricklab serve), and a
+    table app opened in such a server says so and links to where they are played."""
+    from tricklab.store import PLAYER, open_table_store
 
-    ada = StoreClient(service, "t-ada")
-    seat = ada.new_table("kalah", 2, {}, [PLAYER, PLAYER], "Bo, says Ada's page", now=0.0)
-    assert seat.name == "ada", "a classmate sits under their hub name"
-    bo_seat = StoreClient(service, "t-bo").join_table(seat.code, "ada", now=0.0)
-    assert (bo_seat.name, bo_seat.seat) == ("bo", 1)
-    tables = [SharedTable(ada, seat), SharedTable(StoreClient(service, "t-bo"), bo_seat)]
-    for _ in range(4):  # a few moves each, through the service's log
-        for table in tables:
-            table.follow()
-            if table.my_turn:
-                assert table.act(table.match.legal_actions()[0])
-    tables[0].follow()
-    assert tables[0].match.actions == tables[1].match.actions and len(tables[0].match.actions) >= 4
-    # Bo's token, if Ada's seat's token reached him, does not seat him there
-    for method, args in (("table_poll", [seat.token, 0]), ("table_start", [seat.token]), ("table_sit", [seat.token])):
-        status, answer = raw(service, method, args, token="t-bo")
-        assert status == 403 and "only 'ada' may act for that seat" in str(answer["message"]), method
+    for method, args in (
+        ("new_table", ["kalah", 2, {}, [PLAYER, PLAYER], "", 0]),
+        ("join_table", ["ABC123"]),
+        ("table_start", ["a-seat-token"]),
+        ("table_poll", ["a-seat-token", 0]),
+        ("table_append", ["a-seat-token", 0, "sow 1"]),
+    ):
+        status, answer = raw(service, method, args, token="t-ada")
+        assert status == 400 and f"not {method!r}" in str(answer["message"]), (method, answer)
+    with pytest.raises(NotAllowed, match="tables of classmates are not played from this server"):
+        open_table_store(service)
+    os.environ["TRICKLAB_TABLES"] = "/services/tricklab/voila/render/"
+    try:
+        with pytest.raises(NotAllowed, match="played at /services/tricklab/voila/render/"):
+            open_table_store(service)
+    finally:
+        del os.environ["TRICKLAB_TABLES"]
+    assert isinstance(open_table_store(str(tmp_path / "class.sqlite3")), Store), "a database seats classmates"
 
 
-def test_the_teacher_watches_a_class_table_through_the_service(service: str) -> None:
+def test_the_teacher_watches_a_class_table_through_the_service(service: str, class_store: Store) -> None:
     from tricklab.store import PLAYER
 
     rivera = TeacherDesk.start(StoreClient(service, "t-rivera"), "")
-    ada = StoreClient(service, "t-ada")
-    seat = ada.new_table("kalah", 2, {}, [PLAYER, "random"], "", now=0.0, hold=5, class_code=rivera.join_code)
+    # the table is made where tables are played (the hub's tricklab serve, on the same database)
+    seat = class_store.new_table(
+        "kalah", 2, {}, [PLAYER, "random"], "ada", now=0.0, hold=5, class_code=rivera.join_code
+    )
     assert seat.hold == 5.0
     teacher = StoreClient(service, "t-rivera")
     listed = teacher.class_tables(rivera.session)

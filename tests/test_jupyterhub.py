@@ -15,12 +15,14 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import secrets
 import shutil
 import subprocess
 import sys
 import tempfile
 import time
+import urllib.error
 import urllib.request
 from collections.abc import Iterator
 from pathlib import Path
@@ -42,6 +44,8 @@ NPM_FOLDER = Path(tempfile.gettempdir()) / "tricklab-test-npm"
 PROXY = NPM_FOLDER / "node_modules" / ".bin" / "configurable-http-proxy"
 LINK = "voila/render/replay.ipynb?game=band-of-tricks&players=4&seed=3"
 BOARD = ".tricklab-board"
+#: the hub service that plays tables of classmates
+TABLES = "tricklab"
 #: a hub token of the learner ``ada``
 LEARNER_TOKEN = secrets.token_hex(16)
 
@@ -62,7 +66,9 @@ def configurable_http_proxy() -> Path:
     return PROXY
 
 
-def hub_config(folder: Path, *, port: int, proxy: Path, class_db: str = "", service_url: str = "") -> Path:
+def hub_config(
+    folder: Path, *, port: int, proxy: Path, class_db: str = "", service_url: str = "", tables_url: str = ""
+) -> Path:
     """A ``jupyterhub_config.py`` for 127.0.0.1, and the users' Jupyter config beside it."""
     etc_jupyter = folder / "etc-jupyter"
     etc_jupyter.mkdir()
@@ -87,7 +93,12 @@ def hub_config(folder: Path, *, port: int, proxy: Path, class_db: str = "", serv
         "Spawner.notebook_dir": str(ROOT / "voila_apps"),
         # the class store every learner's server shares: the class service's address, never the
         # database's (a learner may run any code in their own server)
-        "Spawner.environment": {"JUPYTER_CONFIG_PATH": str(etc_jupyter), "TRICKLAB_CLASS_DB": service_url},
+        "Spawner.environment": {
+            "JUPYTER_CONFIG_PATH": str(etc_jupyter),
+            "TRICKLAB_CLASS_DB": service_url,
+            # where tables of classmates are played: the hub's tricklab serve, never a learner's server
+            "TRICKLAB_TABLES": f"/services/{TABLES}/voila/render/",
+        },
         # the class service holds the database's URL, in its own environment only
         "JupyterHub.services": [
             {
@@ -95,8 +106,19 @@ def hub_config(folder: Path, *, port: int, proxy: Path, class_db: str = "", serv
                 "url": service_url,
                 "command": [sys.executable, "-m", "tricklab", "class-service"],
                 "environment": {"TRICKLAB_CLASS_DB": class_db},
-            }
+            },
+            # the tables of classmates (a seat's kernel holds its table's seed): tricklab serve as a
+            # service, each page behind the hub's login, where no learner runs code
+            {
+                "name": TABLES,
+                "url": tables_url,
+                "command": [sys.executable, "-m", "tricklab", "serve", "--apps", str(ROOT / "voila_apps")],
+                "environment": {"TRICKLAB_CLASS_DB": class_db},
+                "oauth_no_confirm": True,
+            },
         ],
+        # every user may open the tables service's pages
+        "JupyterHub.load_roles": [{"name": "user", "scopes": ["self", f"access:services!service={TABLES}"]}],
         # a token of a learner's own, for the raw requests a learner could send the class service
         "JupyterHub.api_tokens": {LEARNER_TOKEN: "ada"},
         "Spawner.start_timeout": 120,
@@ -123,7 +145,10 @@ def hub(tmp_path_factory: pytest.TempPathFactory, postgres_url: str, class_servi
     proxy = configurable_http_proxy()
     folder = tmp_path_factory.mktemp("hub")
     port = free_port()
-    config = hub_config(folder, port=port, proxy=proxy, class_db=postgres_url, service_url=class_service)
+    tables = f"http://127.0.0.1:{free_port()}"
+    config = hub_config(
+        folder, port=port, proxy=proxy, class_db=postgres_url, service_url=class_service, tables_url=tables
+    )
     log_path = folder / "hub.log"
     with open(log_path, "wb") as log:
         proc = subprocess.Popen(
@@ -281,3 +306,83 @@ def test_a_class_session_across_the_learners_servers_uses_their_hub_names(
     teacher.get_by_text("2 of 2 students answered").wait_for(timeout=60_000)
     for context in (teacher_context, *(c for c, _ in learners)):
         context.close()
+
+
+def log_in_at(browser: Any, url: str, name: str) -> tuple[Any, Any]:
+    """A learner's own browser session opening ``url`` and logging in at the hub when asked."""
+    context = browser.new_context(viewport={"width": 1280, "height": 1000})
+    context.route(
+        "**/*",
+        lambda route: route.continue_() if route.request.url.startswith("http://127.0.0.1") else route.abort(),
+    )
+    page = context.new_page()
+    page.goto(url)
+    page.locator("input[name=username]").fill(name)
+    page.locator("input[name=password]").fill("any")
+    page.locator("input[type=submit], button[type=submit]").first.click()
+    return context, page
+
+
+def test_classmates_play_at_a_table_of_the_hubs_tricklab_service(
+    browser: Any, hub: tuple[str, Path], class_service: str, postgres_url: str
+) -> None:
+    """A table's seed stays where no learner runs code. Ada's own server seats no one (the class
+    service answers no seat's call) and its table app sends her to the hub's tricklab service;
+    there, each logged in by the hub, Ada makes a Kalah table and Bo joins it, and they play. No
+    frame either page receives holds the seed, and the service's pages open only after the hub's
+    login."""
+    from tricklab.store import Store
+
+    from .test_browser_tables import Log, Seat, _act, _kept_seat, _listen
+
+    hub_url, _ = hub
+    service = f"{hub_url}/services/{TABLES}/voila/render/table.ipynb"
+    # a raw request from Ada's own server, with her hub token: no seat, no seed
+    request = urllib.request.Request(
+        f"{class_service}/call/table_start",
+        data=json.dumps({"args": ["a-seat-token"]}).encode(),
+        method="POST",
+        headers={"Authorization": f"token {LEARNER_TOKEN}"},
+    )
+    with pytest.raises(urllib.error.HTTPError) as refused:
+        urllib.request.urlopen(request, timeout=10)
+    assert "not 'table_start'" in refused.value.read().decode()
+    # the service's page is the hub's login first
+    context, page = log_in_at(browser, f"{service}?game=kalah&players=2", "ada")
+    context.close()
+    # Ada's own server: the table app links to the service
+    context, page = log_in_at(browser, f"{hub_url}/hub/user-redirect/voila/render/table.ipynb?game=kalah", "ada")
+    link = page.get_by_role("link", name="Open the table where tables of classmates are played")
+    link.wait_for(timeout=150_000)
+    assert page.url.startswith(f"{hub_url}/user/ada/voila/render/table.ipynb")
+    ana = Seat(page, 0)
+    _listen(ana)
+    link.click()
+    page.get_by_label("Your name").fill("Ada", timeout=120_000)
+    assert page.url.startswith(f"{service}?game=kalah"), page.url
+    page.get_by_label("Player 2", exact=True).select_option(label="A classmate")
+    page.get_by_role("button", name="Make the table").click()
+    code = page.locator(".tl-code").inner_text(timeout=90_000)
+    bo_context, bo_page = log_in_at(browser, f"{service}?join={code}", "bo")
+    bo = Seat(bo_page, 1)
+    _listen(bo)
+    bo_page.get_by_label("Your name").fill("Bo", timeout=120_000)
+    bo_page.get_by_role("button", name="Join the table").click()
+    bo_page.locator(".tl-code").wait_for(timeout=90_000)
+    store = Store.open(postgres_url)
+    try:
+        log = Log(store, _kept_seat(page))
+        deadline = time.monotonic() + 120
+        while len(log.match().actions) < 6:
+            assert time.monotonic() < deadline, "the classmates' moves did not reach the table's log"
+            if not any(_act(seat, "kalah") for seat in (ana, bo)):
+                time.sleep(0.3)
+        assert log.match().rules.name == "kalah", "the game of Ada's link"
+        seed = str(log.seed)
+        for seat in (ana, bo):
+            said = seat.page.content() + " ".join(text + markup for text, markup in seat.frames)
+            assert seed not in said and not re.search(r'"seed"\s*:', said), "the table's seed reached a page"
+    finally:
+        store.close()
+        context.close()
+        bo_context.close()

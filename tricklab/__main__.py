@@ -16,6 +16,7 @@ import socket
 import sys
 from collections.abc import Sequence
 from pathlib import Path
+from urllib.parse import urlsplit
 
 from . import __version__
 from .errors import TricklabError
@@ -29,6 +30,7 @@ from .serve_settings import (
     POOL_SIZE,
     ServeOptions,
     default_max_kernels,
+    hub_service_arguments,
     jupyter_server_config,
     machine_memory,
     pooled_kernels,
@@ -48,6 +50,7 @@ def serve_command(
         f"--Voila.ip={host}",
         f"--port={port}",
         *voila_arguments(options),
+        *hub_service_arguments(),
     ]
     if not open_browser:
         command.append("--no-browser")
@@ -90,8 +93,6 @@ def notebooks_command(args: argparse.Namespace) -> int:
 
 def class_service_command(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
     """``tricklab class-service``: the class store behind the hub (:mod:`tricklab.classservice`)."""
-    from urllib.parse import urlsplit
-
     from .classservice import serve
 
     bound = urlsplit(os.environ.get("JUPYTERHUB_SERVICE_URL", ""))
@@ -153,8 +154,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--version", action="version", version=f"tricklab {__version__}")
     sub = parser.add_subparsers(dest="command", required=True)
     serve = sub.add_parser("serve", help="serve the app gallery with Voilà")
-    serve.add_argument("--host", default="127.0.0.1", help="address to listen on (default 127.0.0.1)")
-    serve.add_argument("--port", type=int, default=8866, help="port to listen on (default 8866)")
+    serve.add_argument(
+        "--host", default=None, help="address to listen on (default 127.0.0.1, or from $JUPYTERHUB_SERVICE_URL)"
+    )
+    serve.add_argument(
+        "--port", type=int, default=None, help="port to listen on (default 8866, or from $JUPYTERHUB_SERVICE_URL)"
+    )
     serve.add_argument("--apps", type=Path, default=None, help="folder of app notebooks (default voila_apps/)")
     serve.add_argument("--open", action="store_true", help="open a browser tab")
     serve.add_argument(
@@ -256,6 +261,11 @@ def main(argv: Sequence[str] | None = None) -> int:
         )
     except ValueError as error:
         parser.error(str(error))
+    # as a JupyterHub service, where the hub said it runs (else 127.0.0.1:8866)
+    bound = urlsplit(os.environ.get("JUPYTERHUB_SERVICE_URL", ""))
+    args.host = args.host or bound.hostname or "127.0.0.1"
+    args.port = args.port or bound.port or 8866
+    prefix = os.environ.get("JUPYTERHUB_SERVICE_PREFIX", "/") or "/"
     apps = (args.apps or apps_dir()).resolve()
     if not apps.is_dir():
         parser.error(f"no app folder at {apps}")
@@ -271,9 +281,9 @@ def main(argv: Sequence[str] | None = None) -> int:
             f"stop that server or choose another port with --port"
         )
     command = serve_command(args.host, args.port, apps, args.open, options=options)
-    print(f"tricklab: serving {apps} at http://{args.host}:{args.port}/", flush=True)
+    print(f"tricklab: serving {apps} at http://{args.host}:{args.port}{prefix}", flush=True)
     print(f"tricklab: {kernel_limit(options.max_kernels, chosen=args.max_kernels is not None)}", flush=True)
-    print(f"tricklab: the app gallery is http://{args.host}:{args.port}/voila/render/index.ipynb", flush=True)
+    print(f"tricklab: the app gallery is http://{args.host}:{args.port}{prefix}voila/render/index.ipynb", flush=True)
     if args.class_db is not None:
         os.environ["TRICKLAB_CLASS_DB"] = args.class_db  # the kernels' environment: the class app's store
     from .store import Store

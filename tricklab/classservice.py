@@ -24,6 +24,12 @@ The service speaks JSON: ``POST /call/<method>`` with ``{"args": [...]}``, a :cl
 sent as its teacher's secret and a :class:`Student` as their token; it answers ``{"ok": result}``
 or ``{"error": "<the error's class>", "message": "..."}``. Only the calls of
 :class:`tricklab.store.ClassStore` are answered.
+
+A seat at a table of classmates is not among them. A seat's kernel holds its table's seed, to check
+moves with the engine, and a learner may run any code in their own server; so under JupyterHub the
+tables are played in the hub's ``tricklab serve`` service, where learners log in through the hub and
+run no code (:func:`tricklab.store.tables_at`). Here the teacher only lists and watches the
+session's tables.
 """
 
 from __future__ import annotations
@@ -49,7 +55,6 @@ from .store import (
     StoreError,
     Student,
     TablePoll,
-    TableSeat,
     TableSummary,
     TooManyTries,
     UnknownSession,
@@ -97,18 +102,6 @@ def _question(value: object) -> Question:
         str(fields_["kind"]),
         dict(shown) if isinstance(shown, dict) else {},
         bool(fields_["revealed"]),
-    )
-
-
-def _seat(value: object) -> TableSeat:
-    fields_ = _fields(value, "a seat at a table")
-    return TableSeat(
-        str(fields_["table_id"]),
-        str(fields_["code"]),
-        int(str(fields_["seat"])),
-        str(fields_["name"]),
-        str(fields_["token"]),
-        None if fields_.get("hold") is None else float(str(fields_["hold"])),
     )
 
 
@@ -256,45 +249,6 @@ class StoreClient:
         rows = [_list(row) for row in _list(self._call("results", session.teacher_secret))]
         return [(int(str(number)), str(name), str(choice)) for number, name, choice in rows]
 
-    def new_table(
-        self,
-        game: str,
-        players: int,
-        options: dict[str, object],
-        seats: Sequence[str],
-        name: str,
-        *,
-        now: float,
-        seat: int = 0,
-        hold: float | None = None,
-        class_code: str = "",
-    ) -> TableSeat:
-        return _seat(self._call("new_table", game, players, options, list(seats), seat, hold, class_code))
-
-    def join_table(self, code: str, name: str, *, now: float, who: str = "") -> TableSeat:
-        return _seat(self._call("join_table", code))  # under the hub user's name
-
-    def table_seat(self, token: str) -> TableSeat:
-        return _seat(self._call("table_seat", token))
-
-    def table_start(self, seat: TableSeat) -> dict[str, object]:
-        return dict(_fields(self._call("table_start", seat.token), "a table's start"))
-
-    def table_poll(self, seat: TableSeat, since: int = 0) -> TablePoll:
-        return _poll(self._call("table_poll", seat.token, since))
-
-    def table_append(self, seat: TableSeat, number: int, action: str, *, now: float) -> bool:
-        return bool(self._call("table_append", seat.token, number, action))
-
-    def table_seen(self, seat: TableSeat, count: int) -> None:
-        self._call("table_seen", seat.token, count)
-
-    def table_hand_over(self, seat: TableSeat, other: int, bot: str) -> None:
-        self._call("table_hand_over", seat.token, other, bot)
-
-    def table_sit(self, seat: TableSeat) -> None:
-        self._call("table_sit", seat.token)
-
     def class_tables(self, session: Session) -> list[TableSummary]:
         return [_summary(row) for row in _list(self._call("class_tables", session.teacher_secret))]
 
@@ -316,7 +270,7 @@ def _text(value: object, what: str) -> str:
 
 def _plain(value: object) -> object:
     """``value`` as JSON: the store's records as objects, tuples as lists."""
-    if isinstance(value, Session | Student | Question | TableSeat | TablePoll | TableSummary | SeatInfo):
+    if isinstance(value, Session | Student | Question | TablePoll | TableSummary | SeatInfo):
         return asdict(value)
     if isinstance(value, list | tuple):
         return [_plain(item) for item in value]
@@ -366,29 +320,6 @@ class Calls:
             ),
             "questions": lambda secret: store.questions(self.teacher(secret)),
             "results": lambda secret: store.results(self.teacher(secret)),
-            "new_table": lambda game, players, options, seats, seat, hold=None, class_code="": store.new_table(
-                _text(game, "a game"),
-                players,
-                options,
-                seats,
-                self.user,
-                now=now(),
-                seat=seat,
-                hold=hold,
-                class_code=_text(class_code, "a class's join code"),
-            ),
-            "join_table": lambda code: store.join_table(
-                _text(code, "a table's code"), self.user, now=now(), who=self.user
-            ),
-            "table_seat": lambda token: self.sitter(token),
-            "table_start": lambda token: store.table_start(self.sitter(token)),
-            "table_poll": lambda token, since: store.table_poll(self.sitter(token), since),
-            "table_append": lambda token, number, action: store.table_append(
-                self.sitter(token), number, action, now=now()
-            ),
-            "table_seen": lambda token, count: store.table_seen(self.sitter(token), count),
-            "table_hand_over": lambda token, other, bot: store.table_hand_over(self.sitter(token), other, bot),
-            "table_sit": lambda token: store.table_sit(self.sitter(token)),
             "class_tables": lambda secret: store.class_tables(self.teacher(secret)),
             "watch_start": lambda secret, code: store.watch_start(self.teacher(secret), _text(code, "a table's code")),
             "watch_poll": lambda secret, code, since: store.watch_poll(
@@ -411,13 +342,6 @@ class Calls:
         if student.name != self.user:
             raise NotAllowed(f"only {describe(student.name)} may act as that student, not {describe(self.user)}")
         return student
-
-    def sitter(self, token: object) -> TableSeat:
-        """The seat of ``token``, if this hub user sits there."""
-        seat = self.store.table_seat(_text(token, "a seat's token"))
-        if seat.name != self.user:
-            raise NotAllowed(f"only {describe(seat.name)} may act for that seat, not {describe(self.user)}")
-        return seat
 
     def call(self, method: str, args: Sequence[object]) -> object:
         """Run ``method`` with ``args``; its result as JSON. A call it does not know, or given the

@@ -48,6 +48,12 @@ Three more make a link harmless, the server bounded and its answers plain:
    ``/logout``, a page Voilà has no template for (no one logs in). :class:`ClassroomVoila` answers
    them with a plain 404 (:func:`is_odd_path`) before any of those handlers sees them.
 
+7. **As a JupyterHub service.** Run by the hub (``JupyterHub.services``), ``tricklab serve`` takes
+   its address from ``$JUPYTERHUB_SERVICE_URL`` and its prefix from ``$JUPYTERHUB_SERVICE_PREFIX``,
+   and every page is opened only by a user the hub logs in, through the hub's OAuth as a user's own
+   server does (:func:`~tricklab.serve_settings.hub_service_arguments`). That is where a hub plays
+   tables of classmates: a seat's kernel holds its table's seed, and here no learner runs code.
+
 XSRF protection is left on: nothing here disables a check.
 
 ``tricklab serve`` (see :mod:`tricklab.__main__`) runs :class:`ClassroomVoila` (``python -m
@@ -76,6 +82,7 @@ from typing import TYPE_CHECKING, Any
 from jupyter_core.utils import ensure_async
 from jupyter_server.services.kernels.connection.channels import ZMQChannelsWebsocketConnection
 from jupyter_server.services.kernels.kernelmanager import AsyncMappingKernelManager
+from jupyter_server.utils import url_path_join
 from tornado.httputil import HTTPServerRequest
 from tornado.routing import Matcher, Rule
 from tornado.web import HTTPError, OutputTransform, RequestHandler, authenticated
@@ -439,6 +446,14 @@ class ClassroomVoila(Voila):  # type: ignore[misc]  # Voilà ships no types
         self.log.info("At most %d kernels at once, the preheated pool included", self.kernel_manager.max_kernels)
         voila_page = TornadoVoilaHandler
         pages = [(rule[0], ClassroomVoilaHandler, *rule[2:]) if rule[1] is voila_page else rule for rule in handlers]
+        # the identity provider's pages come unprefixed: as a JupyterHub service (hub_service_arguments)
+        # the hub sends its login back to <prefix>oauth_callback
+        pages = [
+            (url_path_join(self.server_url, rule[0]), *rule[1:])
+            if isinstance(rule, tuple) and rule[0] == "/oauth_callback"
+            else rule
+            for rule in pages
+        ]
         return [Rule(OddPath(self.server_url), NotFoundHandler), *pages]
 
 

@@ -8,6 +8,7 @@ The numbers and command-line settings of the classroom fixes live here, so that 
 from __future__ import annotations
 
 import os
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -87,6 +88,20 @@ class ServeOptions:
             raise ValueError(f"culling needs whole seconds of at least 1, not {self.cull_after} and {self.cull_every}")
         if not 1 <= self.max_kernels <= 10_000:
             raise ValueError(f"the most kernels at once is a number from 1 to 10000, not {self.max_kernels}")
+
+
+#: the identity provider of a page of ``tricklab serve`` run as a JupyterHub service: the hub's login
+HUB_IDENTITY = "jupyterhub.singleuser.extension.JupyterHubIdentityProvider"
+
+
+def hub_service_arguments(environ: Mapping[str, str] | None = None) -> list[str]:
+    """Voilà settings for ``tricklab serve`` run as a JupyterHub service (the hub sets
+    ``$JUPYTERHUB_SERVICE_PREFIX`` for it): its pages under the service's prefix, each page opened
+    only by a user the hub logs in (OAuth, as a user's own server does). None elsewhere."""
+    prefix = (os.environ if environ is None else environ).get("JUPYTERHUB_SERVICE_PREFIX", "")
+    if not prefix:
+        return []
+    return [f"--Voila.base_url={prefix}", f"--Voila.identity_provider_class={HUB_IDENTITY}"]
 
 
 def voila_arguments(options: ServeOptions | None = None) -> list[str]:

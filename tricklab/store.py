@@ -305,6 +305,21 @@ class ClassStore(Protocol):
 
     def results(self, session: Session) -> list[tuple[int, str, str]]: ...
 
+    def class_tables(self, session: Session) -> list[TableSummary]: ...
+
+    def watch_start(self, session: Session, code: str) -> dict[str, object]: ...
+
+    def watch_poll(self, session: Session, code: str, since: int = 0) -> TablePoll: ...
+
+
+class TableStore(ClassStore, Protocol):
+    """A class store that also seats classmates at tables (:mod:`tricklab.tables`): only a
+    :class:`Store` on a database this process opens. A seat's kernel holds its table's seed to
+    check moves with the engine, so it must run where its learner runs no code: under ``tricklab
+    serve``, or under JupyterHub in the hub's ``tricklab serve`` service (:func:`tables_at`), never
+    in a learner's own server, which reaches the class store through the class service and may
+    run any code."""
+
     def new_table(
         self,
         game: str,
@@ -335,12 +350,6 @@ class ClassStore(Protocol):
 
     def table_sit(self, seat: TableSeat) -> None: ...
 
-    def class_tables(self, session: Session) -> list[TableSummary]: ...
-
-    def watch_start(self, session: Session, code: str) -> dict[str, object]: ...
-
-    def watch_poll(self, session: Session, code: str, since: int = 0) -> TablePoll: ...
-
 
 def open_store(url: str | None = None) -> ClassStore:
     """The class store at ``url`` (else ``$TRICKLAB_CLASS_DB``): a database (:meth:`Store.open`),
@@ -351,6 +360,31 @@ def open_store(url: str | None = None) -> ClassStore:
 
         return StoreClient(given)
     return Store.open(url)
+
+
+def open_table_store(url: str | None = None) -> TableStore:
+    """The class store at ``url`` (else ``$TRICKLAB_CLASS_DB``) for tables of classmates: a
+    database only. The class service (an ``http://`` URL, a learner's own server under JupyterHub)
+    is refused with where the tables are played instead (:func:`tables_at`)."""
+    given = url if url is not None else os.environ.get("TRICKLAB_CLASS_DB", "")
+    if isinstance(given, str) and given.startswith(("http://", "https://")):
+        where = tables_at("")
+        raise NotAllowed(
+            "tables of classmates are not played from this server, which reaches the class store through the "
+            "class service: a table's seed would be within reach of its code"
+            + (f"; they are played at {where}" if where else "")
+        )
+    return Store.open(url)
+
+
+def tables_at(here: str) -> str:
+    """The folder of apps (a URL path ending in ``/``) where tables of classmates are played:
+    ``$TRICKLAB_TABLES`` when set (under JupyterHub the hub's ``tricklab serve`` service, e.g.
+    ``/services/tricklab/voila/render/``), else ``here``, this server's own apps folder."""
+    where = os.environ.get("TRICKLAB_TABLES", "").strip()
+    if not where:
+        return here
+    return where if where.endswith("/") else where + "/"
 
 
 def default_path() -> Path:
@@ -1292,8 +1326,11 @@ __all__ = [
     "Student",
     "TablePoll",
     "TableSeat",
+    "TableStore",
     "TableSummary",
     "TooManyTries",
     "UnknownSession",
     "open_store",
+    "open_table_store",
+    "tables_at",
 ]

@@ -26,7 +26,7 @@ from .bots import table_bot
 from .errors import InvalidOption, TricklabError, describe
 from .games.base import EventKind, Rules
 from .match import Match
-from .store import PLAYER, ClassStore, SeatInfo, TableSeat
+from .store import PLAYER, SeatInfo, TableSeat, TableStore
 
 #: the event kinds after which a table holds what it shows until every classmate has gone on
 HOLDS = (EventKind.TRICK, EventKind.SCORE, EventKind.ROUND_END)
@@ -37,10 +37,10 @@ class TableWaits(TricklabError):
 
 
 class SharedTable:
-    """One seat's hold on a table of classmates in ``store`` (a :class:`~tricklab.store.Store` or
-    the class service's client); ``clock`` stamps its actions."""
+    """One seat's hold on a table of classmates in ``store`` (a :class:`~tricklab.store.Store`:
+    see :class:`~tricklab.store.TableStore` for where it may run); ``clock`` stamps its actions."""
 
-    def __init__(self, store: ClassStore, seat: TableSeat, clock: Callable[[], float] = time.time) -> None:
+    def __init__(self, store: TableStore, seat: TableSeat, clock: Callable[[], float] = time.time) -> None:
         if not isinstance(seat, TableSeat):
             raise InvalidOption(f"a shared table is held from a seat (store.join_table), not {describe(seat)}")
         self.store = store

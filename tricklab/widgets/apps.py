@@ -21,7 +21,7 @@ from __future__ import annotations
 import contextlib
 import os
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Collection
 from dataclasses import dataclass, field
 from typing import Any, TypedDict
 from urllib.parse import parse_qs, urlencode
@@ -511,12 +511,15 @@ def play_app(query: str | None = None) -> w.VBox:
     _show_address(table, params, kept)
     box = _app(header, table)
     if not in_browser():  # with a server (the class store): the same game at a table of classmates
+        from ..store import tables_at
+
         together = urlencode({"game": params.game, "players": str(params.players), **dict.fromkeys(used, "yes")})
+        link = f"{tables_at('')}table.ipynb?{together}"
         box.children = (
             header,
             table,
             w.HTML(
-                f'<p class="tricklab-also"><a href="table.ipynb?{esc(together)}">Play {esc(GAMES[params.game].title)} '
+                f'<p class="tricklab-also"><a href="{esc(link)}">Play {esc(GAMES[params.game].title)} '
                 "with classmates</a>: each on their own device, bots in the empty seats.</p>"
             ),
         )
@@ -664,6 +667,7 @@ def table_app(query: str | None = None) -> w.VBox:
     ``join=<code>`` to join one; a page opened again with its table's code sits down again at the
     seat this device kept. ``pace`` (0-3 seconds) is the bots' pace. Like the class app it needs a
     server (the class store)."""
+    from ..store import NotAllowed
     from .sharedtable import SharedPlayTable, TableLobby
 
     offered = _variants()
@@ -691,20 +695,44 @@ def table_app(query: str | None = None) -> w.VBox:
         header.value = _header(title, params, describe=says).value
         box.children = (header, table)
 
-    lobby = TableLobby(
-        join=join,
-        recall=bool(join),
-        on_seated=seated,
-        pace=pace,
-        game=params.game,
-        players=params.players,
-        variants=variants,
-        class_code=params.extra.get("class", ""),
-        **_look(params),
-    )
+    try:
+        lobby = TableLobby(
+            join=join,
+            recall=bool(join),
+            on_seated=seated,
+            pace=pace,
+            game=params.game,
+            players=params.players,
+            variants=variants,
+            class_code=params.extra.get("class", ""),
+            **_look(params),
+        )
+    except NotAllowed as refused:  # a learner's own server under JupyterHub: the tables are elsewhere
+        box.children = (header, _tables_elsewhere(_query(query), offered, refused))
+        return box
     if not box.children[1:]:
         box.children = (header, lobby)
     return box
+
+
+def _tables_elsewhere(query: str, offered: Collection[str], refused: TricklabError) -> w.HTML:
+    """What the table app says where it may not seat anyone (:func:`~tricklab.store.open_table_store`):
+    why, and a link to the same table where tables are played (:func:`~tricklab.store.tables_at`)."""
+    from ..store import tables_at
+
+    where = tables_at("")
+    kept = {
+        key: values[0]
+        for key, values in parse_qs(query).items()
+        if key in ("game", "players", "join", "class", "pace", *offered)
+    }
+    link = f"{where}table.ipynb?{urlencode(kept)}" if where else ""
+    words = (
+        f'<p class="tl-summary"><a href="{esc(link)}">Open the table where tables of classmates are played</a>.</p>'
+        if link
+        else ""
+    )
+    return w.HTML(f'<p class="tl-summary">{esc(str(refused).capitalize())}.</p>{words}')
 
 
 def _watch_table(params: AppParams) -> w.VBox:

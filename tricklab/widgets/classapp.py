@@ -45,7 +45,7 @@ from ..games import GAMES, default_players, find_game
 from ..puzzles import levels as position_levels
 from ..puzzles import questions as position_questions
 from ..quiz import asks_positions, levels, questions
-from ..store import PLAYER, ClassStore, TableSummary, open_store
+from ..store import PLAYER, ClassStore, TableSummary, open_store, tables_at
 from .board import Board
 from .controls import Button, Controls, Note, Picker, TextEntry
 
@@ -343,7 +343,7 @@ class ClassTeacher(Board):
         desk = self.desk
         assert desk is not None
         folder = self.page.rsplit("/", 1)[0] if self.page else ""
-        make = f"{folder}/table.ipynb?{urlencode({'class': desk.join_code})}" if folder else ""
+        make = f"{tables_at(folder + '/')}table.ipynb?{urlencode({'class': desk.join_code})}" if folder else ""
         rows = []
         for table in tables:
             people = [info.name for info in table.seats if info.kind == PLAYER and info.name]

@@ -15,7 +15,6 @@ kept by the page itself (``scene.keep``), never shown or put in the address.
 from __future__ import annotations
 
 import asyncio
-import os
 import time
 from collections.abc import Callable, Collection
 from html import escape as esc
@@ -31,7 +30,7 @@ from ..errors import TricklabError
 from ..games import GAMES, default_players, find_game
 from ..games.base import EventKind
 from ..match import Match
-from ..store import PLAYER, ClassStore, SeatInfo, Session, TableSeat, open_store
+from ..store import PLAYER, ClassStore, SeatInfo, Session, TableSeat, TableStore, open_store, open_table_store
 from ..tables import SharedTable
 from .board import Board
 from .classapp import PAGE, RECALL, client
@@ -93,7 +92,7 @@ class SharedPlayTable(PlayTable):
     def __init__(
         self,
         seat: TableSeat,
-        store: ClassStore | None = None,
+        store: TableStore | None = None,
         *,
         poll: float = POLL,
         pace: float = 0.8,
@@ -102,7 +101,7 @@ class SharedPlayTable(PlayTable):
         four_colour: bool = False,
         large: bool = False,
     ) -> None:
-        self.shared = SharedTable(store if store is not None else open_store(), seat)
+        self.shared = SharedTable(store if store is not None else open_table_store(), seat)
         self._stand_in_after = stand_in_after
         self._changed = time.monotonic()  # when the table last moved on, as this kernel saw it
         self.page = ""  # the table app's address, once the page has said it: the join link is shown
@@ -492,7 +491,7 @@ class TableLobby(Board):
 
     def __init__(
         self,
-        store: ClassStore | None = None,
+        store: TableStore | None = None,
         *,
         join: str = "",
         recall: bool = False,
@@ -509,7 +508,7 @@ class TableLobby(Board):
     ) -> None:
         super().__init__()
         self.class_code = "".join(class_code.split()).upper()[:20] if isinstance(class_code, str) else ""
-        self.store = store if store is not None else open_store()
+        self.store = store if store is not None else open_table_store()
         self.table: SharedPlayTable | None = None
         self.page = ""
         self._on_seated = on_seated
@@ -519,7 +518,6 @@ class TableLobby(Board):
         self._clock = clock
         self._join = "".join(join.split()).upper()[:20] if isinstance(join, str) else ""
         self._recalling = recall and bool(self._join)  # a seat is kept for the table whose code is given
-        hub = os.environ.get("JUPYTERHUB_USER", "")
         first = game if game in GAMES else next(iter(GAMES))
         self._players = players
         self.game_picker = Picker("game", "Game", [(cls.title, name) for name, cls in GAMES.items()], first)
@@ -528,9 +526,7 @@ class TableLobby(Board):
             Picker(f"seat{n + 1}", f"Player {n + 1}", SEAT_CHOICES, PLAYER if n == 1 else "heuristic")
             for n in range(1, MOST_SEATS)
         ]
-        self.name_entry = TextEntry(
-            "name", "Your name", value=hub, placeholder="how classmates will see you", max_length=40, hidden=bool(hub)
-        )
+        self.name_entry = TextEntry("name", "Your name", placeholder="how classmates will see you", max_length=40)
         self.variant_toggles = {
             name: Toggle(name, name.replace("_", " ").capitalize(), value=name in variants) for name in VARIANTS
         }
@@ -575,7 +571,7 @@ class TableLobby(Board):
         return self._sit(seat)
 
     def _name(self) -> str:
-        return os.environ.get("JUPYTERHUB_USER") or str(self.name_entry.value) or ""
+        return str(self.name_entry.value)
 
     def _sit(self, seat: TableSeat) -> SharedPlayTable:
         table = SharedPlayTable(seat, self.store, poll=self._poll, pace=self._pace, **self._look)
@@ -640,7 +636,7 @@ class TableLobby(Board):
             toggle.hidden = seated or joining or name not in offered
         for control in (self.code_entry, self.join_button):
             control.hidden = seated
-        self.name_entry.hidden = seated or bool(os.environ.get("JUPYTERHUB_USER"))
+        self.name_entry.hidden = seated
         if self._recalling:
             html = '<p class="tl-summary" role="status">Finding your seat…</p>'
             hidden = [*self.seat_pickers, *making, *self.variant_toggles.values(), self.code_entry, self.join_button]
