@@ -38,6 +38,8 @@ GAMES = [
     ("jewel-vault", "Jewel Vault", 4, 2),
     ("kalah", "Kalah", 2, 2),
     ("mandala", "Mandala", 2, 2),
+    ("oh-hell", "Oh Hell", 4, 2),
+    ("hearts", "Hearts", 4, 2),
 ]
 NAMES = ("Ana", "Ben", "<i>Cy</i>")
 CARDS = "button.tl-card.tl-legal[data-intent='play']"
@@ -49,6 +51,8 @@ RACE = {
     "jewel-vault": "button.tl-card.tl-legal[data-intent='play']",
     "kalah": LEGAL["kalah"],
     "mandala": "button.tl-pick-card",
+    "oh-hell": "button.tl-card.tl-legal[data-intent='play']",
+    "hearts": "button.tl-card.tl-legal[data-intent='play']",
 }
 
 

@@ -14,6 +14,7 @@ from pathlib import Path
 import pytest
 
 from tricklab.bots import table_bot
+from tricklab.games import GAMES, default_players
 from tricklab.store import PLAYER, Session, Store
 from tricklab.widgets.sharedtable import SharedPlayTable, TableLobby
 
@@ -61,10 +62,7 @@ def check_only_own_seat(table: SharedPlayTable) -> None:
     assert str(table.match.seed) not in json.dumps(state_sent), "the seed reached the page"
 
 
-@pytest.mark.parametrize(
-    ("game", "players"),
-    [("tricks-and-stones", 4), ("band-of-tricks", 4), ("jewel-vault", 4), ("kalah", 2), ("mandala", 2)],
-)
+@pytest.mark.parametrize(("game", "players"), [(name, default_players(cls)) for name, cls in GAMES.items()])
 def test_two_classmates_widgets_play_a_whole_game(stores: list[Store], game: str, players: int) -> None:
     tables = two_seats(stores, game, players)
     bound = tables[0].rules.max_decisions * 4

@@ -14,6 +14,7 @@ import pytest
 from tricklab import Match
 from tricklab.bots import table_bot
 from tricklab.errors import IllegalAction, InvalidAction
+from tricklab.games import GAMES, default_players
 from tricklab.store import PLAYER, NotAllowed, Store, StoreError, TableSeat, TooManyTries, UnknownSession
 from tricklab.tables import SharedTable, TableWaits
 
@@ -48,9 +49,9 @@ def step(tables: list[SharedTable]) -> None:
             table.play_bot()
 
 
-@pytest.mark.parametrize("game", ["tricks-and-stones", "band-of-tricks", "jewel-vault", "kalah", "mandala"])
+@pytest.mark.parametrize("game", list(GAMES))
 def test_two_classmates_and_bots_play_a_whole_game_through_the_log(stores: list[Store], game: str) -> None:
-    players = 2 if game in ("kalah", "mandala") else 4
+    players = default_players(GAMES[game])
     ana, ben = sit_two(stores, game, players)
     assert (ana.seat.seat, ben.seat.seat) == (0, 1) and ana.seat.code == ben.seat.code
     for _ in range(ana.rules.max_decisions * 2):
