@@ -190,3 +190,19 @@ def test_the_teacher_watches_a_class_table_through_the_service(service: str, cla
     # a learner with the teacher's secret in hand is not the teacher
     status, answer = raw(service, "watch_start", [rivera.session.teacher_secret, seat.code], token="t-ada")
     assert status == 403, answer
+
+
+def test_a_learners_own_server_links_its_table_app_to_where_tables_are_played(
+    service: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from tricklab.widgets.apps import table_app
+
+    monkeypatch.setenv("TRICKLAB_CLASS_DB", service)
+    monkeypatch.setenv("TRICKLAB_TABLES", "/services/tricklab/voila/render/")
+    app = table_app('game=hearts&players=4&join=ABC123&seat="><script>x</script>')
+    html = str(app.children[1].scene["html"])
+    assert 'href="/services/tricklab/voila/render/table.ipynb?game=hearts&amp;players=4&amp;join=ABC123"' in html
+    assert "<script>" not in html and "seat=" not in html
+    monkeypatch.delenv("TRICKLAB_TABLES")
+    html = str(table_app("game=hearts").children[1].scene["html"])
+    assert "href" not in html and "not played from this server" in html

@@ -352,7 +352,7 @@ def test_classmates_play_at_a_table_of_the_hubs_tricklab_service(
     context.close()
     # Ada's own server: the table app links to the service
     context, page = log_in_at(browser, f"{hub_url}/hub/user-redirect/voila/render/table.ipynb?game=kalah", "ada")
-    link = page.get_by_role("link", name="Open the table where tables of classmates are played")
+    link = page.get_by_role("link", name="Open the table there")
     link.wait_for(timeout=150_000)
     assert page.url.startswith(f"{hub_url}/user/ada/voila/render/table.ipynb")
     ana = Seat(page, 0)

@@ -715,10 +715,11 @@ def table_app(query: str | None = None) -> w.VBox:
     return box
 
 
-def _tables_elsewhere(query: str, offered: Collection[str], refused: TricklabError) -> w.HTML:
+def _tables_elsewhere(query: str, offered: Collection[str], refused: TricklabError) -> w.DOMWidget:
     """What the table app says where it may not seat anyone (:func:`~tricklab.store.open_table_store`):
     why, and a link to the same table where tables are played (:func:`~tricklab.store.tables_at`)."""
     from ..store import tables_at
+    from .board import Board
 
     where = tables_at("")
     kept = {
@@ -727,12 +728,17 @@ def _tables_elsewhere(query: str, offered: Collection[str], refused: TricklabErr
         if key in ("game", "players", "join", "class", "pace", *offered)
     }
     link = f"{where}table.ipynb?{urlencode(kept)}" if where else ""
-    words = (
-        f'<p class="tl-summary"><a href="{esc(link)}">Open the table where tables of classmates are played</a>.</p>'
-        if link
-        else ""
-    )
-    return w.HTML(f'<p class="tl-summary">{esc(str(refused).capitalize())}.</p>{words}')
+    if link:
+        html = (
+            '<p class="tl-summary">Tables of classmates are played on the class\'s own tricklab pages, '
+            "where no one can peek at the cards dealt.</p>"
+            f'<p><a class="tl-choice tl-link" href="{esc(link)}">Open the table there</a></p>'
+        )
+    else:
+        html = f'<p class="tl-summary" role="alert">{esc(str(refused).capitalize())}.</p>'
+    shown = Board()
+    shown.scene = {"html": html, "label": "Tables of classmates"}
+    return shown
 
 
 def _watch_table(params: AppParams) -> w.VBox:
