@@ -82,13 +82,15 @@ from typing import Any
 import tricklab
 from tricklab.games.core import CoreRules
 
-# (label, game name, players, state field that changes when the next deal starts, OpenSpiel peer)
+# (label, game name, players, state field that changes when the next deal starts, OpenSpiel peer);
+# no field where the hand is the whole match (:data:`OPTIONS`): it is played until the match is
+# over, as OpenSpiel plays to its terminal state
 GAMES = (
     ("Tricks & Stones", "tricks-and-stones", 4, "round", "oh_hell 32"),
     ("Band of Tricks", "band-of-tricks", 4, "deal", "oh_hell 32"),
     ("Jewel Vault", "jewel-vault", 4, "round", "oh_hell 32"),
-    ("Oh Hell", "oh-hell", 4, "round", "oh_hell 52x5"),
-    ("Hearts", "hearts", 4, "round", "hearts"),
+    ("Oh Hell", "oh-hell", 4, None, "oh_hell 52x5"),
+    ("Hearts", "hearts", 4, None, "hearts"),
 )
 #: each game's options where they differ from its defaults: a match of one deal, as OpenSpiel plays
 #: (Oh Hell: one deal of 5; Hearts: a target of 1 point, which the first hand always reaches)
@@ -128,16 +130,16 @@ HandFn = Callable[[int, Callable[[], float]], int]
 # --- the loops -------------------------------------------------------------------------------------
 
 
-def core_hand(rules: Any, key: str) -> HandFn:
+def core_hand(rules: Any, key: str | None) -> HandFn:
     """One hand through the core: ``core_initial``, ``core_legal`` (action ids), ``core_step``
     (unchecked: the id is drawn from the listed ones)."""
     legal, step, initial = rules.core_legal, rules.core_step, rules.core_initial
 
     def play(seed: int, random_: Callable[[], float]) -> int:
         state = initial(seed, None)
-        first = getattr(state, key)
+        first = getattr(state, key) if key else None
         actions = 0
-        while state.to_play is not None and getattr(state, key) == first:
+        while state.to_play is not None and (key is None or getattr(state, key) == first):
             ids = legal(state)
             state = step(state, ids[int(random_() * len(ids))])
             actions += 1
@@ -175,22 +177,22 @@ def round_hand(rules: Any, decisions_of: Callable[[Any], int]) -> HandFn:
     return play
 
 
-def decisions_per_hand(rules: Any, key: str, hands: int = 200) -> int:
+def decisions_per_hand(rules: Any, key: str | None, hands: int = 200) -> int:
     """The mean number of decisions of a randomly played hand, through the core (rounded)."""
     legal, step, initial = rules.core_legal, rules.core_step, rules.core_initial
     random_ = random.Random(0).random
     total = 0
     for seed in range(hands):
         state = initial(seed, None)
-        first = getattr(state, key)
-        while state.to_play is not None and getattr(state, key) == first:
+        first = getattr(state, key) if key else None
+        while state.to_play is not None and (key is None or getattr(state, key) == first):
             ids = legal(state)
             state = step(state, ids[int(random_() * len(ids))])
             total += 1
     return round(total / hands)
 
 
-def floor_hand(rules: Any, key: str, decisions: int) -> HandFn:
+def floor_hand(rules: Any, key: str | None, decisions: int) -> HandFn:
     """The least any pure-Python step of such a hand pays, for scale (no target): the core's own
     deal, then per decision (as many as a hand has on average) one random draw from a tuple of
     eight ids and one new state tuple of the game's size; no rule is checked or applied."""
@@ -209,15 +211,15 @@ def floor_hand(rules: Any, key: str, decisions: int) -> HandFn:
     return play
 
 
-def state_hand(rules: Any, key: str) -> HandFn:
+def state_hand(rules: Any, key: str | None) -> HandFn:
     """One hand through the checked state step: ``initial_state``, ``legal_actions``, ``apply``."""
     legal_actions, apply, initial_state = rules.legal_actions, rules.apply, rules.initial_state
 
     def play(seed: int, random_: Callable[[], float]) -> int:
         state = initial_state(seed)
-        first = getattr(state, key)
+        first = getattr(state, key) if key else None
         actions = 0
-        while state.to_play is not None and getattr(state, key) == first:
+        while state.to_play is not None and (key is None or getattr(state, key) == first):
             legal = legal_actions(state)
             state = apply(state, legal[int(random_() * len(legal))])
             actions += 1
@@ -226,15 +228,15 @@ def state_hand(rules: Any, key: str) -> HandFn:
     return play
 
 
-def match_hand(rules: Any, key: str, *, views: bool = False) -> HandFn:
+def match_hand(rules: Any, key: str | None, *, views: bool = False) -> HandFn:
     """One hand through the checked public API: ``new_match``, ``match.legal_actions``,
     ``match.apply`` (and ``match.view(seat)`` before each decision with ``views``)."""
 
     def play(seed: int, random_: Callable[[], float]) -> int:
         match = rules.new_match(seed)
-        first = getattr(match.state, key)
+        first = getattr(match.state, key) if key else None
         actions = 0
-        while not match.is_over and getattr(match.state, key) == first:
+        while not match.is_over and (key is None or getattr(match.state, key) == first):
             if views:
                 match.view(match.to_play)
             legal = match.legal_actions()
@@ -338,15 +340,15 @@ def run(lines: list[Line], seconds: float, repeats: int, seed: int) -> None:
 # --- where the time goes ---------------------------------------------------------------------------------
 
 
-def record_hands(rules: Any, key: str, seeds: range) -> list[tuple[int, list[Any], list[Any]]]:
+def record_hands(rules: Any, key: str | None, seeds: range) -> list[tuple[int, list[Any], list[Any]]]:
     """Play ``seeds`` through the state step; keep each hand's states (before each decision) and actions."""
     random_ = random.Random(seeds.start).random
     hands = []
     for seed in seeds:
         state = rules.initial_state(seed)
-        first = getattr(state, key)
+        first = getattr(state, key) if key else None
         states, actions = [], []
-        while state.to_play is not None and getattr(state, key) == first:
+        while state.to_play is not None and (key is None or getattr(state, key) == first):
             legal = rules.legal_actions(state)
             action = legal[int(random_() * len(legal))]
             states.append(state)
@@ -372,7 +374,7 @@ def each(fn: Callable[..., object], calls: Iterable[tuple[Any, ...]]) -> None:
         fn(*args)
 
 
-def where_tricklab(label: str, name: str, players: int, key: str, n: int) -> None:
+def where_tricklab(label: str, name: str, players: int, key: str | None, n: int) -> None:
     """Per-hand µs of each part of the state and Match loops, each timed alone over the same hands."""
     rules = rules_of(name, players)
     hands = record_hands(rules, key, range(1, n + 1))
@@ -515,7 +517,7 @@ def where_spiel(game: Any, n: int, peer: str) -> None:
     print(f"      legal_actions, is_terminal, draw    {w - r:8.1f}  (whole loop minus the replay)")
 
 
-def profile_state_loop(label: str, name: str, players: int, key: str, n: int, top: int = 10) -> None:
+def profile_state_loop(label: str, name: str, players: int, key: str | None, n: int, top: int = 10) -> None:
     """The functions with the most own time in ``n`` hands of a game's state loop, under cProfile."""
     rules = rules_of(name, players)
     play = state_hand(rules, key)

@@ -846,6 +846,31 @@ def test_the_deal_shuffles_as_random_shuffle_does() -> None:
                 assert shuffled_ids(rules, seed, seed % 4, range(size)) == expected, (game, seed, size)
 
 
+def test_a_simulations_shuffle_of_the_first_cards_draws_them_uniformly() -> None:
+    """``shuffle_ids(..., first=k)`` (a simulation's deal: only the cards it deals are drawn) gives
+    every card of the deck once, and its first ``k`` are a uniform draw in a uniform order: over
+    many shuffles each card comes first, and k-th, about equally often (chi-square well inside
+    its 99.9% bound), while the cards after the ``k`` follow in no particular order."""
+    from tricklab.games.core import shuffle_ids
+
+    source = random.Random(5)
+    n, k, shuffles = 13, 5, 13_000
+    at_first, at_kth = Counter[int](), Counter[int]()
+    for _ in range(shuffles):
+        order = shuffle_ids(range(n), source.getrandbits, first=k)
+        assert sorted(order) == list(range(n))
+        at_first[order[0]] += 1
+        at_kth[order[k - 1]] += 1
+    expected = shuffles / n
+    for counts in (at_first, at_kth):
+        chi2 = sum((counts[c] - expected) ** 2 / expected for c in range(n))
+        assert chi2 < 32.9, counts  # 12 degrees of freedom: 32.9 is the 99.9% point
+    # a skewed draw is caught: the first card always the deck's last (no shuffle at all) is far off
+    stuck = sum((shuffles * (c == n - 1) - expected) ** 2 / expected for c in range(n))
+    assert stuck > 32.9
+    assert shuffle_ids(range(n), random.Random(1).getrandbits, first=n) != list(range(n))
+
+
 # --- every match ends, and no card is ever lost ---------------------------------------------------
 
 
@@ -1049,3 +1074,53 @@ def test_a_round_started_from_any_packed_state_goes_on_as_the_running_round_does
                 assert end.value == fresh and not rules.core_legal(fresh)
                 break
             assert running.send(PACK) == fresh
+
+
+@pytest.mark.parametrize(("game", "players", "options"), SETUPS, ids=SETUP_IDS)
+def test_a_match_on_a_round_packs_its_states_only_when_asked_and_they_are_the_steps_states(
+    game: str, players: int, options: dict[str, Any]
+) -> None:
+    """A match on a game written as a round sends each action to its running round and packs a
+    state only when one is asked for. Whatever is asked when (nothing for a stretch, then
+    ``states``; ``state`` now and then; ``undo`` and ``copy`` in the middle), every state is the
+    one ``rules.apply`` reaches from the deal, the listed actions are ``rules.legal_actions`` of
+    that state (Hearts' passes too, listed lazily), and a refused action changes nothing."""
+    from tricklab.games.core import CoreRules
+
+    rules = tricklab.get_rules(game, players=players, **options)
+    if not isinstance(rules, CoreRules) or rules.core_round(rules.initial_state(0), None) is None:
+        pytest.skip(f"{game} is not written as a round yet")
+    for seed in range(3):
+        choose = random.Random(seed).random
+        match = rules.new_match(seed)
+        expected = [rules.initial_state(seed)]
+        copies: list[tuple[tricklab.Match, tuple[Any, ...]]] = []
+        for step in range(300):
+            if match.is_over:
+                break
+            legal = match.legal_actions()
+            if step % 7 == 0:  # now and then the state is read, and the listing checked against it
+                assert match.state == expected[-1]
+                assert list(legal) == rules.legal_actions(expected[-1])
+                refused = next(a for a in rules.actions if a not in legal)
+                with pytest.raises(IllegalAction):
+                    match.apply(refused)
+                assert match.state == expected[-1] and len(match.actions) == len(expected) - 1
+            action = legal[int(choose() * len(legal))]
+            assert action in legal
+            match.apply(action)
+            expected.append(rules.apply(expected[-1], action))
+            if step % 11 == 5:
+                copies.append((match.copy(), tuple(expected)))
+            if step % 13 == 12:  # two taken back without any state read since
+                match.undo()
+                match.undo()
+                del expected[-2:]
+        assert match.states == tuple(expected)
+        assert match.is_over == (expected[-1].to_play is None)
+        for copy, states in copies:  # each copy kept its own line of play, and goes on from it
+            assert copy.states == states
+            if not copy.is_over:
+                first = copy.legal_actions()[0]
+                copy.apply(first)
+                assert copy.state == rules.apply(states[-1], first)

@@ -213,6 +213,7 @@ RULES_HOOKS = {
     "first_dealer",
     "gem_allowance",
     "legal_ids",
+    "quick_listed_id",
     "listed_action_id",
     "listed_id",
     "members",

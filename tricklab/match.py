@@ -3,20 +3,27 @@
 :class:`Match` is the one mechanism behind step-through, undo, saving, sharing and
 replay tests. It holds frozen states, one per decision; the game's ``Rules.apply``
 checks each action and never changes a state in place.
+
+For a game written as a round (``rules.core_round``: its rules as one generator that yields at
+each decision) the match drives the round itself: each action is checked against the ids the
+round lists and sent to it, and the frozen state of a decision is packed only when asked for
+(``match.state``, ``match.states``, a timeline, an undo), from the running round or, for a decision
+already passed, by stepping the core from the last state packed before it. The states are the
+same either way (the contract suite compares a live round's states with the core's steps).
 """
 
 from __future__ import annotations
 
 import hashlib
 import json
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
 from .actions import Action
 from .errors import IllegalAction, InvalidOption, RecordError, TricklabError, describe
 from .games.base import Event, GameState, MatchResult, Rules, SeatView, Word, check_seed, game_named, quote_names
-from .games.core import CoreRules, LiveRound
+from .games.core import PACK, CoreRules, HandChoices, ListedActions, LiveRound, Round
 
 RECORD_FORMAT = "tricklab-match"
 RECORD_VERSION = 1
@@ -61,24 +68,81 @@ class Match:
         self.rules = rules
         self.seed = check_seed(seed)
         self.match_options: dict[str, Any] = rules.check_match_options(match_options)
-        self._states: list[GameState] = [rules.initial_state(self.seed, **self.match_options)]
+        # the state after each decision: None where it was not packed yet (a game written as a round)
+        self._states: list[GameState | None] = [rules.initial_state(self.seed, **self.match_options)]
         self._actions: list[Action] = []
         self._timeline: list[Step] | None = None
         self._seat_timelines: dict[int, list[Step]] = {}
-        self._live: LiveRound[Any] | None = LiveRound(rules) if isinstance(rules, CoreRules) else None
+        self._start(rules)
         for action in actions:
             self.apply(action)
+
+    def _start(self, rules: Rules[Any]) -> None:
+        """How this match steps: on the game's round (``self._core``, ``self._ids``: the id of each
+        action; ``self._round``: the round at the next decision, started when first needed), on
+        the core's steps (``self._live``), or through ``rules.apply``."""
+        core = rules if isinstance(rules, CoreRules) else None
+        self._core: CoreRules[Any] | None = None
+        self._live: LiveRound[Any] | None = None
+        if core is not None and type(core).core_round is not CoreRules.core_round:
+            self._core = core
+        elif core is not None:
+            self._live = LiveRound(core)
+        self._ids: list[int] = []
+        self._round: Round[Any] | None = None
+        self._to_play: int | None = None
+        self._listed: Sequence[int] = ()
+
+    def _at_decision(self) -> Round[Any] | None:
+        """The round standing at the next decision (started from the last state if it is not
+        running), or ``None`` when the match is over."""
+        round_ = self._round
+        if round_ is None:
+            core = self._core
+            assert core is not None, "only a game written as a round has one"
+            state = self._state_at(len(self._states) - 1)
+            if state.to_play is None:
+                return None
+            round_ = core.core_round(state, None)
+            assert round_ is not None, "a game written as a round starts one from any decision"
+            self._to_play, self._listed = next(round_)  # a round's first yield is a decision
+            self._round = round_
+        return round_
+
+    def _state_at(self, n: int) -> GameState:
+        """The state after ``n`` decisions, packed now if it was not yet: by the running round
+        for the last one, else stepped by the core from the last state packed before it."""
+        states = self._states
+        state = states[n]
+        if state is not None:
+            return state
+        if n == len(states) - 1 and self._round is not None:
+            packed: GameState = self._round.send(PACK)  # type: ignore[assignment]  # a round at a decision yields its state when sent PACK
+            states[n] = packed
+            return packed
+        core = self._core
+        assert core is not None, "states are left unpacked only on a round"
+        k = n
+        while states[k] is None:
+            k -= 1
+        state = states[k]
+        for i in range(k + 1, n + 1):
+            state = states[i] = core.core_step(state, self._ids[i - 1])
+        assert state is not None
+        return state
 
     # --- state ------------------------------------------------------------------------------
 
     @property
     def state(self) -> GameState:
-        return self._states[-1]
+        states = self._states
+        state = states[-1]
+        return state if state is not None else self._state_at(len(states) - 1)
 
     @property
     def states(self) -> tuple[GameState, ...]:
         """The state before any decision, then the state after each decision."""
-        return tuple(self._states)
+        return tuple(self._state_at(n) for n in range(len(self._states)))
 
     @property
     def actions(self) -> tuple[Action, ...]:
@@ -91,22 +155,34 @@ class Match:
 
     @property
     def to_play(self) -> int | None:
+        if self._round is not None:
+            return self._to_play
         return self.state.to_play
 
     @property
     def is_over(self) -> bool:
-        return self.to_play is None
+        return self._round is None and self.state.to_play is None  # a running round is at a decision
 
     @property
     def result(self) -> MatchResult | None:
         return self.rules.result(self.state)
 
-    def legal_actions(self) -> list[Action]:
-        live = self._live
-        if live is not None:
-            actions = self.rules.actions  # type: ignore[attr-defined]  # a CoreRules' numbered actions
-            return list(map(actions.__getitem__, live.legal(self._states[-1])))
-        return self.rules.legal_actions(self.state)
+    def legal_actions(self) -> Sequence[Action]:
+        """The actions the rules allow now, in the game's order: a list, or for a choice among
+        very many (Hearts' 286 passes) a sequence that lists one when it is taken."""
+        core = self._core
+        if core is not None:
+            if self._round is None and self._at_decision() is None:
+                return []
+            ids = self._listed
+        elif self._live is not None:
+            core = self._live.rules
+            ids = self._live.legal(self.state)
+        else:
+            return self.rules.legal_actions(self.state)
+        if type(ids) is HandChoices:
+            return ListedActions(core.actions, ids, core._action_ids)
+        return list(map(core.actions.__getitem__, ids))
 
     def view(self, seat: int | None = None) -> SeatView:
         """What ``seat`` may see; ``None`` gives the teacher's view (every hand)."""
@@ -119,19 +195,45 @@ class Match:
 
         Raises :class:`IllegalAction` naming the rule; then nothing changed.
         """
+        core = self._core
+        if core is not None:
+            self._apply_to_round(core, action)
+            return
         rules = self.rules
-        state = self._states[-1]
+        state = self.state
         live = self._live
         if live is not None:
-            core: CoreRules[Any] = rules  # type: ignore[assignment]  # a match has a live round only on the core
             # raises IllegalAction unless the core lists it
-            listed = core.listed_action_id(state, action, live.legal(state))
+            listed = live.rules.listed_action_id(state, action, live.legal(state))
             self._states.append(live.step(state, listed))
-            self._actions.append(core.actions[listed])  # the listed spelling: "place 2 1" is recorded as "place 1 2"
+            # the listed spelling: "place 2 1" is recorded as "place 1 2"
+            self._actions.append(live.rules.actions[listed])
             return
         parsed = rules.parse_action(action)
         self._states.append(rules.apply(state, parsed))
         self._actions.append(rules.canonical_action(state, parsed))
+
+    def _apply_to_round(self, core: CoreRules[Any], action: Action | str) -> None:
+        """:meth:`apply` on a game written as a round: checked against the ids it lists, then sent."""
+        round_ = self._round or self._at_decision()
+        a = core.quick_listed_id(action, self._listed) if round_ is not None else None
+        if a is None:  # text, another spelling, or an action not listed: read, then explained if refused
+            state = self.state
+            parsed = core.parse_action(action)
+            a = core.quick_listed_id(parsed, self._listed) if round_ is not None else None
+            if a is None:
+                a = core.listed_id(state, parsed)  # IllegalAction unless the rules list it
+        assert round_ is not None, "a listed action has a round to go to"
+        self._round = None  # if anything below raises, the next step starts afresh from the states kept
+        try:
+            self._to_play, self._listed = round_.send(a)  # a decision is yielded
+        except StopIteration as end:
+            self._states.append(end.value)
+        else:
+            self._states.append(None)
+            self._round = round_
+        self._ids.append(a)
+        self._actions.append(core.actions[a])  # the listed spelling
 
     def undo(self) -> Action:
         """Take back the last decision (and the automatic steps that followed it)."""
@@ -140,6 +242,10 @@ class Match:
                 "there is nothing to undo: no decision has been made yet",
                 rule_id=f"{self.rules.rulebook_prefix()}.undo",
             )
+        if self._core is not None:
+            self._state_at(len(self._states) - 2)  # the state gone back to, packed while it can be stepped to
+            self._ids.pop()
+            self._round = None
         self._states.pop()
         action = self._actions.pop()
         kept = len(self._actions)
@@ -154,11 +260,13 @@ class Match:
         other.rules = self.rules
         other.seed = self.seed
         other.match_options = dict(self.match_options)
+        self.state  # noqa: B018  # packed now: the round that could pack it stays with this match
         other._states = list(self._states)
         other._actions = list(self._actions)
         other._timeline = None if self._timeline is None else list(self._timeline)
         other._seat_timelines = {seat: list(steps) for seat, steps in self._seat_timelines.items()}
-        other._live = LiveRound(self.rules) if isinstance(self.rules, CoreRules) else None  # a round each
+        other._start(self.rules)  # a round each
+        other._ids = list(self._ids)
         return other
 
     def timeline(self, seat: int | None = None) -> list[Step]:
@@ -181,7 +289,7 @@ class Match:
         done = steps[-1].decisions if steps else 0
         for n in range(done + 1, len(self._actions) + 1):
             log = []
-            self.rules.apply(self._states[n - 1], self._actions[n - 1], log)
+            self.rules.apply(self._state_at(n - 1), self._actions[n - 1], log)
             base = len(steps)
             steps.extend(Step(base + i, e, st, n) for i, (e, st) in enumerate(log))
         return list(steps)
@@ -198,11 +306,11 @@ class Match:
                 facts: list[Any] = []
                 rules.core_initial(self.seed, facts, **self.match_options)
             else:
-                facts = rules.facts(self._states[n - 1], self._actions[n - 1])
+                facts = rules.facts(self._state_at(n - 1), self._actions[n - 1])
             last = len(facts) - 1
             for i, (fact, after) in enumerate(facts):
                 if i == last:  # the moves the game makes by itself end the decision's step (see Rules.apply)
-                    after = self._states[n]
+                    after = self._state_at(n)
                 view = rules.view(after, seat)
                 steps.append(Step(len(steps), rules.narrate(fact.seen_by(seat), after), view, n))
         return list(steps)

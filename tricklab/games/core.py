@@ -205,7 +205,8 @@ class HandChoices(Sequence[int]):
         return self._ids[mask]
 
     def __iter__(self) -> Iterator[int]:
-        return (self[i] for i in range(len(self)))
+        # a choice's mask is the sum of its cards' bits: the ids read off at C speed
+        return map(self._ids.__getitem__, map(sum, combinations([1 << c for c in self._cards], self._k)))
 
     def __contains__(self, action: object) -> bool:
         if not isinstance(action, int) or not 0 <= action - self._base < len(self._masks):
@@ -224,6 +225,47 @@ class HandChoices(Sequence[int]):
         return f"HandChoices({tuple(self)!r})"
 
 
+class ListedActions(Sequence[Action]):
+    """The actions listed now, as :meth:`Match.legal_actions <tricklab.Match.legal_actions>` gives
+    them: ``actions[i]`` for each id ``i`` of ``ids``, in that order. A list when there are few;
+    read through when the ids are a :class:`HandChoices` (286 passes of 3 cards of 13), so a
+    player who takes one by index, or checks one with ``in``, pays for that one only."""
+
+    __slots__ = ("_actions", "_ids", "_numbers")
+
+    def __init__(self, actions: Sequence[Action], ids: Sequence[int], numbers: Mapping[Action, int]) -> None:
+        self._actions, self._ids, self._numbers = actions, ids, numbers
+
+    def __len__(self) -> int:
+        return len(self._ids)
+
+    @overload
+    def __getitem__(self, index: int) -> Action: ...
+    @overload
+    def __getitem__(self, index: slice) -> list[Action]: ...
+    def __getitem__(self, index: int | slice) -> Action | list[Action]:
+        if isinstance(index, slice):
+            return list(map(self._actions.__getitem__, self._ids[index]))
+        return self._actions[self._ids[index]]
+
+    def __iter__(self) -> Iterator[Action]:
+        return map(self._actions.__getitem__, self._ids)
+
+    def __contains__(self, action: object) -> bool:
+        a = self._numbers.get(action) if isinstance(action, Action) else None
+        return a is not None and a in self._ids
+
+    def __eq__(self, other: object) -> bool:
+        if isinstance(other, (ListedActions, list, tuple)):
+            return list(self) == list(other)
+        return NotImplemented
+
+    __hash__ = None  # type: ignore[assignment]  # as a list: compared by its actions, never hashed
+
+    def __repr__(self) -> str:
+        return repr(list(self))
+
+
 def follow_mask(hand: int, led_suit: int, ids: CardIds) -> int:
     """The cards of ``hand`` that may be played to a trick led in suit ``led_suit`` under
     "follow suit if you can": the cards of that suit, or the whole hand if it has none."""
@@ -237,28 +279,41 @@ def shuffled_ids(rules: Rules[Any], seed: int, round_index: int, deck: Sequence[
     return shuffle_ids(deck, rules.deal_rng(seed, round_index).getrandbits)
 
 
-def shuffle_ids(deck: Sequence[int], getrandbits: Callable[[int], int]) -> list[int]:
+def shuffle_ids(deck: Sequence[int], getrandbits: Callable[[int], int], first: int | None = None) -> list[int]:
     """``deck`` shuffled as ``random.Random.shuffle`` shuffles it, drawing from ``getrandbits``
-    (a record's deal: the seeded source of :func:`shuffled_ids`; a simulation's: its own)."""
+    (a record's deal: the seeded source of :func:`shuffled_ids`; a simulation's: its own).
+
+    With ``first`` (a simulation's deal, which need not be a record's), only the first ``first``
+    cards of the order are drawn, uniformly and in a uniform order, and the rest follow in no
+    particular order: a deal that uses that many cards costs that many draws."""
     order = list(deck)
+    last = len(order) - 1
     # random.Random.shuffle's own steps (Fisher-Yates, each index drawn by rejection from
     # getrandbits), written out: the same permutation in about a fifth of the time
-    # (tests/test_engine_contract.py checks it against shuffle)
-    for i in range(len(order) - 1, 0, -1):
+    # (tests/test_engine_contract.py checks it against shuffle); a position is final once drawn
+    for i in range(last, 0 if first is None else max(last - first, 0), -1):
         n = i + 1
         k = n.bit_length()
         j = getrandbits(k)
         while j >= n:
             j = getrandbits(k)
         order[i], order[j] = order[j], order[i]
+    if first is not None:
+        cut = len(order) - first
+        return order[cut:] + order[:cut]
     return order
+
+
+#: ``_BITS[i] == 1 << i``: a set of distinct card ids' mask is the sum of their bits, at C speed
+_BITS = tuple(1 << i for i in range(128))
 
 
 def deal_hands(order: Sequence[int], players: int, each: int) -> tuple[tuple[int, ...], int]:
     """Hands of ``each`` cards dealt in blocks from a shuffled order (the first ``each`` to
     the first seat dealt, and so on), as masks, and the mask of the cards left over."""
-    hands = tuple(mask_of(order[s * each : (s + 1) * each]) for s in range(players))
-    return hands, mask_of(order[players * each :])
+    bit = _BITS.__getitem__
+    hands = tuple([sum(map(bit, order[s * each : (s + 1) * each])) for s in range(players)])
+    return hands, sum(map(bit, order[players * each :]))
 
 
 def mask_census(masks: Iterable[int | None], ids: Iterable[int] = ()) -> Counter[object]:
@@ -502,6 +557,10 @@ class LiveRound(Generic[S]):
         self._legal: Sequence[int] = ()
         self._facts: Facts | None = None  # the list the running round records into, if it records
 
+    @property
+    def rules(self) -> CoreRules[S]:
+        return self._rules
+
     def legal(self, state: S) -> Sequence[int]:
         """The ids listed in ``state``, from the round when it stands there."""
         if self._state is not state or self._round is None:
@@ -665,15 +724,22 @@ class CoreRules(Rules[S]):
         """The id of ``action`` (an Action, or its text) if the core lists it now: a listed
         Action costs one look-up; any other input is parsed and checked as :meth:`listed_id`.
         ``listed``: the ids listed in ``state`` when the caller has them (a :class:`LiveRound`'s)."""
+        a = self.quick_listed_id(action, self.legal_ids(state) if listed is None else listed)
+        if a is not None:
+            return a
+        return self.listed_id(state, self.parse_action(action))
+
+    def quick_listed_id(self, action: object, listed: Sequence[int]) -> int | None:
+        """The id of ``action`` if it is an Action whose id is in ``listed`` (the ids listed now),
+        in one look-up for an object ``legal_actions`` handed out; ``None`` for anything else (text,
+        another spelling, an action not listed), which :meth:`listed_id` then reads and explains."""
         objects = self._listed_objects
         if objects is None:
             objects = self._listed_objects = {id(a): i for i, a in enumerate(self.actions)}
         a = objects.get(id(action))
         if a is None or self.actions[a] is not action:
             a = self._action_ids.get(action) if isinstance(action, Action) else None
-        if a is not None and a in (self.legal_ids(state) if listed is None else listed):
-            return a
-        return self.listed_id(state, self.parse_action(action))
+        return a if a is not None and a in listed else None
 
     def _apply(self, state: S, action: Action, log: Log) -> S:
         a = self.listed_id(state, action)

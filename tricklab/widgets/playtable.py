@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import asyncio
 import itertools
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Any, Literal
@@ -1107,7 +1107,7 @@ class PlayTable(Board):
         """More of the scene (a table of classmates: what the page keeps, its address)."""
         return {}
 
-    def _next_focus(self, pause: Pause | None, legal: list[Action]) -> str:
+    def _next_focus(self, pause: Pause | None, legal: Sequence[Action]) -> str:
         """A CSS selector of what the learner does next: go on past a pause, else the first
         playable card, else the decision's first choice; empty when it is not their move."""
         if pause is not None:
@@ -1312,7 +1312,7 @@ class PlayTable(Board):
             f"You received {and_list(c.pretty for c in cards)}{source}: they are marked in your hand.",
         )
 
-    def _closed_chambers(self, legal: list[Action]) -> dict[int, str]:
+    def _closed_chambers(self, legal: Sequence[Action]) -> dict[int, str]:
         """The chambers a Place may not go into now, each with the engine's reason (Tricks &
         Stones: the own expedition chamber); empty when no Place is offered."""
         places = [a for a in legal if isinstance(a, Place)]
@@ -1331,7 +1331,7 @@ class PlayTable(Board):
                 continue
         return closed
 
-    def _decision_html(self, view: SeatView, legal: list[Action]) -> str:
+    def _decision_html(self, view: SeatView, legal: Sequence[Action]) -> str:
         """The learner's decision, in words, just under the table and above the board it uses."""
         if not legal:
             return ""
@@ -1364,7 +1364,7 @@ class PlayTable(Board):
         buttons = "".join(_button("act", str(a), self._describe(a, view)) for a in legal)
         return _decision(self._choice_prompt(legal), buttons)
 
-    def _choice_prompt(self, legal: list[Action]) -> str:
+    def _choice_prompt(self, legal: Sequence[Action]) -> str:
         kinds = {type(a) for a in legal}
         if AssignMetal in kinds:
             return "You won this trick with Metal: choose the suit it counts for."
@@ -1391,7 +1391,7 @@ class PlayTable(Board):
             body,
         )
 
-    def _pass_html(self, view: SeatView, legal: list[Action]) -> str:
+    def _pass_html(self, view: SeatView, legal: Sequence[Action]) -> str:
         count = len(next(a for a in legal if isinstance(a, Pass)).cards)
         cards = "".join(
             card_html(
@@ -1409,7 +1409,7 @@ class PlayTable(Board):
             f'<div class="tl-cards">{cards}</div>' + confirm + _button("clear", "", "Clear"),
         )
 
-    def _gems_html(self, view: SeatView, legal: list[Action]) -> str:
+    def _gems_html(self, view: SeatView, legal: Sequence[Action]) -> str:
         can_place = any(isinstance(a, Place) for a in legal)
         can_move = any(isinstance(a, Move) for a in legal)
         allowance = ""

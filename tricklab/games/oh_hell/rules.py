@@ -441,7 +441,8 @@ class OhHell(CoreRules[OhHellState]):
         return self._dealt(state, round_index, dealer, shuffled_ids(self, state.seed, round_index, DECK), facts)
 
     def core_deal(self, getrandbits: Callable[[int], int], first_dealer: int = 0) -> OhHellState:
-        return self._dealt(self._undealt(0, first_dealer), 0, first_dealer, shuffle_ids(DECK, getrandbits), None)
+        order = shuffle_ids(DECK, getrandbits, first=self.players * self.sizes[0] + 1)  # the hands, the trump
+        return self._dealt(self._undealt(0, first_dealer), 0, first_dealer, order, None)
 
     def _dealt(
         self, state: OhHellState, round_index: int, dealer: int, order: Sequence[int], facts: Facts | None
