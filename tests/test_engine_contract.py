@@ -871,6 +871,28 @@ def test_a_simulations_shuffle_of_the_first_cards_draws_them_uniformly() -> None
     assert shuffle_ids(range(n), random.Random(1).getrandbits, first=n) != list(range(n))
 
 
+def test_the_suit_tables_read_a_mask_as_bits_does() -> None:
+    """A deck whose suits each run in order reads a mask by suit tables (``CardIds.reader``; the
+    cards a hand may follow with, ``by_suit``) exactly as :func:`bits` reads it; a deck whose
+    suits interleave has no tables and reads by ``bits`` itself."""
+    from tricklab.cards import FrenchCard
+    from tricklab.games.core import ACE_HIGH, ACE_HIGH_IDS, CardIds, bits
+
+    source = random.Random(4)
+    read, by_suit = ACE_HIGH_IDS.reader(), ACE_HIGH_IDS.by_suit()
+    assert by_suit is not None and read is not bits
+    tables, shifts = by_suit
+    for _ in range(3000):
+        mask = source.getrandbits(52) & source.getrandbits(52)
+        assert read(mask) == bits(mask)
+        suit = source.randrange(4)
+        of_suit = mask & ACE_HIGH_IDS.suit_mask[suit]
+        assert tables[suit][of_suit >> shifts[suit]] == bits(of_suit)
+    assert read(0) == () and read((1 << 52) - 1) == tuple(range(52))
+    interleaved = CardIds(tuple(FrenchCard(suit, rank) for rank in ACE_HIGH for suit in "SH"), "SH")
+    assert interleaved.by_suit() is None and interleaved.reader() is bits
+
+
 # --- every match ends, and no card is ever lost ---------------------------------------------------
 
 

@@ -214,6 +214,7 @@ RULES_HOOKS = {
     "gem_allowance",
     "legal_ids",
     "quick_listed_id",
+    "listed_objects",
     "listed_action_id",
     "listed_id",
     "members",

@@ -83,9 +83,11 @@ class Match:
         the core's steps (``self._live``), or through ``rules.apply``."""
         core = rules if isinstance(rules, CoreRules) else None
         self._core: CoreRules[Any] | None = None
+        self._objects: dict[int, int] = {}  # the core's listed_objects
         self._live: LiveRound[Any] | None = None
         if core is not None and type(core).core_round is not CoreRules.core_round:
             self._core = core
+            self._objects = core.listed_objects()
         elif core is not None:
             self._live = LiveRound(core)
         self._ids: list[int] = []
@@ -175,6 +177,8 @@ class Match:
             if self._round is None and self._at_decision() is None:
                 return []
             ids = self._listed
+            if type(ids) is tuple:  # the round's few listed ids (not HandChoices)
+                return list(map(core.actions.__getitem__, ids))
         elif self._live is not None:
             core = self._live.rules
             ids = self._live.legal(self.state)
@@ -197,6 +201,21 @@ class Match:
         """
         core = self._core
         if core is not None:
+            round_ = self._round
+            if round_ is not None:  # the hot path: an action legal_actions listed, sent to the round
+                a = self._objects.get(id(action))
+                if a is not None and core.actions[a] is action and a in self._listed:
+                    self._round = None  # as in _send (written in: the hot path)
+                    try:
+                        self._to_play, self._listed = round_.send(a)
+                    except StopIteration as end:
+                        self._states.append(end.value)
+                    else:
+                        self._states.append(None)
+                        self._round = round_
+                    self._ids.append(a)
+                    self._actions.append(action)
+                    return
             self._apply_to_round(core, action)
             return
         rules = self.rules
@@ -224,6 +243,11 @@ class Match:
             if a is None:
                 a = core.listed_id(state, parsed)  # IllegalAction unless the rules list it
         assert round_ is not None, "a listed action has a round to go to"
+        self._send(core, round_, a)
+
+    def _send(self, core: CoreRules[Any], round_: Round[Any], a: int) -> None:
+        """Make the listed action ``a``: sent to the round, which stands at the next decision
+        (or returns the state at the match's end)."""
         self._round = None  # if anything below raises, the next step starts afresh from the states kept
         try:
             self._to_play, self._listed = round_.send(a)  # a decision is yielded

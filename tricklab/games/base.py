@@ -727,6 +727,8 @@ class Rules(ABC, Generic[S]):
         """A new match. Keywords are match options (e.g. ``first_dealer``) or rules options."""
         from ..match import Match
 
+        if not options:
+            return Match(self, seed)
         match_keys = set(self.match_option_names)
         rules_options = {k: v for k, v in options.items() if k not in match_keys}
         match_options = {k: v for k, v in options.items() if k in match_keys}

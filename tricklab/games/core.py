@@ -19,8 +19,9 @@ it (in the manner of OpenSpiel's ``legal_actions``/``apply_action``):
 A game may write its rules of play as a *round* instead (:meth:`CoreRules.core_round`, a
 generator that keeps the state in locals and packs a frozen one only when asked, see
 :data:`Round`): ``core_legal``/``core_step`` then run on it, a match keeps one running
-(:class:`LiveRound`), play-outs follow one (:func:`stepper`), and a trick is played by
-:func:`play_trick`, the trick machinery of every such game.
+(:class:`LiveRound`), play-outs follow one (:func:`stepper`). A trick game's round is
+:func:`trick_round`, the trick machinery of every such game, with the game's own rules as the
+hooks of its :class:`TrickDeal`.
 
 What every trick-taking game shares is written here once: card ids and masks
 (:class:`CardIds`), the seeded deal, the follow-suit mask, secret simultaneous choices
@@ -101,6 +102,16 @@ def highest(mask: int) -> int:
     return mask.bit_length() - 1
 
 
+#: per suit, the ids of each mask of that suit's cards, and the shift that indexes them (CardIds.by_suit)
+SuitTables = tuple[tuple[tuple[tuple[int, ...], ...], ...], tuple[int, ...]]
+
+
+@cache
+def _suit_table(offset: int, width: int) -> tuple[tuple[int, ...], ...]:
+    """The ids of each mask of ``width`` cards numbered from ``offset``, by the mask shifted down."""
+    return tuple(tuple(offset + b for b in range(width) if m >> b & 1) for m in range(1 << width))
+
+
 class CardIds:
     """A game's cards numbered ``0..n-1`` in its hand order, so a hand is a bit mask and the
     set bits of a mask, lowest first, are the hand as the game sorts it.
@@ -110,7 +121,7 @@ class CardIds:
     ``ids.hand(mask)`` (a tuple of cards) and ``ids.mask(cards)``.
     """
 
-    __slots__ = ("_hands", "cards", "id", "rank", "suit", "suit_mask", "suits")
+    __slots__ = ("_by_suit", "_hands", "_reader", "cards", "id", "rank", "suit", "suit_mask", "suits")
 
     def __init__(self, cards: Sequence[Card], suits: Sequence[str]) -> None:
         self.cards: tuple[Card, ...] = tuple(cards)
@@ -122,6 +133,42 @@ class CardIds:
             mask_of(i for i, c in enumerate(self.cards) if c.suit == s) for s in self.suits
         )
         self._hands: dict[int, tuple[Card, ...]] = {}
+        self._by_suit: SuitTables | None = None
+        self._reader: Callable[[int], tuple[int, ...]] | None = None
+
+    def by_suit(self) -> SuitTables | None:
+        """``(tables, shifts)`` such that the ids of a mask ``m`` of suit ``k``'s cards only are
+        ``tables[k][m >> shifts[k]]`` (what :func:`bits` gives, in one look-up: the cards a hand
+        may follow with), when each suit's cards are numbered in one run of at most 13; else
+        ``None``. Built when first asked (a 13-card suit's table has 8,192 entries, shared)."""
+        if self._by_suit is None:
+            runs = []
+            for m in self.suit_mask:
+                shift = (m & -m).bit_length() - 1
+                width = m.bit_length() - shift
+                if m >> shift != (1 << width) - 1 or width > 13:
+                    return None
+                runs.append((shift, width))
+            self._by_suit = (tuple(_suit_table(o, w) for o, w in runs), tuple(o for o, _ in runs))
+        return self._by_suit
+
+    def reader(self) -> Callable[[int], tuple[int, ...]]:
+        """A function as :func:`bits` for this deck's masks: for four suits each numbered in
+        one run (:meth:`by_suit`), four look-ups instead of one a byte (made once)."""
+        if self._reader is not None:
+            return self._reader
+        by_suit = self.by_suit()
+        if by_suit is None or len(by_suit[0]) != 4:
+            self._reader = bits
+            return bits
+        (t0, t1, t2, t3), (s0, s1, s2, s3) = by_suit
+        w0, w1, w2, w3 = (len(t) - 1 for t in by_suit[0])
+
+        def read(mask: int) -> tuple[int, ...]:
+            return t0[mask >> s0 & w0] + t1[mask >> s1 & w1] + t2[mask >> s2 & w2] + t3[mask >> s3 & w3]
+
+        self._reader = read
+        return read
 
     def __len__(self) -> int:
         return len(self.cards)
@@ -438,6 +485,9 @@ PACK = -1
 #: Automatic steps run inside; it returns the state at the match's end.
 Round = Generator["tuple[int, Sequence[int]] | S", int, S]
 
+#: decisions a round makes with ``yield from`` (bids, passes: :meth:`TrickDeal.before_tricks`)
+Decisions = Generator["tuple[int, Sequence[int]] | S", int, None]
+
 
 def round_step(round_: Round[S], action: int) -> S:
     """Start ``round_`` (a fresh :data:`Round`), make ``action`` and return the state after it."""
@@ -464,80 +514,141 @@ def decision(
 CardRule = Callable[[int], int]
 
 
-def play_trick(
-    held: list[int],
-    played: list[int],
-    taken: list[int],
-    seat: int,
-    leader: int,
-    next_seat: Sequence[int],
-    ids: CardIds,
-    values: Sequence[Sequence[int]],
-    pack: Callable[[int | None], S],
-    *,
-    lead: CardRule | None = None,
-    discard: CardRule | None = None,
-    facts: Facts | None = None,
-    card_fact: Callable[[int, int, tuple[int, ...]], Fact] | None = None,
-) -> Generator[tuple[int, Sequence[int]] | S, int, tuple[int, int, tuple[int, ...]]]:
-    """One trick of a round (:data:`Round`), from its lead or from the card it has reached, with
-    ``yield from``: the trick machinery every trick game shares, written once.
+class TrickDeal(Generic[S]):
+    """A deal of a trick game in play: what :func:`trick_round`, the round every trick game runs
+    on, reads and changes, and the hooks by which a game says what is its own.
 
-    At each turn the round yields ``(seat, ids of the cards allowed)``: to lead any card (or those
-    ``lead`` allows), then the led suit if the hand has it (:func:`follow_mask`), else any card
-    (or those ``discard`` allows); sent :data:`PACK`, it yields ``pack(seat)``. The card goes from
-    ``held[seat]`` to ``played``; the card of the highest ``values[led suit][card]`` takes the trick
-    (ties: the first played). With ``facts``, each card's fact ``card_fact(player, card, the
-    trick so far)`` is noted as it falls, with the state then (no one to play at the trick's
-    last card: it is not taken yet). The winner takes the cards (into ``taken[winner]``) and
-    ``played`` is emptied; returns ``(winner, the mask of the trick's cards, the trick's ids in
-    play order)``."""
-    n = len(held)
-    suit_of, suit_mask, cards_of = ids.suit, ids.suit_mask, bits
-    if played:
-        led = suit_of[played[0]]
-        value = values[led]
-        best_at = 0
-        for i in range(1, len(played)):
-            if value[played[i]] > value[played[best_at]]:
-                best_at = i
-        best, winner, cards = value[played[best_at]], (leader + best_at) % n, mask_of(played)
-    else:
-        led = -1
-    for k in range(len(played), n):
-        hand = held[seat]
-        if led < 0:
-            allowed = hand if lead is None else lead(hand)
-        else:
-            allowed = follow_mask(hand, led, ids)
-            if discard is not None and not hand & suit_mask[led]:
-                allowed = discard(hand)
-        a = yield seat, cards_of(allowed)
-        while a < 0:  # PACK (as in decision(), written in: the trick's hot loop)
-            a = yield pack(seat)
-        card = 1 << a
-        held[seat] = hand ^ card
-        played.append(a)
-        if led < 0:
-            led = suit_of[a]
-            value = values[led]
-            best, winner, cards = value[a], seat, card
-        else:
-            cards |= card
-            if value[a] > best:
-                best, winner = value[a], seat
-        if k < n - 1:
-            player, seat = seat, next_seat[seat]
-            if facts is not None:
-                assert card_fact is not None, "a card's fact is noted with card_fact"
-                facts.append((card_fact(player, a, tuple(played)), pack(seat)))
-        elif facts is not None:
-            assert card_fact is not None, "a card's fact is noted with card_fact"
-            facts.append((card_fact(seat, a, tuple(played)), pack(None)))
-    trick = tuple(played)
-    taken[winner] |= cards
-    played.clear()
-    return winner, cards, trick
+    A game's deal sets, before each trick (when it is made, in :meth:`before_tricks` or in
+    :meth:`trick_taken`):
+
+    * ``held``, ``played``, ``taken``: each seat's hand (a mask), the trick so far (ids in play
+      order; a round started mid-trick goes on from it) and each seat's cards taken (masks),
+      lists the round changes in place;
+    * ``seat`` (to play; the trick's next card) and ``leader`` (who led it);
+    * ``values[led suit][card]``: the card of the highest value takes the trick (ties: the
+      first played), e.g. trumps above the led suit above the rest;
+    * ``lead`` and ``discard``: the cards a hand may lead, and play when it cannot follow
+      (``None``: any), as :data:`CardRule`;
+    * ``facts``: the list the round notes its facts in, or ``None``.
+
+    and writes :meth:`pack` (the frozen state, its seat to play given), :meth:`before_tricks`
+    (the decisions before a deal's first trick, bids or passes, if any are due), :meth:`card_fact`
+    (the fact of a card played) and :meth:`trick_taken` (its bookkeeping, the deal's score and
+    the next deal, or the match's end). A new deal is loaded as new lists (``held`` and the
+    rest): the round then asks :meth:`before_tricks` and reads the deal afresh."""
+
+    held: list[int]
+    played: list[int]
+    taken: list[int]
+    seat: int
+    leader: int
+    next_seat: Sequence[int]
+    ids: CardIds
+    values: Sequence[Sequence[int]]
+    lead: CardRule | None = None
+    discard: CardRule | None = None
+    facts: Facts | None = None
+
+    def pack(self, to_play: int | None) -> S:
+        """The state now, frozen, with ``to_play`` to play."""
+        raise NotImplementedError
+
+    def before_tricks(self) -> Decisions[S] | None:
+        """The decisions due before the deal's first trick (each with :func:`decision`), or
+        ``None`` when the trick is next; ``seat``, ``leader`` and the rest are set when they end."""
+        return None
+
+    def card_fact(self, player: int, card: int, trick: tuple[int, ...]) -> Fact:
+        """The fact of ``player``'s ``card`` (``trick``: the trick so far, that card last)."""
+        raise NotImplementedError
+
+    def trick_taken(self, winner: int, cards: int, trick: tuple[int, ...]) -> S | None:
+        """After ``winner`` took the trick (``cards``: its mask; ``trick``: its ids in play order;
+        ``taken`` already holds it, ``played`` is empty): the game's bookkeeping, then ``seat``
+        and ``leader`` for the next trick (or a new deal's); the state at the match's end when
+        it ended, else ``None``."""
+        raise NotImplementedError
+
+
+def trick_round(deal: TrickDeal[S]) -> Round[S]:
+    """The round of a trick game (:data:`Round`), from a decision to the match's end: the trick
+    machinery every trick game shares, written once, with ``deal``'s hooks for the rest.
+
+    Before a deal's tricks, the decisions ``deal.before_tricks()`` has due. Then each trick: at each
+    turn the round yields ``(seat, ids of the cards allowed)``, to lead any card (or those
+    ``deal.lead`` allows), then the led suit if the hand has it (:func:`follow_mask`), else any
+    card (or those ``deal.discard`` allows); sent :data:`PACK`, it yields ``deal.pack(seat)``.
+    The card goes from ``held[seat]`` to ``played``, its fact noted with the state then (no one
+    to play at the trick's last card: it is not taken yet). The card of the highest
+    ``values[led suit][card]`` takes the trick: its cards go into ``taken[winner]``, ``played``
+    is emptied, and ``deal.trick_taken`` goes on from there."""
+    ids = deal.ids
+    suit_of, suit_mask = ids.suit, ids.suit_mask
+    by_suit = ids.by_suit()  # the ids a hand may follow with, in one look-up where suits run in order
+    cards_of = ids.reader()
+    tables, shifts = by_suit if by_suit is not None else ((), ())
+    facts = deal.facts
+    while True:  # a deal: its decisions before the tricks, then its tricks
+        before = deal.before_tricks()
+        if before is not None:
+            yield from before
+        held, played, taken, next_seat = deal.held, deal.played, deal.taken, deal.next_seat
+        values, lead, discard = deal.values, deal.lead, deal.discard
+        n = len(held)
+        while held is deal.held:  # a trick (a new deal is a new list of hands)
+            seat = deal.seat
+            if played:  # a round started mid-trick
+                led = suit_of[played[0]]
+                value, led_mask = values[led], suit_mask[led]
+                best_at = 0
+                for i in range(1, len(played)):
+                    if value[played[i]] > value[played[best_at]]:
+                        best_at = i
+                best, winner, cards = value[played[best_at]], (deal.leader + best_at) % n, mask_of(played)
+                follow = tables[led] if tables else ()
+                shift = shifts[led] if tables else 0
+            else:
+                led = -1
+            for k in range(len(played), n):
+                hand = held[seat]
+                if led < 0:
+                    listed = cards_of(hand if lead is None else lead(hand))
+                else:
+                    allowed = hand & led_mask  # follow suit if you can (follow_mask, written in)
+                    if not allowed:
+                        listed = cards_of(hand if discard is None else discard(hand))
+                    elif follow:
+                        listed = follow[allowed >> shift]
+                    else:
+                        listed = cards_of(allowed)
+                a = yield seat, listed
+                while a < 0:  # PACK (as in decision(), written in: the trick's hot loop)
+                    a = yield deal.pack(seat)
+                card = 1 << a
+                held[seat] = hand ^ card
+                played.append(a)
+                if led < 0:
+                    led = suit_of[a]
+                    value, led_mask = values[led], suit_mask[led]
+                    follow = tables[led] if tables else ()
+                    shift = shifts[led] if tables else 0
+                    best, winner, cards = value[a], seat, card
+                else:
+                    cards |= card
+                    if value[a] > best:
+                        best, winner = value[a], seat
+                if k < n - 1:
+                    player, seat = seat, next_seat[seat]
+                    if facts is not None:
+                        facts.append((deal.card_fact(player, a, tuple(played)), deal.pack(seat)))
+                elif facts is not None:
+                    facts.append((deal.card_fact(seat, a, tuple(played)), deal.pack(None)))
+            trick = tuple(played)
+            taken[winner] |= cards
+            played.clear()
+            over = deal.trick_taken(winner, cards, trick)
+            if over is not None:
+                return over
 
 
 class LiveRound(Generic[S]):
@@ -729,14 +840,20 @@ class CoreRules(Rules[S]):
             return a
         return self.listed_id(state, self.parse_action(action))
 
+    def listed_objects(self) -> dict[int, int]:
+        """The id of each listed Action object, by the object's identity (built when first asked):
+        what ``legal_actions`` hands out comes back to ``apply``, and an int key is cheaper to look
+        up than an action's hash. Check ``self.actions[id] is action`` on a hit."""
+        objects = self._listed_objects
+        if objects is None:
+            objects = self._listed_objects = {id(a): i for i, a in enumerate(self.actions)}
+        return objects
+
     def quick_listed_id(self, action: object, listed: Sequence[int]) -> int | None:
         """The id of ``action`` if it is an Action whose id is in ``listed`` (the ids listed now),
         in one look-up for an object ``legal_actions`` handed out; ``None`` for anything else (text,
         another spelling, an action not listed), which :meth:`listed_id` then reads and explains."""
-        objects = self._listed_objects
-        if objects is None:
-            objects = self._listed_objects = {id(a): i for i, a in enumerate(self.actions)}
-        a = objects.get(id(action))
+        a = self.listed_objects().get(id(action))
         if a is None or self.actions[a] is not action:
             a = self._action_ids.get(action) if isinstance(action, Action) else None
         return a if a is not None and a in listed else None

@@ -46,10 +46,12 @@ from ..base import (
 from ..capabilities import Capabilities, Decision, DecisionKind, Example, Level, Quiz, Ref, led_suit
 from ..core import (
     CoreRules,
+    Decisions,
     Fact,
     Facts,
     HandChoices,
     Round,
+    TrickDeal,
     deal_hands,
     decide,
     decision,
@@ -57,11 +59,11 @@ from ..core import (
     hidden_hands,
     mask_census,
     mask_of,
-    play_trick,
     round_step,
     shuffle_ids,
     shuffled_ids,
     totals_of,
+    trick_round,
 )
 from .facts import (
     HEART_MASK,
@@ -486,103 +488,11 @@ class Hearts(CoreRules[HeartsState]):
         return round_step(self.core_round(state, facts), action)
 
     def core_round(self, state: HeartsState, facts: Facts | None) -> Round[HeartsState]:
-        """The rules of play, from ``state`` to the match's end, as a :data:`~..core.Round`: each
-        seat's three cards chosen in secret and passed together (``ht.pass``), the 2 of clubs
-        leading (``ht.lead.first``), the tricks (``ht.follow``, ``ht.first.trick``,
-        ``ht.hearts.broken``; ``ht.trick``: the highest card of the led suit takes it, its taker
-        leads the next, ``ht.lead.next``), the hand
-        scored (``ht.score``, ``ht.moon``) and the next dealt, or the match ended (``ht.win``).
-        The state lives in locals; it is packed into a :class:`HeartsState` when the driver
-        sends ``PACK`` and for each fact."""
-        (seed, phase, seat, rnd, dealer, direction, held_, passes_, leader, played_, number, taken_, broken, last,
-         scores, gave) = state  # fmt: skip
-        held, passes, played, taken = list(held_), list(passes_), list(played_), list(taken_)
-        options, masks = self.options, self._masks
-        first_trick, jack = options.first_trick, options.jack
-
-        def pack(to_play: int | None) -> HeartsState:
-            broke = broken or bool(mask_of(played) & POINT_CARDS)  # a point card in the trick so far breaks them
-            return HeartsState(
-                seed, phase, to_play, rnd, dealer, direction, tuple(held), tuple(passes), leader, tuple(played),
-                number, tuple(taken), broke, last, scores, gave,
-            )  # fmt: skip
-
-        note = None if facts is None else facts.append
-
-        def lead(hand: int) -> int:  # ``ht.lead.first``, ``ht.hearts.broken``
-            if number == 0:
-                return 1 << TWO_OF_CLUBS
-            return hand & ~HEART_MASK or hand if not broken else hand
-
-        def discard(hand: int) -> int:  # ``ht.first.trick``
-            return hand & ~POINT_CARDS or hand if number == 0 and first_trick else hand
-
-        def card_fact(player: int, card: int, trick: tuple[int, ...]) -> Fact:
-            before = broken or bool(mask_of(trick[:-1]) & POINT_CARDS)
-            return CardPlayed(player, card, trick, not before and bool(1 << card & POINT_CARDS))
-
-        while True:
-            assert seat is not None, "a round starts at a decision"
-            if phase is PASS:
-                a = yield from decision(seat, pass_ids(held[seat]), pack)
-                chosen = masks[a - PASS_BASE]
-                held[seat] &= ~chosen
-                passes[seat] = chosen
-                chooser, seat = seat, (seat + 1) % PLAYERS
-                if seat != (dealer + 1) % PLAYERS:
-                    if note is not None:
-                        note((PassChosen(chooser, chosen), pack(seat)))
-                    continue
-                if note is not None:
-                    note((PassChosen(chooser, chosen), pack(None)))
-                gave = tuple(passes)
-                held = [held[s] | gave[(s - direction) % PLAYERS] for s in range(PLAYERS)]
-                passes = [0] * PLAYERS
-                phase, seat = PLAY, first_lead(held)
-                leader = seat
-                if note is not None:
-                    note((PassesExchanged(None, gave, direction), pack(seat)))
-                continue
-            # a trick (``ht.follow``; ``ht.trick``: the highest card of the led suit, by ``VALUE``, takes it)
-            winner, cards, trick = yield from play_trick(
-                held,
-                played,
-                taken,
-                seat,
-                leader,
-                NEXT,
-                IDS,
-                VALUE,
-                pack,
-                lead=lead,
-                discard=discard,
-                facts=facts,
-                card_fact=card_fact,
-            )
-            broken = broken or bool(cards & POINT_CARDS)
-            number += 1
-            last = (leader, winner, *trick)
-            leader = seat = winner
-            if note is not None:
-                points = points_of(cards, jack)
-                note((TrickTaken(winner, number, last[0], trick, ranking(trick), points), pack(seat)))
-            if number < CARDS_EACH:
-                continue
-            # the hand is over: scored (``ht.score``, ``ht.moon``), then the next dealt or the match ended
-            hand_points, moon = hand_scores(tuple(taken), options)
-            scores = (*scores, hand_points)
-            done = pack(None)
-            if note is not None:
-                note((HandScored(None, tuple(points_of(t, jack) for t in taken), hand_points, moon), done))
-            if max(totals_of(scores, PLAYERS)) >= options.target or rnd + 1 >= MOST_HANDS:
-                phase = OVER
-                over = pack(None)
-                if note is not None:
-                    note((MatchEnded(None), over))
-                return over
-            (seed, phase, seat, rnd, dealer, direction, held_, passes_, leader, played_, number, taken_, broken, last,
-             scores, gave) = self._deal(done, rnd + 1, (dealer + 1) % PLAYERS, facts)  # fmt: skip
-            held, passes, played, taken = list(held_), list(passes_), list(played_), list(taken_)
+        """The rules of play, from ``state`` to the match's end, as a :data:`~..core.Round`: the
+        engine's trick round (``ht.follow``; ``ht.trick``: the highest card of the led suit takes
+        it, its taker leads the next, ``ht.lead.next``) on a Hearts deal (:class:`_Deal`: the
+        passes, what may be led and discarded, the points, the score and the next hand)."""
+        return trick_round(_Deal(self, state, facts))
 
     # --- refusals, and the decision in words -----------------------------------------------------------
 
@@ -775,6 +685,111 @@ class Hearts(CoreRules[HeartsState]):
 
 
 # --- words and pure rule functions ----------------------------------------------------------------
+
+
+class _Deal(TrickDeal[HeartsState]):
+    """Hearts' own rules on the engine's trick round (:func:`~..core.trick_round`): each seat's
+    three cards chosen in secret and passed together (``ht.pass``), the 2 of clubs leading
+    (``ht.lead.first``), hearts led once broken (``ht.hearts.broken``), no points on the first
+    trick (``ht.first.trick``), the hand scored (``ht.score``, ``ht.moon``) and the next dealt,
+    or the match ended (``ht.win``). The state lives here between decisions; it is packed into
+    a :class:`HeartsState` when the driver sends ``PACK`` and for each fact."""
+
+    ids, next_seat, values = IDS, NEXT, VALUE
+
+    def __init__(self, rules: Hearts, state: HeartsState, facts: Facts | None) -> None:
+        self.rules, self.facts, self.options, self.masks = rules, facts, rules.options, rules._masks
+        self.lead, self.discard = self._lead, self._discard
+        self.load(state)
+
+    def load(self, state: HeartsState) -> None:
+        """Play on from ``state`` (at a decision, or just dealt)."""
+        (self.seed, self.phase, seat, self.rnd, self.dealer, self.direction, held, passes, self.leader, played,
+         self.number, taken, self.broken, self.last, self.scores, self.gave) = state  # fmt: skip
+        assert seat is not None, "a round starts at a decision"
+        self.seat = seat
+        self.held, self.passes, self.played, self.taken = list(held), list(passes), list(played), list(taken)
+
+    def pack(self, to_play: int | None) -> HeartsState:
+        # a point card in the trick so far breaks hearts
+        broke = self.broken or bool(mask_of(self.played) & POINT_CARDS)
+        return HeartsState(
+            self.seed, self.phase, to_play, self.rnd, self.dealer, self.direction, tuple(self.held),
+            tuple(self.passes), self.leader, tuple(self.played), self.number, tuple(self.taken), broke, self.last,
+            self.scores, self.gave,
+        )  # fmt: skip
+
+    def _lead(self, hand: int) -> int:  # ``ht.lead.first``, ``ht.hearts.broken``
+        if self.number == 0:
+            return 1 << TWO_OF_CLUBS
+        return hand & ~HEART_MASK or hand if not self.broken else hand
+
+    def _discard(self, hand: int) -> int:  # ``ht.first.trick``
+        return hand & ~POINT_CARDS or hand if self.number == 0 and self.options.first_trick else hand
+
+    def before_tricks(self) -> Decisions[HeartsState] | None:
+        return self._passes() if self.phase is PASS else None
+
+    def _passes(self) -> Decisions[HeartsState]:
+        """Each seat's three cards, chosen in secret from the dealer's left, then passed
+        together in the hand's direction (``ht.pass``); the 2 of clubs leads."""
+        held, passes, masks, note = self.held, self.passes, self.masks, self.facts
+        first = (self.dealer + 1) % PLAYERS
+        while True:
+            seat = self.seat
+            a = yield from decision(seat, pass_ids(held[seat]), self.pack)
+            chosen = masks[a - PASS_BASE]
+            held[seat] &= ~chosen
+            passes[seat] = chosen
+            self.seat = (seat + 1) % PLAYERS
+            if self.seat != first:
+                if note is not None:
+                    note.append((PassChosen(seat, chosen), self.pack(self.seat)))
+                continue
+            if note is not None:
+                note.append((PassChosen(seat, chosen), self.pack(None)))
+            self.gave = gave = tuple(passes)
+            direction = self.direction
+            self.held = [held[s] | gave[(s - direction) % PLAYERS] for s in range(PLAYERS)]
+            self.passes = [0] * PLAYERS
+            self.phase, self.seat = PLAY, first_lead(self.held)
+            self.leader = self.seat
+            if note is not None:
+                note.append((PassesExchanged(None, gave, direction), self.pack(self.seat)))
+            return
+
+    def card_fact(self, player: int, card: int, trick: tuple[int, ...]) -> Fact:
+        before = self.broken or bool(mask_of(trick[:-1]) & POINT_CARDS)
+        return CardPlayed(player, card, trick, not before and bool(1 << card & POINT_CARDS))
+
+    def trick_taken(self, winner: int, cards: int, trick: tuple[int, ...]) -> HeartsState | None:
+        self.broken = self.broken or bool(cards & POINT_CARDS)
+        self.number += 1
+        self.last = (self.leader, winner, *trick)
+        self.leader = self.seat = winner
+        note, options = self.facts, self.options
+        if note is not None:
+            points = points_of(cards, options.jack)
+            note.append(
+                (TrickTaken(winner, self.number, self.last[0], trick, ranking(trick), points), self.pack(winner))
+            )
+        if self.number < CARDS_EACH:
+            return None
+        # the hand is over: scored (``ht.score``, ``ht.moon``), then the next dealt or the match ended
+        taken = tuple(self.taken)
+        hand_points, moon = hand_scores(taken, options)
+        self.scores = (*self.scores, hand_points)
+        done = self.pack(None)
+        if note is not None:
+            note.append((HandScored(None, tuple(points_of(t, options.jack) for t in taken), hand_points, moon), done))
+        if max(totals_of(self.scores, PLAYERS)) >= options.target or self.rnd + 1 >= MOST_HANDS:
+            self.phase = OVER
+            over = self.pack(None)
+            if note is not None:
+                note.append((MatchEnded(None), over))
+            return over
+        self.load(self.rules._deal(done, self.rnd + 1, (self.dealer + 1) % PLAYERS, note))
+        return None
 
 
 def _suit(index: int) -> str:

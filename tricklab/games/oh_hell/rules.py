@@ -56,21 +56,22 @@ from ..capabilities import (
 )
 from ..core import (
     CoreRules,
+    Decisions,
     Fact,
     Facts,
     Round,
+    TrickDeal,
     deal_hands,
     decide,
-    decision,
     follow_mask,
     hidden_hands,
     mask_census,
     mask_of,
-    play_trick,
     round_step,
     shuffle_ids,
     shuffled_ids,
     totals_of,
+    trick_round,
 )
 from .facts import (
     IDS,
@@ -495,85 +496,11 @@ class OhHell(CoreRules[OhHellState]):
         return round_step(self.core_round(state, facts), action)
 
     def core_round(self, state: OhHellState, facts: Facts | None) -> Round[OhHellState]:
-        """The rules of play, from ``state`` to the match's end, as a :data:`~..core.Round`: bids
-        aloud (``oh.bid``, the dealer's hook ``oh.hook``), then the tricks (``oh.follow``,
-        ``oh.trick``: the best card takes it and its taker leads the next, ``oh.lead.next``),
-        the deal scored (``oh.score``) and the next dealt, or the match ended. The state lives in
-        locals; it is packed into an :class:`OhHellState` when the driver sends ``PACK`` and
-        for each fact."""
-        (seed, phase, seat, rnd, dealer, size, turned, stock, held_, bids_, leader, played_, number, won_, taken_, last,
-         scores, exact) = state  # fmt: skip
-        held, bids, played, won, taken = list(held_), list(bids_), list(played_), list(won_), list(taken_)
-        next_seat, hook, penalty = self._next, self.options.hook, self.options.penalty
-        trump = SUIT_OF[turned]
-        values = VALUE[trump]
-
-        def pack(to_play: int | None) -> OhHellState:
-            return OhHellState(
-                seed, phase, to_play, rnd, dealer, size, turned, stock, tuple(held), tuple(bids), leader,
-                tuple(played), number, tuple(won), tuple(taken), last, scores, exact,
-            )  # fmt: skip
-
-        note = None if facts is None else facts.append
-
-        def card_fact(player: int, card: int, trick: tuple[int, ...]) -> Fact:
-            return CardPlayed(player, card, trick, trump)
-
-        while True:
-            assert seat is not None, "a round starts at a decision"
-            if phase is BID:
-                legal = _BIDS[size]
-                if hook and seat == dealer:
-                    forbidden = hook_bid(bids, size)
-                    if forbidden is not None and forbidden <= size:
-                        legal = legal[:forbidden] + legal[forbidden + 1 :]
-                else:
-                    forbidden = None
-                a = yield from decision(seat, legal, pack)
-                bid = a - BID_ID
-                bids[seat] = bid
-                bidder = seat
-                if seat != dealer:
-                    seat = next_seat[seat]
-                else:
-                    phase, seat = PLAY, next_seat[dealer]
-                    leader = seat
-                if note is not None:
-                    note((BidMade(bidder, bid, forbidden), pack(seat)))
-                continue
-            # a trick (``oh.follow``; ``oh.trick``: the card of the highest ``VALUE`` takes it)
-            winner, _, trick = yield from play_trick(
-                held, played, taken, seat, leader, next_seat, IDS, values, pack, facts=facts, card_fact=card_fact
-            )
-            won[winner] += 1
-            number += 1
-            last = (leader, winner, *trick)
-            leader = seat = winner
-            if note is not None:
-                note((TrickTaken(winner, number, last[0], trick, ranking(trick, trump), trump), pack(seat)))
-            if number < size:
-                continue
-            # the deal is over: scored (``oh.score``), then the next dealt or the match ended
-            final = tuple(b for b in bids if b is not None)
-            points_ = tuple([points(b, w, penalty) for b, w in zip(final, won, strict=True)])
-            scores = (*scores, points_)
-            exact = tuple([e + (b == w) for e, b, w in zip(exact, final, won, strict=True)])
-            last_deal = rnd + 1 >= len(self.sizes)
-            if facts is not None or not last_deal:
-                done = pack(None)
-                if note is not None:
-                    note((DealScored(None, final, tuple(won), points_), done))
-            if last_deal:
-                phase = OVER
-                over = pack(None)
-                if note is not None:
-                    note((MatchEnded(None), over))
-                return over
-            (seed, phase, seat, rnd, dealer, size, turned, stock, held_, bids_, leader, played_, number, won_, taken_,
-             last, scores, exact) = self._deal(done, rnd + 1, next_seat[dealer], facts)  # fmt: skip
-            held, bids, played, won, taken = list(held_), list(bids_), list(played_), list(won_), list(taken_)
-            trump = SUIT_OF[turned]
-            values = VALUE[trump]
+        """The rules of play, from ``state`` to the match's end, as a :data:`~..core.Round`: the
+        engine's trick round (``oh.follow``, ``oh.trick``: the best card takes it and its taker
+        leads the next, ``oh.lead.next``) on an Oh Hell deal (:class:`_Deal`: the bids, the
+        trump, the score and the next deal)."""
+        return trick_round(_Deal(self, state, facts))
 
     # --- refusals, and the decision in words -----------------------------------------------------------
 
@@ -745,6 +672,108 @@ class OhHell(CoreRules[OhHellState]):
 
 
 # --- words and pure rule functions ----------------------------------------------------------------
+
+
+class _Deal(TrickDeal[OhHellState]):
+    """Oh Hell's own rules on the engine's trick round (:func:`~..core.trick_round`): bids aloud
+    before the first trick (``oh.bid``, the dealer's hook ``oh.hook``), each trick counted to
+    its taker, the deal scored (``oh.score``) and the next dealt, or the match ended. The state
+    lives here between decisions; it is packed into an :class:`OhHellState` when the driver
+    sends ``PACK`` and for each fact."""
+
+    ids = IDS
+
+    def __init__(self, rules: OhHell, state: OhHellState, facts: Facts | None) -> None:
+        self.rules, self.facts, self.next_seat = rules, facts, rules._next
+        self.hook, self.penalty = rules.options.hook, rules.options.penalty
+        self.load(state)
+
+    def load(self, state: OhHellState) -> None:
+        """Play on from ``state`` (at a decision, or just dealt)."""
+        (self.seed, self.phase, seat, self.rnd, self.dealer, self.size, self.turned, self.stock, held, bids,
+         self.leader, played, self.number, won, taken, self.last, self.scores, self.exact) = state  # fmt: skip
+        assert seat is not None, "a round starts at a decision"
+        self.seat = seat
+        self.held, self.bids, self.played, self.won, self.taken = (
+            list(held),
+            list(bids),
+            list(played),
+            list(won),
+            list(taken),
+        )
+        self.trump = SUIT_OF[self.turned]
+        self.values = VALUE[self.trump]
+
+    def pack(self, to_play: int | None) -> OhHellState:
+        return OhHellState(
+            self.seed, self.phase, to_play, self.rnd, self.dealer, self.size, self.turned, self.stock,
+            tuple(self.held), tuple(self.bids), self.leader, tuple(self.played), self.number, tuple(self.won),
+            tuple(self.taken), self.last, self.scores, self.exact,
+        )  # fmt: skip
+
+    def before_tricks(self) -> Decisions[OhHellState] | None:
+        return self._bids() if self.phase is BID else None
+
+    def _bids(self) -> Decisions[OhHellState]:
+        """Each seat's bid aloud, from the dealer's left (``oh.bid``); the dealer's may not make
+        the bids add up to the tricks (``oh.hook``)."""
+        bids, dealer, size, next_seat, note = self.bids, self.dealer, self.size, self.next_seat, self.facts
+        while self.phase is BID:
+            seat = self.seat
+            legal = _BIDS[size]
+            forbidden = hook_bid(bids, size) if self.hook and seat == dealer else None
+            if forbidden is not None and forbidden <= size:
+                legal = legal[:forbidden] + legal[forbidden + 1 :]
+            a = yield seat, legal
+            while a < 0:  # PACK (as in decision(), written in)
+                a = yield self.pack(seat)
+            bid = a - BID_ID
+            bids[seat] = bid
+            if seat != dealer:
+                self.seat = next_seat[seat]
+            else:
+                self.phase = PLAY
+                self.seat = self.leader = next_seat[dealer]
+            if note is not None:
+                note.append((BidMade(seat, bid, forbidden), self.pack(self.seat)))
+
+    def card_fact(self, player: int, card: int, trick: tuple[int, ...]) -> Fact:
+        return CardPlayed(player, card, trick, self.trump)
+
+    def trick_taken(self, winner: int, cards: int, trick: tuple[int, ...]) -> OhHellState | None:
+        self.won[winner] += 1
+        self.number += 1
+        self.last = (self.leader, winner, *trick)
+        self.leader = self.seat = winner
+        note = self.facts
+        if note is not None:
+            note.append(
+                (
+                    TrickTaken(winner, self.number, self.last[0], trick, ranking(trick, self.trump), self.trump),
+                    self.pack(winner),
+                )
+            )
+        if self.number < self.size:
+            return None
+        # the deal is over: scored (``oh.score``), then the next dealt or the match ended
+        won, penalty = self.won, self.penalty
+        final = tuple(b for b in self.bids if b is not None)
+        points_ = tuple([points(b, w, penalty) for b, w in zip(final, won, strict=True)])
+        self.scores = (*self.scores, points_)
+        self.exact = tuple([e + (b == w) for e, b, w in zip(self.exact, final, won, strict=True)])
+        last_deal = self.rnd + 1 >= len(self.rules.sizes)
+        if note is not None or not last_deal:
+            done = self.pack(None)
+            if note is not None:
+                note.append((DealScored(None, final, tuple(won), points_), done))
+        if last_deal:
+            self.phase = OVER
+            over = self.pack(None)
+            if note is not None:
+                note.append((MatchEnded(None), over))
+            return over
+        self.load(self.rules._deal(done, self.rnd + 1, self.next_seat[self.dealer], note))
+        return None
 
 
 def _adds_up(size: int) -> str:
