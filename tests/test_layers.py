@@ -7,16 +7,17 @@ the entries those fill.)
 string, the way a game's capabilities point at its bots, advice and review. The modules are read
 as source (``ast``), not imported.
 
-No module outside a game's folder names a game (the registry, ``tricklab.games``, lists them). The
-engine is not quite there: the types its capabilities declare for the analysis' entries are
-imported for type checking only, and are listed below, exactly; a new crossing fails
-the test, and a crossing that is gone must be struck from the list, so it only shrinks."""
+No module outside a game's folder names a game (the registry, ``tricklab.games``, lists them), and
+the engine names nothing above it, not even for type checking: a game's capabilities point at the
+analysis' entries by ``Ref`` strings, and the analysis checks what it loads (``Ref.load_as``)."""
 
 from __future__ import annotations
 
 import ast
 import re
 from pathlib import Path
+
+import pytest
 
 import tricklab
 
@@ -52,13 +53,9 @@ ABOVE_THE_ENGINE = (
     "tricklab.playouts",
 )
 
-#: engine modules that still name what is above the engine: (module, what it names)
-ENGINE_STILL_REACHING_UP = {
-    ("tricklab.games.capabilities", "tricklab.advisor"),
-    ("tricklab.games.capabilities", "tricklab.moves"),
-    ("tricklab.games.capabilities", "tricklab.puzzles"),
-    ("tricklab.games.capabilities", "tricklab.review"),
-}
+#: engine modules that still name what is above the engine: (module, what it names); none now
+#: (a game's capabilities point at the analysis' entries by ``Ref``, read there with ``load_as``)
+ENGINE_STILL_REACHING_UP: set[tuple[str, str]] = set()
 _REF = re.compile(r"^(tricklab(?:\.\w+)+):\w+$")
 
 
@@ -225,3 +222,16 @@ def test_the_mention_scan_finds_a_name_in_any_case() -> None:
     assert "tricklab/games/__init__.py" in _files_mentioning(("OH_HELL",))
     assert "tricklab/games/__init__.py" not in _files_mentioning(("OH_HELL",), 0)
     assert _files_mentioning(("no game is called this",)) == set()
+
+
+def test_what_a_game_offers_the_analysis_is_checked_as_it_is_loaded() -> None:
+    """The engine declares a game's advisor, review and moves entries as ``Ref[object]`` (it names
+    none of their types); the analysis loads each with ``load_as`` its own type, and a ref that
+    points at something else is a ``TypeError`` naming the path."""
+    from tricklab.games.capabilities import Ref
+    from tricklab.review import ReviewEntry
+
+    review = tricklab.find_game("hearts").capabilities.review
+    assert review is not None and isinstance(review.load_as(ReviewEntry), ReviewEntry)
+    with pytest.raises(TypeError, match=r"tricklab.games.hearts.rules:TITLE is str, not the ReviewEntry"):
+        Ref("tricklab.games.hearts.rules:TITLE").load_as(ReviewEntry)

@@ -731,7 +731,7 @@ def _check_game(rules: Rules[Any] | type[Rules[Any]]) -> AdvisorEntry:
     if ref is None:
         known = " and ".join(cls.title for cls in games_with(lambda offers: offers.advice is not None))
         raise AdviceUnavailable(f"{rules.title} has no bids to advise on; the advisor knows {known}")
-    return ref.load()
+    return ref.load_as(AdvisorEntry)
 
 
 def _check_view(rules: Rules[Any], view: SeatView) -> tuple[int, BiddingView]:
@@ -858,9 +858,11 @@ def deal_hooks(rules: Rules[Any]) -> DealHooks:
     declares them (``Capabilities.advice``, ``Capabilities.review``)."""
     offers = check_rules(rules, "deal_hooks").capabilities
     if offers.advice is not None:
-        return offers.advice.load()
+        return offers.advice.load_as(AdvisorEntry)
     if offers.review is not None:
-        return offers.review.load()
+        from .review import ReviewEntry  # the review builds on the advisor
+
+        return offers.review.load_as(ReviewEntry)
     return _check_game(rules)  # raises AdviceUnavailable, naming the games the advisor knows
 
 

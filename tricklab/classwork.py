@@ -48,6 +48,7 @@ from .match import Match
 from .moves import try_moves
 from .puzzles import Choice, PositionQuestion
 from .quiz import Question, winner_prompt, winning_reasons
+from .review import ReviewEntry
 
 #: the kinds of class question (the store's ``KINDS``)
 KINDS = ("quiz", "which-wins", "play", "bid", "move")
@@ -213,7 +214,7 @@ def decision(
         f"The judge's choice: {choice_name(rules, best.action)}, about {score_text(rules, best.mean)} on average "
         f"over {best.samples} deals that fit what {rules.seat_name(seat)} knew."
     )
-    reasons = choice_reasons(rules, review.load().wording, ev, best)
+    reasons = choice_reasons(rules, review.load_as(ReviewEntry).wording, ev, best)
     return ClassQuestion(kind, rules.name, rules.players, prompt, picture, choices, right, answer, reasons, figures)
 
 

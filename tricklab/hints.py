@@ -105,7 +105,9 @@ def judged_hint(match: Match, bot: Bot | Decider, *, samples: int = JUDGE_SAMPLE
         return thumb
     ev = evaluate(match, tried=thumb.action, samples=samples, seed=seed)
     best = ev.best
-    entry = rules.capabilities.review.load()
+    from .review import ReviewEntry  # the review builds on the hints' judge
+
+    entry = rules.capabilities.review.load_as(ReviewEntry)
     limits = tuple(r for r in thumb.reasons if not r.rule_id.startswith(RULE_OF_THUMB))
     thumbs = tuple(r for r in thumb.reasons if r.rule_id.startswith(RULE_OF_THUMB))
     judged = choice_reasons(

@@ -272,7 +272,9 @@ def evaluate_steps(
             tried_id = rules.action_id(rules.canonical_action(state, action))
         if tried_id is None or tried_id not in listed:
             raise InvalidOption(f"{describe(tried)} is not one of the choices there")
-    entry = review.load()
+    from .review import ReviewEntry  # the review builds on the judge
+
+    entry = review.load_as(ReviewEntry)
     return _Judge(match, rules, entry, at, seat, listed, tried_id, samples, seed).steps()
 
 

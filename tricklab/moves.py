@@ -123,7 +123,7 @@ def entry_of(rules: Rules[Any]) -> MovesEntry:
     ref = check_rules(rules, "trying moves").capabilities.moves
     if ref is None or not isinstance(rules, CoreRules):
         raise InvalidOption(f"trying moves is not offered for {rules.title}")
-    return ref.load()
+    return ref.load_as(MovesEntry)
 
 
 def offers_moves(game: type[Rules[Any]] | Rules[Any]) -> bool:

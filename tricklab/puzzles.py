@@ -227,7 +227,7 @@ def questions(
     seed = check_seed(seed)
     if isinstance(count, bool) or not isinstance(count, int) or not 1 <= count <= MAX_COUNT:
         raise InvalidOption(f"a quiz has 1 to {MAX_COUNT} questions, not {describe(count)}")
-    puzzle = step.puzzle.load()
+    puzzle = step.puzzle.load_as(Puzzle)
     rng = random.Random(f"tricklab:puzzle:{rules.name}:{rules.players}:{step.number}:{seed}")
     found: list[PositionQuestion] = []
     seen: set[tuple[object, str | None]] = set()
@@ -257,7 +257,7 @@ def check(question: PositionQuestion, answer: object) -> PositionVerdict:
     if not isinstance(question, PositionQuestion):
         raise InvalidOption(f"check marks a position question, not {describe(question)}")
     given = _choice(question, answer)
-    puzzle = _level(question.rules, question.level).puzzle.load()
+    puzzle = _level(question.rules, question.level).puzzle.load_as(Puzzle)
     marking = puzzle.mark(question.rules, question.asked, given)
     correct = given in marking.right
     deciding = marking.reasons if correct else marking.deciding or marking.reasons

@@ -142,7 +142,7 @@ class _Thresholds(Mapping[str, Mapping[str, float]]):
         cls = GAMES.get(name) if isinstance(name, str) else None
         if cls is None or cls.capabilities.review is None:
             raise KeyError(name)
-        return dict(cls.capabilities.review.load().thresholds)
+        return dict(cls.capabilities.review.load_as(ReviewEntry).thresholds)
 
     def __iter__(self) -> Iterator[str]:
         return (name for name, cls in GAMES.items() if cls.capabilities.review is not None)
@@ -503,7 +503,7 @@ def _checked(match: object, seat: object, samples: object, seed: object) -> tupl
     if isinstance(samples, bool) or not isinstance(samples, int) or not 1 <= samples <= MAX_SAMPLES:
         raise InvalidOption(f"samples must be a whole number from 1 to {MAX_SAMPLES:,}, not {describe(samples)}")
     check_seed(seed)
-    return rules, offers.review.load()
+    return rules, offers.review.load_as(ReviewEntry)
 
 
 class _Review:

@@ -178,7 +178,7 @@ def moment_html(
 def tried_html(rules: Rules[Any], decision: DecisionReview, tried: Action) -> str:
     """How ``tried`` fares at that moment: its figure, its verdict against the best, and why."""
     from ..judge import Evaluation, choice_reasons, points, score_text
-    from ..review import verdict_of
+    from ..review import ReviewEntry, verdict_of
 
     fig = next(c for c in decision.choices if c.action == tried)
     best = decision.choices[0]
@@ -193,7 +193,7 @@ def tried_html(rules: Rules[Any], decision: DecisionReview, tried: Action) -> st
     reasons: tuple[Reason, ...] = ()
     if entry is not None:
         ev = Evaluation(rules.name, 0, decision.index, decision.samples, 0, decision.choices, decision.action)
-        reasons = choice_reasons(rules, entry.load().wording, ev, fig)
+        reasons = choice_reasons(rules, entry.load_as(ReviewEntry).wording, ev, fig)
     yours = " (your choice)" if tried == decision.action else ""
     return (
         f'<div class="tl-retry-result" role="status"><p><strong>{esc(rules.describe_action(tried))}{yours}: likely '

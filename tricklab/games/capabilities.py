@@ -27,14 +27,11 @@ from typing import TYPE_CHECKING, Any, Generic, Protocol, TypeVar, cast
 from ..cards import SUIT_NAME, SUIT_SYMBOL, Card
 
 if TYPE_CHECKING:
-    from ..advisor import AdvisorEntry
     from ..bots import Bot
-    from ..moves import MovesEntry
-    from ..puzzles import Puzzle
-    from ..review import ReviewEntry
     from .base import Rules, SeatView, TrickOutcome
 
 T = TypeVar("T")
+U = TypeVar("U")
 
 
 @dataclass(frozen=True, slots=True)
@@ -47,6 +44,15 @@ class Ref(Generic[T]):
     def load(self) -> T:
         module, _, attribute = self.path.partition(":")
         return cast(T, getattr(importlib.import_module(module), attribute))
+
+    def load_as(self, kind: type[U]) -> U:
+        """:meth:`load`, checked to be a ``kind``: how a layer above the engine reads what a
+        game offers it (an advisor's, review's or moves' entry, a puzzle), its own type, which
+        the engine does not name. A ``TypeError`` names the path when it is something else."""
+        found: object = self.load()
+        if not isinstance(found, kind):
+            raise TypeError(f"{self.path} is {type(found).__name__}, not the {kind.__name__} it is declared as")
+        return found
 
 
 # --- the pre-round decision ---------------------------------------------------------------------
@@ -135,7 +141,7 @@ class PositionLevel:
     number: int
     title: str
     text: str
-    puzzle: Ref[Puzzle] = field(repr=False)
+    puzzle: Ref[object] = field(repr=False)  # a tricklab.puzzles.Puzzle (read with load_as)
 
 
 @dataclass(frozen=True, slots=True)
@@ -269,9 +275,10 @@ class Capabilities:
     panels: tuple[PanelKind | Ref[Panel], ...] = ()  # the display's panels, or a game's own (a Ref)
     bots: tuple[tuple[str, Ref[BotFactory]], ...] = ()  # named bots besides "random"
     hint_bot: str = "heuristic"  # the bot a hint asks (one of ``bots``)
-    advice: Ref[AdvisorEntry] | None = None  # the advisor's entry for the game, if it has one
-    review: Ref[ReviewEntry] | None = None  # the review's entry for the game, if it has one
-    moves: Ref[MovesEntry] | None = None  # "try a move": every legal move's outcome, if offered
+    # what the analysis offers for the game, read there with Ref.load_as (the engine names none of it)
+    advice: Ref[object] | None = None  # the advisor's entry (tricklab.advisor.AdvisorEntry), if any
+    review: Ref[object] | None = None  # the review's entry (tricklab.review.ReviewEntry), if any
+    moves: Ref[object] | None = None  # "try a move" (tricklab.moves.MovesEntry): every legal move's outcome
     variants: tuple[str, ...] = ()  # yes/no rules options a link may switch on
     hidden: bool = True  # some of the game is hidden from a seat (other hands): a teacher may pick whose view
     round_word: str = "round"  # what the game calls one deal of the cards played out: "round", or "deal"

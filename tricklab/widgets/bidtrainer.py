@@ -549,7 +549,7 @@ def _advice(rules: Rules[Any]) -> AdvisorEntry:
     ref = rules.capabilities.advice
     if ref is None:
         raise InvalidOption(f"the bid trainer is for {' and '.join(GAMES)}, not {rules.name}")
-    return ref.load()
+    return ref.load_as(AdvisorEntry)
 
 
 def _suit(letter: str) -> str:
