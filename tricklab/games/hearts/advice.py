@@ -35,9 +35,9 @@ from ...playouts import (
     share,
 )
 from ..base import Rules
-from ..core import Facts, bits, mask_of, stepper
+from ..core import bits, mask_of
 from .bots import HeuristicBot, danger
-from .facts import IDS, HandScored, TrickTaken
+from .facts import IDS
 from .review import given, hands_of, round_of, with_hands
 from .rules import (
     CARDS_EACH,
@@ -49,6 +49,8 @@ from .rules import (
     Hearts,
     HeartsState,
     HeartsView,
+    _Deal,
+    hand_scores,
     pass_table,
 )
 
@@ -121,10 +123,30 @@ def opening(rules: Hearts, view: HeartsView) -> HeartsState:
     )  # fmt: skip
 
 
+class _HandOnly(_Deal):
+    """A play-out's deal: the hand played to its last trick and no further (the next hand's deal
+    is of no use to it), noting what the ``watched`` seat takes: its tricks, the ``passed`` cards
+    that came back to it, and its score for the hand."""
+
+    watched, passed, tricks, back = 0, 0, 0, 0
+    outcome: _Outcome | None = None
+
+    def trick_taken(self, winner: int, cards: int, trick: tuple[int, ...]) -> HeartsState | None:
+        if winner == self.watched:
+            self.tricks += 1
+            self.back |= cards & self.passed
+        if self.number < CARDS_EACH - 1:
+            return super().trick_taken(winner, cards, trick)
+        hand_points, _ = hand_scores(tuple(self.taken), self.options)  # the hand's score (ht.score, ht.moon)
+        self.outcome = _Outcome(-hand_points[self.watched], self.tricks, self.back)
+        return self.pack(None)  # the round ends with the hand
+
+
 class Playouts:
-    """Hearts play-outs of one seat's passes, on the round (``stepper``: one live round a play-out):
-    from the start of the passes, the pass tried at the seat's turn, the heuristic bots'
-    ``choose_id`` everywhere else, to the hand's end."""
+    """Hearts play-outs of one seat's passes, each on a round driven directly (``live_deal``: the
+    bots read the deal's seat views between decisions, and no state is packed): from the start of
+    the passes, the pass tried at the seat's turn, the heuristic bots' ``choose_id`` everywhere
+    else, to the hand's end."""
 
     def __init__(self, rules: Hearts, view: HeartsView, seat: int) -> None:
         self.rules = rules
@@ -133,37 +155,23 @@ class Playouts:
         self.start = opening(rules, view)
 
     def run(self, hands: tuple[int, ...], action: int, passed: int) -> _Outcome:
-        rules, seat, bots = self.rules, self.seat, self.bots
-        (legal, step), core_view = stepper(rules), rules.core_view
-        state = self.start._replace(held=hands)
-        last = CARDS_EACH - 1
-        tricks = back = 0
-        while True:
-            mover = state.to_play
-            assert mover is not None
-            if state.phase is PASS:
-                choice = action if mover == seat else bots[mover].choose_id(core_view(state, mover), legal(state))
-                state = step(state, choice, None)
-                continue
-            choice = bots[mover].choose_id(core_view(state, mover), legal(state))
-            if len(state.played) < PLAYERS - 1:
-                state = step(state, choice, None)
-                continue
-            if state.tricks_played < last:
-                state = step(state, choice, None)
-                if state.last[1] == seat:
-                    tricks += 1
-                    back |= mask_of(state.last[2:]) & passed
-                continue
-            facts: Facts = []
-            step(state, choice, facts)
-            for fact, _ in facts:
-                if isinstance(fact, TrickTaken) and fact.seat == seat:
-                    tricks += 1
-                    back |= mask_of(fact.cards) & passed
-                elif isinstance(fact, HandScored):
-                    return _Outcome(-fact.scores[seat], tricks, back)
-            raise AssertionError("the hand's last trick is scored")  # pragma: no cover
+        seat, bots = self.seat, self.bots
+        deal, round_ = self.rules.live_deal(self.start._replace(held=hands), _HandOnly)
+        assert isinstance(deal, _HandOnly)
+        deal.watched, deal.passed = seat, passed
+        send, seat_view = round_.send, deal.seat_view
+        mover, listed = next(round_)  # type: ignore[misc]  # a round's yields are decisions unless sent PACK
+        try:
+            while True:
+                if mover == seat and deal.phase is PASS:
+                    choice = action
+                else:
+                    choice = bots[mover].choose_id(seat_view(mover), listed)
+                mover, listed = send(choice)  # type: ignore[misc]
+        except StopIteration:
+            pass
+        assert deal.outcome is not None, "a play-out ends with its hand"
+        return deal.outcome
 
 
 def _score(outcome: _Outcome) -> float:

@@ -226,6 +226,24 @@ class HeartsSeatView(NamedTuple):
     seen: int  # every card out of play for this seat: played to a trick, or in its own pass
 
 
+def seat_view(
+    seat: int,
+    phase: Phase,
+    hand: int,
+    trick: tuple[int, ...],
+    leader: int,
+    first_trick: bool,
+    broken: bool,
+    taken: tuple[int, ...],
+    passed: int,
+) -> HeartsSeatView:
+    """The :class:`HeartsSeatView` of ``seat`` (``passed``: its own pass, out of its hand)."""
+    seen = mask_of(trick) | passed
+    for mask in taken:
+        seen |= mask
+    return HeartsSeatView(seat, phase, hand, trick, leader, first_trick, broken, taken, seen)
+
+
 class HeartsView(NamedTuple):
     """What one seat may see (``seat is None``: the teacher, who sees every hand): the tricks and
     the points taken are public; the other hands and another seat's pass are hidden."""
@@ -638,20 +656,17 @@ class Hearts(CoreRules[HeartsState]):
 
     def core_view(self, state: HeartsState, seat: int) -> HeartsSeatView:
         """What the bot of ``seat`` reads, as ints (cheap: built for every decision of a play-out)."""
-        seen = mask_of(state.played) | state.passes[seat]
-        for mask in state.taken:
-            seen |= mask
-        return HeartsSeatView(
-            seat,
-            state.phase,
-            state.held[seat],
-            state.played,
-            state.leader,
-            state.tricks_played == 0 and self.options.first_trick,
-            state.broken,
-            state.taken,
-            seen,
-        )
+        return seat_view(
+            seat, state.phase, state.held[seat], state.played, state.leader,
+            state.tricks_played == 0 and self.options.first_trick, state.broken, state.taken, state.passes[seat],
+        )  # fmt: skip
+
+    def live_deal(self, state: HeartsState, deal: type[_Deal] | None = None) -> tuple[_Deal, Round[HeartsState]]:
+        """The round from ``state`` (at a decision) with its deal, whose :meth:`_Deal.seat_view` a
+        play-out's bots read between decisions instead of a packed state (``deal``: a subclass of
+        the game's deal, as a play-out's that stops at the hand's end)."""
+        live = (deal or _Deal)(self, state, None)
+        return live, trick_round(live)
 
     def view(self, state: HeartsState, seat: int | None) -> HeartsView:
         self.check_state(state)
@@ -757,6 +772,15 @@ class _Deal(TrickDeal[HeartsState]):
             if note is not None:
                 note.append((PassesExchanged(None, gave, direction), self.pack(self.seat)))
             return
+
+    def seat_view(self, seat: int) -> HeartsSeatView:
+        """What the bot of ``seat`` reads now (as :meth:`Hearts.core_view` of the state packed now)."""
+        played = tuple(self.played)
+        return seat_view(
+            seat, self.phase, self.held[seat], played, self.leader,
+            self.number == 0 and self.options.first_trick, self.broken or bool(mask_of(played) & POINT_CARDS),
+            tuple(self.taken), self.passes[seat],
+        )  # fmt: skip
 
     def card_fact(self, player: int, card: int, trick: tuple[int, ...]) -> Fact:
         before = self.broken or bool(mask_of(trick[:-1]) & POINT_CARDS)

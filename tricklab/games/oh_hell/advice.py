@@ -32,11 +32,12 @@ from ...playouts import (
     share,
 )
 from ..base import GameState, Rules
-from ..core import Facts, bits, mask_of, stepper
+from ..core import bits, mask_of
 from .bots import HeuristicBot
-from .facts import IDS, DealScored, TrickTaken
+from .facts import IDS
 from .rulebook import EXACT_BONUS
-from .rules import BID, BID_ID, MOST_CARDS, OhHell, OhHellState, OhHellView
+from .rules import BID, BID_ID, MOST_CARDS, OhHell, OhHellState, OhHellView, _Deal
+from .rules import points as deal_points
 
 OH_RACE: Stages = ((0.2, 3),)
 """The race of the bids: all of them on the first 20 % of the deals, then the 3 best (and the bid
@@ -110,9 +111,30 @@ def opening(rules: OhHell, view: OhHellView) -> OhHellState:
     )  # fmt: skip
 
 
+class _DealOnly(_Deal):
+    """A play-out's deal: played to its last trick and no further (the next deal is of no use to
+    it), noting what the ``watched`` seat's own cards took and its tricks and score."""
+
+    watched, cards = 0, 0
+    outcome: _Outcome | None = None
+
+    def trick_taken(self, winner: int, cards: int, trick: tuple[int, ...]) -> OhHellState | None:
+        seat = self.watched
+        if winner == seat:
+            self.cards |= 1 << trick[(seat - self.leader) % len(trick)]
+        if self.number < self.size - 1:
+            return super().trick_taken(winner, cards, trick)
+        self.won[winner] += 1  # the deal's last trick, counted here: the deal ends with it
+        bid, tricks = self.bids[seat], self.won[seat]
+        assert bid is not None, "the bids are made before the tricks"
+        self.outcome = (bid, tricks, deal_points(bid, tricks, self.penalty), self.cards)
+        return self.pack(None)
+
+
 class Playouts:
-    """Oh Hell play-outs of one seat's bids, on the round (``stepper``: one live round a play-out) and every
-    decision but the seat's bid its heuristic bot's (``choose_id`` on the seat's ``core_view``)."""
+    """Oh Hell play-outs of one seat's bids, each on a round driven directly (``live_deal``: the
+    bots read the deal's seat views between decisions, and no state is packed), every decision but
+    the seat's bid its heuristic bot's (``choose_id``)."""
 
     def __init__(self, rules: OhHell, start: OhHellState, seat: int) -> None:
         self.rules = rules
@@ -126,34 +148,23 @@ class Playouts:
         return {p: self._play(start, p) for p in bids}
 
     def _play(self, state: OhHellState, p: int) -> _Outcome:
-        rules, seat, bots = self.rules, self.seat, self.bots
-        (legal, step), core_view = stepper(rules), rules.core_view
-        n, last = rules.players, state.size - 1
-        cards = 0
-        while True:
-            mover = state.to_play
-            assert mover is not None
-            if state.phase is BID and mover == seat:
-                state = step(state, BID_ID + p, None)
-                continue
-            action = bots[mover].choose_id(core_view(state, mover), legal(state))
-            if len(state.played) < n - 1 or state.phase is BID:
-                state = step(state, action, None)
-                continue
-            if state.tricks_played < last:  # a trick completes: its taker is in the state's last trick
-                state = step(state, action, None)
-                leader, winner, *trick = state.last
-                if winner == seat:
-                    cards |= 1 << trick[(seat - leader) % n]
-                continue
-            facts: Facts = []
-            step(state, action, facts)
-            for fact, _ in facts:
-                if isinstance(fact, TrickTaken) and fact.seat == seat:
-                    cards |= 1 << fact.cards[(seat - fact.leader) % n]
-                elif isinstance(fact, DealScored):
-                    return p, fact.tricks[seat], fact.scores[seat], cards
-            raise AssertionError("the deal's last trick is scored")  # pragma: no cover
+        seat, bots = self.seat, self.bots
+        deal, round_ = self.rules.live_deal(state, _DealOnly)
+        assert isinstance(deal, _DealOnly)
+        deal.watched = seat
+        send, seat_view = round_.send, deal.seat_view
+        mover, listed = next(round_)  # type: ignore[misc]  # a round's yields are decisions unless sent PACK
+        try:
+            while True:
+                if mover == seat and deal.phase is BID:
+                    choice = BID_ID + p
+                else:
+                    choice = bots[mover].choose_id(seat_view(mover), listed)
+                mover, listed = send(choice)  # type: ignore[misc]
+        except StopIteration:
+            pass
+        assert deal.outcome is not None, "a play-out ends with its deal"
+        return deal.outcome
 
 
 def _reasons(estimate: BidEstimate, penalty: bool) -> tuple[Reason, ...]:

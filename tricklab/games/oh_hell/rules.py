@@ -200,6 +200,27 @@ class OhHellSeatView(NamedTuple):
     seen: int  # every card that is out of the game for this seat: played, taken, turned up
 
 
+def seat_view(
+    seat: int,
+    players: int,
+    phase: Phase,
+    turned: int,
+    size: int,
+    hand: int,
+    trick: tuple[int, ...],
+    leader: int,
+    dealer: int,
+    bids: tuple[int | None, ...],
+    won: tuple[int, ...],
+    taken: Iterable[int],
+) -> OhHellSeatView:
+    """The :class:`OhHellSeatView` of ``seat`` (``taken``: each seat's cards taken, out of the game)."""
+    seen = (1 << turned) | mask_of(trick)
+    for mask in taken:
+        seen |= mask
+    return OhHellSeatView(seat, players, phase, SUIT_OF[turned], size, hand, trick, leader, dealer, bids, won, seen)
+
+
 class OhHellView(NamedTuple):
     """What one seat may see (``seat is None``: the teacher, who sees every hand): every bid, the
     turned-up card and the tricks are public; only the other hands are hidden."""
@@ -622,23 +643,17 @@ class OhHell(CoreRules[OhHellState]):
 
     def core_view(self, state: OhHellState, seat: int) -> OhHellSeatView:
         """What the bot of ``seat`` reads, as ints (cheap: built for every decision of a play-out)."""
-        seen = (1 << state.turned) | mask_of(state.played)
-        for mask in state.taken:
-            seen |= mask
-        return OhHellSeatView(
-            seat,
-            self.players,
-            state.phase,
-            SUIT_OF[state.turned],
-            state.size,
-            state.held[seat],
-            state.played,
-            state.leader,
-            state.dealer,
-            state.bids,
-            state.tricks_won,
-            seen,
-        )
+        return seat_view(
+            seat, self.players, state.phase, state.turned, state.size, state.held[seat], state.played,
+            state.leader, state.dealer, state.bids, state.tricks_won, state.taken,
+        )  # fmt: skip
+
+    def live_deal(self, state: OhHellState, deal: type[_Deal] | None = None) -> tuple[_Deal, Round[OhHellState]]:
+        """The round from ``state`` (at a decision) with its deal, whose :meth:`_Deal.seat_view` a
+        play-out's bots read between decisions instead of a packed state (``deal``: a subclass of
+        the game's deal, as a play-out's that stops at the deal's end)."""
+        live = (deal or _Deal)(self, state, None)
+        return live, trick_round(live)
 
     def view(self, state: OhHellState, seat: int | None) -> OhHellView:
         self.check_state(state)
@@ -736,6 +751,13 @@ class _Deal(TrickDeal[OhHellState]):
                 self.seat = self.leader = next_seat[dealer]
             if note is not None:
                 note.append((BidMade(seat, bid, forbidden), self.pack(self.seat)))
+
+    def seat_view(self, seat: int) -> OhHellSeatView:
+        """What the bot of ``seat`` reads now (as :meth:`OhHell.core_view` of the state packed now)."""
+        return seat_view(
+            seat, len(self.held), self.phase, self.turned, self.size, self.held[seat], tuple(self.played),
+            self.leader, self.dealer, tuple(self.bids), tuple(self.won), self.taken,
+        )  # fmt: skip
 
     def card_fact(self, player: int, card: int, trick: tuple[int, ...]) -> Fact:
         return CardPlayed(player, card, trick, self.trump)
