@@ -24,18 +24,12 @@ from tricklab.display import (
     with_defs,
 )
 from tricklab.display.boards import BOARDS, MandalasView, PitsView
-from tricklab.display.panels import (
-    PANELS,
-    ActionsOwedView,
-    BidsAndWinsView,
-    ChambersView,
-    JewelsView,
-    MetalChoiceView,
-    PodiumView,
-    RoundScoresView,
-)
+from tricklab.display.panels import PodiumView
 from tricklab.games import GAMES
-from tricklab.games.capabilities import BoardKind, PanelKind
+from tricklab.games.band_of_tricks.panel import BidsAndWinsView, MetalChoiceView
+from tricklab.games.capabilities import BoardKind
+from tricklab.games.jewel_vault.panel import ActionsOwedView, JewelsView
+from tricklab.games.tricks_and_stones.panel import ChambersView, RoundScoresView
 
 
 def test_card_labels_are_spoken_names() -> None:
@@ -165,14 +159,15 @@ def test_counts_in_labels_agree_with_their_number() -> None:
 
 # --- what the pictures read of a view -----------------------------------------------------------------
 
-PANEL_VIEWS: dict[PanelKind, type] = {
-    PanelKind.CHAMBERS: ChambersView,
-    PanelKind.PODIUM: PodiumView,
-    PanelKind.ROUND_SCORES: RoundScoresView,
-    PanelKind.BIDS_AND_WINS: BidsAndWinsView,
-    PanelKind.METAL_CHOICE: MetalChoiceView,
-    PanelKind.JEWELS: JewelsView,
-    PanelKind.ACTIONS_OWED: ActionsOwedView,
+#: the protocol each panel that reads its view through one reads (by the panel's path)
+PANEL_VIEWS: dict[str, type] = {
+    "tricklab.games.tricks_and_stones.panel:chambers": ChambersView,
+    "tricklab.games.tricks_and_stones.panel:podium": PodiumView,
+    "tricklab.games.tricks_and_stones.panel:round_scores": RoundScoresView,
+    "tricklab.games.band_of_tricks.panel:bids_and_wins": BidsAndWinsView,
+    "tricklab.games.band_of_tricks.panel:metal_choice": MetalChoiceView,
+    "tricklab.games.jewel_vault.panel:jewels": JewelsView,
+    "tricklab.games.jewel_vault.panel:actions_owed": ActionsOwedView,
 }
 
 
@@ -180,7 +175,8 @@ BOARD_VIEWS: dict[BoardKind, type] = {BoardKind.PITS: PitsView, BoardKind.MANDAL
 
 
 def test_every_panel_reads_the_view_through_a_protocol() -> None:
-    assert set(PANEL_VIEWS) == set(PanelKind) == set(PANELS)
+    declared = {ref.path for cls in GAMES.values() for ref in cls.capabilities.panels}
+    assert set(PANEL_VIEWS) <= declared, "every protocol's panel is declared by its game"
     assert set(BOARD_VIEWS) == set(BoardKind) == set(BOARDS)
 
 
@@ -199,22 +195,24 @@ def test_every_view_has_the_fields_its_pictures_read(name: str, players: int) ->
                 continue
             assert isinstance(view, TableView)
             assert isinstance(view, DealerView) != isinstance(view, StartPlayerView), "one seat is marked"
-            for kind in rules.capabilities.panels:
-                if isinstance(kind, PanelKind):
-                    assert isinstance(view, PANEL_VIEWS[kind]), kind
-                else:  # a game's own panel reads its own view: it draws this one
-                    assert isinstance(kind.load()(rules, view), str), kind
-    assert isinstance(rules, PlaceAllowances) == (PanelKind.PODIUM in rules.capabilities.panels)
+            for ref in rules.capabilities.panels:
+                if ref.path in PANEL_VIEWS:
+                    assert isinstance(view, PANEL_VIEWS[ref.path]), ref
+                assert isinstance(ref.load()(rules, view), str), ref  # and the panel draws it
+    podium = "tricklab.games.tricks_and_stones.panel:podium"
+    assert isinstance(rules, PlaceAllowances) == (podium in {ref.path for ref in rules.capabilities.panels})
 
 
 def test_a_view_without_the_fields_a_picture_reads_is_refused_by_name() -> None:
     ts = tricklab.get_rules("tricks-and-stones", players=4)
     jv = tricklab.get_rules("jewel-vault", players=4)
     jv_view = jv.new_match(seed=1).view(0)
+    from tricklab.games.tricks_and_stones.panel import chambers, podium
+
     with pytest.raises(TypeError, match="the chamber board reads a ChambersView, and JewelVaultView is not one"):
-        PANELS[PanelKind.CHAMBERS](ts, jv_view)
+        chambers(ts, jv_view)
     with pytest.raises(TypeError, match="the podium reads a PlaceAllowances, and JewelVault is not one"):
-        PANELS[PanelKind.PODIUM](jv, ts.new_match(seed=1).view(0))
+        podium(jv, ts.new_match(seed=1).view(0))
     with pytest.raises(TypeError, match="the table reads a TableView, and object is not one"):
         view_html(ts, object())  # type: ignore[arg-type]
     kalah = tricklab.get_rules("kalah", players=2)
@@ -224,10 +222,10 @@ def test_a_view_without_the_fields_a_picture_reads_is_refused_by_name() -> None:
 
 STATIC_CHECK = """
 from tricklab.display import DealerView, PlaceAllowances, StartPlayerView, TableView
-from tricklab.display.panels import (
-    PANELS, ActionsOwedView, BidsAndWinsView, ChambersView, JewelsView, MetalChoiceView, PodiumView,
-    RoundScoresView, actions_owed, bids_and_wins, chambers, jewels, metal_choice, podium, round_scores,
-)
+from tricklab.display.panels import PodiumView
+from tricklab.games.band_of_tricks.panel import BidsAndWinsView, MetalChoiceView, bids_and_wins, metal_choice
+from tricklab.games.jewel_vault.panel import ActionsOwedView, JewelsView, actions_owed, jewels
+from tricklab.games.tricks_and_stones.panel import ChambersView, RoundScoresView, chambers, podium, round_scores
 from tricklab.games.capabilities import Panel
 from tricklab.games.oh_hell import OhHellView
 from tricklab.games.oh_hell.panel import bids_and_tricks

@@ -12,8 +12,8 @@ game they hold::
     (<DecisionKind.PREDICTION: 'prediction'>, ['trump'], 3)
 
 The engine imports nothing above it: code of another layer that a game offers (a bot, an
-advisor entry, a display panel) is named by data -- a :class:`Ref` imported on first use,
-or a :class:`PanelKind` that the display looks up -- never imported here.
+advisor entry, a display panel) is named by data -- a :class:`Ref` imported on first use --
+never imported here.
 """
 
 from __future__ import annotations
@@ -187,23 +187,11 @@ def off_suit(outcome: TrickOutcome) -> list[Card]:
 # --- panels, bots, advice, links ------------------------------------------------------------------
 
 
-class PanelKind(StrEnum):
-    """A panel the display can draw beside a game's table from the game's view."""
-
-    CHAMBERS = "chambers"  # Tricks & Stones: the chamber board, trump and tokens
-    PODIUM = "podium"  # Tricks & Stones: the last trick's places and gem actions
-    ROUND_SCORES = "round-scores"  # Tricks & Stones: predictions, tricks and scores
-    BIDS_AND_WINS = "bids-and-wins"  # Band of Tricks: bids against wins per suit
-    METAL_CHOICE = "metal-choice"  # Band of Tricks: counting a Metal win
-    JEWELS = "jewels"  # Jewel Vault: showrooms, vaults and won cards
-    ACTIONS_OWED = "actions-owed"  # Jewel Vault: the suit actions still to take
-
-
 class Panel(Protocol):
     """A panel beside a game's table: its markup for the rules and a seat's view (``""``: nothing
     to show yet). With ``board_intent`` its places are buttons sending that intent; the ``closed``
-    places (place -> the engine's reason) are marked as not usable now. A game names the display's
-    own panels by :class:`PanelKind`, or its own panel function by a :class:`Ref` (in its folder)."""
+    places (place -> the engine's reason) are marked as not usable now. A game names its panel
+    functions by :class:`Ref` (in its folder: ``tricklab.games.<game>.panel``)."""
 
     def __call__(
         self,
@@ -272,7 +260,7 @@ class Capabilities:
     context: tuple[TrickContext, ...] = ()
     explainer_players: int | None = None  # the trick explainer's player count (None: the most)
     quiz: Quiz = Quiz()
-    panels: tuple[PanelKind | Ref[Panel], ...] = ()  # the display's panels, or a game's own (a Ref)
+    panels: tuple[Ref[Panel], ...] = ()  # the game's panels beside the table, in its folder
     bots: tuple[tuple[str, Ref[BotFactory]], ...] = ()  # named bots besides "random"
     hint_bot: str = "heuristic"  # the bot a hint asks (one of ``bots``)
     # what the analysis offers for the game, read there with Ref.load_as (the engine names none of it)

@@ -32,7 +32,6 @@ from ..capabilities import (
     Example,
     Grouping,
     Level,
-    PanelKind,
     Quiz,
     Ref,
     trick_suits,
@@ -162,7 +161,10 @@ CAPABILITIES = Capabilities(
             ),
         )
     ),
-    panels=(PanelKind.BIDS_AND_WINS, PanelKind.METAL_CHOICE),
+    panels=(
+        Ref("tricklab.games.band_of_tricks.panel:bids_and_wins"),
+        Ref("tricklab.games.band_of_tricks.panel:metal_choice"),
+    ),
     bots=(("heuristic", Ref("tricklab.games.band_of_tricks.bots:HeuristicBot")),),
     advice=Ref("tricklab.games.band_of_tricks.advice:BT_ADVICE"),
     review=Ref("tricklab.games.band_of_tricks.review:BT_REVIEW"),

@@ -53,7 +53,6 @@ from ..capabilities import (
     Example,
     Grouping,
     Level,
-    PanelKind,
     Quiz,
     Ref,
     led_suit,
@@ -438,7 +437,10 @@ CAPABILITIES = Capabilities(
             ),
         )
     ),
-    panels=(PanelKind.JEWELS, PanelKind.ACTIONS_OWED),
+    panels=(
+        Ref("tricklab.games.jewel_vault.panel:jewels"),
+        Ref("tricklab.games.jewel_vault.panel:actions_owed"),
+    ),
     bots=(("heuristic", Ref("tricklab.games.jewel_vault.bots:HeuristicBot")),),
     advice=Ref("tricklab.games.jewel_vault.advice:JV_ADVICE"),
     review=Ref("tricklab.games.jewel_vault.review:JV_REVIEW"),

@@ -57,7 +57,6 @@ from ..capabilities import (
     Example,
     Grouping,
     Level,
-    PanelKind,
     Quiz,
     Ref,
     led_suit,
@@ -591,7 +590,11 @@ CAPABILITIES = Capabilities(
         # every place of a trick earns its gem actions (ts.gems.places)
         podium="each place earns gems",
     ),
-    panels=(PanelKind.CHAMBERS, PanelKind.PODIUM, PanelKind.ROUND_SCORES),
+    panels=(
+        Ref("tricklab.games.tricks_and_stones.panel:chambers"),
+        Ref("tricklab.games.tricks_and_stones.panel:podium"),
+        Ref("tricklab.games.tricks_and_stones.panel:round_scores"),
+    ),
     bots=(("heuristic", Ref("tricklab.games.tricks_and_stones.bots:HeuristicBot")),),
     advice=Ref("tricklab.games.tricks_and_stones.advice:TS_ADVICE"),
     review=Ref("tricklab.games.tricks_and_stones.review:TS_REVIEW"),
