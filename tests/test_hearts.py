@@ -452,3 +452,21 @@ def test_a_live_deals_seat_view_is_the_core_view_of_the_state_packed_then() -> N
                 _, listed = round_.send(listed[int(source.random() * len(listed))])
         except StopIteration:
             pass
+
+
+def test_a_matchs_286_passes_are_listed_as_a_sequence_that_reads_one_when_taken() -> None:
+    """At a pass, ``match.legal_actions()`` is a sequence over the 286 sets of three cards: it
+    has their length, takes one by index or a slice, says whether an action is among them, and
+    equals the list the rules give, in the same order; it is never hashed, like a list."""
+    rules = tricklab.get_rules("hearts", players=4)
+    match = rules.new_match(seed=2)
+    legal = match.legal_actions()
+    full = rules.legal_actions(match.state)
+    assert len(legal) == len(full) == 286 and not isinstance(legal, list)
+    assert legal == full and list(legal) == full and legal[5] == full[5] and legal[-1] == full[-1]
+    assert legal[10:13] == full[10:13] and repr(legal) == repr(full)
+    assert full[7] in legal and Play(IDS.card(0)) not in legal and "pass" not in legal
+    with pytest.raises(TypeError):
+        hash(legal)
+    match.apply(legal[40])
+    assert match.actions[-1] == full[40]
