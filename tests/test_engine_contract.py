@@ -1146,3 +1146,25 @@ def test_a_match_on_a_round_packs_its_states_only_when_asked_and_they_are_the_st
                 first = copy.legal_actions()[0]
                 copy.apply(first)
                 assert copy.state == rules.apply(states[-1], first)
+
+
+@pytest.mark.parametrize(("game", "options"), [("oh-hell", {"cards": 3}), ("hearts", {"target": 1})])
+def test_a_live_deals_seat_view_is_the_core_view_of_the_state_packed_then(game: str, options: dict[str, Any]) -> None:
+    """A play-out's bots read the running deal (``live_deal``, ``seat_view``) instead of a packed
+    state: at every decision of random matches (Oh Hell's deals going down, each dealt in turn),
+    each seat's view of the deal is the core view of the state the round packs there."""
+    from tricklab.games.core import PACK
+
+    rules: Any = tricklab.get_rules(game, players=4, **options)
+    source = random.Random(6)
+    for _ in range(4):
+        deal, round_ = rules.live_deal(rules.core_deal(source.getrandbits, first_dealer=1))
+        _, listed = next(round_)
+        try:
+            while True:
+                packed = round_.send(PACK)
+                for seat in range(4):
+                    assert deal.seat_view(seat) == rules.core_view(packed, seat)
+                _, listed = round_.send(listed[int(source.random() * len(listed))])
+        except StopIteration:
+            pass

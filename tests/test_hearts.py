@@ -433,27 +433,6 @@ def test_a_simulation_deals_thirteen_each_and_plays_the_hand_to_its_score() -> N
         assert sum(over.round_scores[0]) in (26, 78), "26 points, or a moon shot's 3 x 26"
 
 
-def test_a_live_deals_seat_view_is_the_core_view_of_the_state_packed_then() -> None:
-    """A play-out's bots read the running deal (``live_deal``, ``seat_view``) instead of a packed
-    state: at every decision of random hands, each seat's view of the deal is the core view of
-    the state the round packs there."""
-    from tricklab.games.core import PACK
-
-    rules = Hearts.create(4, target=1)
-    source = random.Random(6)
-    for _ in range(6):
-        deal, round_ = rules.live_deal(rules.core_deal(source.getrandbits, first_dealer=2))
-        _, listed = next(round_)
-        try:
-            while True:
-                packed = round_.send(PACK)
-                for seat in range(4):
-                    assert deal.seat_view(seat) == rules.core_view(packed, seat)
-                _, listed = round_.send(listed[int(source.random() * len(listed))])
-        except StopIteration:
-            pass
-
-
 def test_a_matchs_286_passes_are_listed_as_a_sequence_that_reads_one_when_taken() -> None:
     """At a pass, ``match.legal_actions()`` is a sequence over the 286 sets of three cards: it
     has their length, takes one by index or a slice, says whether an action is among them, and

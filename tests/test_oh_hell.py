@@ -369,24 +369,3 @@ def test_a_simulation_plays_the_round_to_the_match_end_from_its_own_deal() -> No
             over = end.value
         assert decisions + 1 == 4 * 6 and over.phase is OVER
         assert sum(over.round_scores[0]) >= 5, "every trick scores a point"
-
-
-def test_a_live_deals_seat_view_is_the_core_view_of_the_state_packed_then() -> None:
-    """A play-out's bots read the running deal (``live_deal``, ``seat_view``) instead of a packed
-    state: at every decision of random matches (deals going down, each dealt in turn), each
-    seat's view of the deal is the core view of the state the round packs there."""
-    from tricklab.games.core import PACK
-
-    rules = OhHell.create(4, cards=3)
-    source = random.Random(6)
-    for _ in range(4):
-        deal, round_ = rules.live_deal(rules.core_deal(source.getrandbits, first_dealer=1))
-        _, listed = next(round_)
-        try:
-            while True:
-                packed = round_.send(PACK)
-                for seat in range(4):
-                    assert deal.seat_view(seat) == rules.core_view(packed, seat)
-                _, listed = round_.send(listed[int(source.random() * len(listed))])
-        except StopIteration:
-            pass

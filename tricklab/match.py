@@ -205,16 +205,7 @@ class Match:
             if round_ is not None:  # the hot path: an action legal_actions listed, sent to the round
                 a = self._objects.get(id(action))
                 if a is not None and core.actions[a] is action and a in self._listed:
-                    self._round = None  # as in _send (written in: the hot path)
-                    try:
-                        self._to_play, self._listed = round_.send(a)
-                    except StopIteration as end:
-                        self._states.append(end.value)
-                    else:
-                        self._states.append(None)
-                        self._round = round_
-                    self._ids.append(a)
-                    self._actions.append(action)
+                    self._send(core, round_, a)
                     return
             self._apply_to_round(core, action)
             return
