@@ -123,8 +123,8 @@ SPIEL_PARAMS = PEERS["oh_hell 32"][1]
 TARGETS = {"core": 1.0, "Match": 0.5}  # x the peer's hands/s
 
 # A hand function plays one hand with ``seed`` (the deal) and ``random_`` (the choices) and returns
-# the number of actions applied.
-HandFn = Callable[[int, Callable[[], float]], int]
+# the number of actions applied (or, having played a whole match, its actions and hands).
+HandFn = Callable[[int, Callable[[], float]], "int | tuple[int, int]"]
 
 
 # --- the loops -------------------------------------------------------------------------------------
@@ -172,6 +172,32 @@ def round_hand(rules: Any, decisions_of: Callable[[Any], int]) -> HandFn:
             _, ids = send(ids[int(random_() * len(ids))])
         with contextlib.suppress(StopIteration):  # the hand was the match
             send(ids[int(random_() * len(ids))])
+        return decisions
+
+    return play
+
+
+#: the games whose rules are a round and whose hand is one deal of a longer match: the deal's field
+#: that changes when the next deal starts (read on the running deal, ``rules.live_deal``)
+ROUND_UNTIL: dict[str, str] = {"tricks-and-stones": "rnd"}
+
+
+def round_hand_until(rules: Any, field: str) -> HandFn:
+    """One hand through the round as :func:`round_hand`, for a game whose hand has no fixed number
+    of decisions (Tricks & Stones' gem actions): played until the running deal's ``field`` changes
+    (the next deal started), read after each decision."""
+    deal_of, live = rules.core_deal, rules.live_deal
+
+    def play(seed: int, random_: Callable[[], float]) -> int:
+        deal, round_ = live(deal_of(random_.__self__.getrandbits, seed % rules.players))  # type: ignore[attr-defined]
+        send = round_.send
+        first = getattr(deal, field)
+        _, ids = next(round_)
+        decisions = 0
+        with contextlib.suppress(StopIteration):  # the hand was the match
+            while getattr(deal, field) == first:
+                _, ids = send(ids[int(random_() * len(ids))])
+                decisions += 1
         return decisions
 
     return play
@@ -229,20 +255,22 @@ def state_hand(rules: Any, key: str | None) -> HandFn:
 
 
 def match_hand(rules: Any, key: str | None, *, views: bool = False) -> HandFn:
-    """One hand through the checked public API: ``new_match``, ``match.legal_actions``,
-    ``match.apply`` (and ``match.view(seat)`` before each decision with ``views``)."""
+    """Hands through the checked public API: ``new_match``, ``match.legal_actions``,
+    ``match.apply`` (and ``match.view(seat)`` before each decision with ``views``). A game with
+    a ``key`` is played to the match's end and counted as the hands it dealt: a match on a round
+    packs a state only when asked, and asking for ``match.state`` at every decision to see the
+    next deal start would measure that packing, not the match."""
 
-    def play(seed: int, random_: Callable[[], float]) -> int:
+    def play(seed: int, random_: Callable[[], float]) -> int | tuple[int, int]:
         match = rules.new_match(seed)
-        first = getattr(match.state, key) if key else None
         actions = 0
-        while not match.is_over and (key is None or getattr(match.state, key) == first):
+        while not match.is_over:
             if views:
                 match.view(match.to_play)
             legal = match.legal_actions()
             match.apply(legal[int(random_() * len(legal))])
             actions += 1
-        return actions
+        return actions if key is None else (actions, getattr(match.state, key) + 1)
 
     return play
 
@@ -317,8 +345,11 @@ def measure(play: HandFn, seconds: float, seed: int) -> tuple[float, float, floa
     start = clock()
     deadline = start + seconds
     while True:
-        actions += play(seed + hands, random_)
-        hands += 1
+        played = play(seed + hands, random_)
+        if isinstance(played, tuple):
+            actions, hands = actions + played[0], hands + played[1]
+        else:
+            actions, hands = actions + played, hands + 1
         now = clock()
         if now >= deadline:
             elapsed = now - start
@@ -659,8 +690,13 @@ def main() -> None:
         if isinstance(rules, CoreRules):
             floor = floor_hand(rules, key, decisions_per_hand(rules, key))
             lines.append(Line(label, "floor", floor, [], [], [], peer))
-            if name in ROUND_HAND:  # the core is the round; its step-at-a-time adapter for information
-                lines.append(Line(label, "core", round_hand(rules, ROUND_HAND[name]), [], [], [], peer))
+            if name in ROUND_HAND or name in ROUND_UNTIL:  # the core is the round; its step adapter for information
+                hand = (
+                    round_hand(rules, ROUND_HAND[name])
+                    if name in ROUND_HAND
+                    else round_hand_until(rules, ROUND_UNTIL[name])
+                )
+                lines.append(Line(label, "core", hand, [], [], [], peer))
                 lines.append(Line(label, "core step", core_hand(rules, key), [], [], [], peer))
             else:
                 lines.append(Line(label, "core", core_hand(rules, key), [], [], [], peer))

@@ -213,6 +213,8 @@ RULES_HOOKS = {
     "first_dealer",
     "gem_allowance",
     "legal_ids",
+    "live_deal",
+    "new_deal",
     "quick_listed_id",
     "listed_objects",
     "listed_action_id",

@@ -36,7 +36,7 @@ from collections.abc import Callable, Generator, Iterable, Iterator, Mapping, Se
 from dataclasses import dataclass
 from functools import cache
 from itertools import combinations
-from typing import Any, ClassVar, Generic, TypeVar, overload
+from typing import Any, ClassVar, Generic, Self, TypeVar, overload
 
 from ..actions import Action
 from ..cards import FRENCH_SUITS, Card, FrenchCard
@@ -485,8 +485,10 @@ PACK = -1
 #: Automatic steps run inside; it returns the state at the match's end.
 Round = Generator["tuple[int, Sequence[int]] | S", int, S]
 
-#: decisions a round makes with ``yield from`` (bids, passes: :meth:`TrickDeal.before_tricks`)
-Decisions = Generator["tuple[int, Sequence[int]] | S", int, None]
+#: decisions a round makes with ``yield from`` (bids, passes: :meth:`TrickDeal.before_tricks`;
+#: gem actions after a trick: :attr:`TrickDeal.after_trick`), returning the state at the match's
+#: end when the match ended in them, else ``None``
+Decisions = Generator["tuple[int, Sequence[int]] | S", int, "S | None"]
 
 
 def round_step(round_: Round[S], action: int) -> S:
@@ -528,8 +530,12 @@ class TrickDeal(Generic[S]):
     * ``values[led suit][card]``: the card of the highest value takes the trick (ties: the
       first played), e.g. trumps above the led suit above the rest;
     * ``lead`` and ``discard``: the cards a hand may lead, and play when it cannot follow
-      (``None``: any), as :data:`CardRule`;
-    * ``facts``: the list the round notes its facts in, or ``None``.
+      (``None``: any), as :data:`CardRule` (read once a deal: a rule that changes within a
+      deal, as trumps broken, reads the deal itself);
+    * ``facts``: the list the round notes its facts in, or ``None``;
+    * ``after_trick``: set by :meth:`trick_taken` when decisions follow the trick before the next
+      (the players' gem actions, say): the round makes them with ``yield from`` and clears it;
+      they end by setting ``seat`` and ``leader`` for the next trick, or with the deal's end.
 
     and writes :meth:`pack` (the frozen state, its seat to play given), :meth:`before_tricks`
     (the decisions before a deal's first trick, bids or passes, if any are due), :meth:`card_fact`
@@ -548,6 +554,7 @@ class TrickDeal(Generic[S]):
     lead: CardRule | None = None
     discard: CardRule | None = None
     facts: Facts | None = None
+    after_trick: Decisions[S] | None = None
 
     def pack(self, to_play: int | None) -> S:
         """The state now, frozen, with ``to_play`` to play."""
@@ -555,7 +562,10 @@ class TrickDeal(Generic[S]):
 
     def before_tricks(self) -> Decisions[S] | None:
         """The decisions due before the deal's first trick (each with :func:`decision`), or
-        ``None`` when the trick is next; ``seat``, ``leader`` and the rest are set when they end."""
+        ``None`` when the trick is next; ``seat``, ``leader`` and the rest are set when they end.
+        A round started between tricks (at a decision :attr:`after_trick` made) is given those
+        decisions here too: what is due before the next trick (and, when they end the deal, the
+        next deal's decisions after them)."""
         return None
 
     def card_fact(self, player: int, card: int, trick: tuple[int, ...]) -> Fact:
@@ -591,7 +601,9 @@ def trick_round(deal: TrickDeal[S]) -> Round[S]:
     while True:  # a deal: its decisions before the tricks, then its tricks
         before = deal.before_tricks()
         if before is not None:
-            yield from before
+            over = yield from before
+            if over is not None:
+                return over
         held, played, taken, next_seat = deal.held, deal.played, deal.taken, deal.next_seat
         values, lead, discard = deal.values, deal.lead, deal.discard
         n = len(held)
@@ -649,6 +661,12 @@ def trick_round(deal: TrickDeal[S]) -> Round[S]:
             over = deal.trick_taken(winner, cards, trick)
             if over is not None:
                 return over
+            after = deal.after_trick
+            if after is not None:
+                deal.after_trick = None
+                over = yield from after
+                if over is not None:
+                    return over
 
 
 class LiveRound(Generic[S]):
@@ -874,6 +892,40 @@ class CoreRules(Rules[S]):
         facts: Facts = []
         self.core_step(state, self.listed_action_id(state, action), facts)
         return facts
+
+
+D = TypeVar("D", bound="TrickDeal[Any]")
+
+
+class TrickGame(CoreRules[S], Generic[S, D]):
+    """The rules of a trick game written on the engine's trick round (:func:`trick_round`): the
+    game writes its deal (:class:`TrickDeal`, made by :meth:`new_deal`) and the rest is here. The
+    round is the game's one implementation of its rules; the core's step-at-a-time API starts it
+    from the state it is given (``core_legal``, ``core_step``), a match drives it
+    (``core_round``), and a play-out drives it and reads the running deal (``live_deal``)."""
+
+    @abstractmethod
+    def new_deal(self, state: S, facts: Facts | None) -> D:
+        """The game's deal in play from ``state`` (at a decision), noting its facts in ``facts``."""
+
+    def core_legal(self, state: S) -> Sequence[int]:
+        if state.to_play is None:
+            return ()
+        decision = next(self.core_round(state, None))
+        return decision[1]  # type: ignore[index]  # a round's first yield is a decision
+
+    def core_step(self, state: S, action: int, facts: Facts | None = None) -> S:
+        return round_step(self.core_round(state, facts), action)
+
+    def core_round(self, state: S, facts: Facts | None) -> Round[S]:
+        return trick_round(self.new_deal(state, facts))
+
+    def live_deal(self, state: S, deal: Callable[[Self, S, Facts | None], D] | None = None) -> tuple[D, Round[S]]:
+        """The round from ``state`` (at a decision) with its deal, whose ``seat_view`` a play-out's
+        bots read between decisions instead of a packed state (``deal``: a subclass of the
+        game's deal, as a play-out's that stops at the deal's end)."""
+        live = self.new_deal(state, None) if deal is None else deal(self, state, None)
+        return live, trick_round(live)
 
 
 def event(kind: EventKind, seat: int | None, text: str, reasons: Iterable[Reason] = (), **data: object) -> Event:

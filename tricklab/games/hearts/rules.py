@@ -45,13 +45,12 @@ from ..base import (
 )
 from ..capabilities import Capabilities, Decision, DecisionKind, Example, Level, Quiz, Ref, led_suit
 from ..core import (
-    CoreRules,
     Decisions,
     Fact,
     Facts,
     HandChoices,
-    Round,
     TrickDeal,
+    TrickGame,
     deal_hands,
     decide,
     decision,
@@ -59,11 +58,9 @@ from ..core import (
     hidden_hands,
     mask_census,
     mask_of,
-    round_step,
     shuffle_ids,
     shuffled_ids,
     totals_of,
-    trick_round,
 )
 from .facts import (
     HEART_MASK,
@@ -351,7 +348,7 @@ def first_lead(held: Sequence[int]) -> int:
     return next(s for s, h in enumerate(held) if h >> TWO_OF_CLUBS & 1)
 
 
-class Hearts(CoreRules[HeartsState]):
+class Hearts(TrickGame[HeartsState, "_Deal"]):
     name: ClassVar[str] = NAME
     title: ClassVar[str] = TITLE
     aliases: ClassVar[tuple[str, ...]] = ("ht", "black lady", "black maria")
@@ -489,12 +486,6 @@ class Hearts(CoreRules[HeartsState]):
         first = first_lead(state.held)
         return state._replace(phase=PLAY, to_play=first, leader=first)
 
-    def core_legal(self, state: HeartsState) -> Sequence[int]:
-        if state.phase is OVER:
-            return ()
-        decision = next(self.core_round(state, None))
-        return decision[1]  # type: ignore[return-value]  # a round's first yield is a decision
-
     def playable(self, state: HeartsState, seat: int) -> int:
         """The mask of the cards ``seat`` may play in the trick as it stands (as the round lists
         them for it)."""
@@ -502,15 +493,12 @@ class Hearts(CoreRules[HeartsState]):
             state = state._replace(to_play=seat)
         return mask_of(self.core_legal(state)) if state.phase is PLAY else 0
 
-    def core_step(self, state: HeartsState, action: int, facts: Facts | None = None) -> HeartsState:
-        return round_step(self.core_round(state, facts), action)
-
-    def core_round(self, state: HeartsState, facts: Facts | None) -> Round[HeartsState]:
-        """The rules of play, from ``state`` to the match's end, as a :data:`~..core.Round`: the
+    def new_deal(self, state: HeartsState, facts: Facts | None) -> _Deal:
+        """The deal in play from ``state``, whose round is the rules of play to the match's end: the
         engine's trick round (``ht.follow``; ``ht.trick``: the highest card of the led suit takes
         it, its taker leads the next, ``ht.lead.next``) on a Hearts deal (:class:`_Deal`: the
         passes, what may be led and discarded, the points, the score and the next hand)."""
-        return trick_round(_Deal(self, state, facts))
+        return _Deal(self, state, facts)
 
     # --- refusals, and the decision in words -----------------------------------------------------------
 
@@ -661,13 +649,6 @@ class Hearts(CoreRules[HeartsState]):
             state.tricks_played == 0 and self.options.first_trick, state.broken, state.taken, state.passes[seat],
         )  # fmt: skip
 
-    def live_deal(self, state: HeartsState, deal: type[_Deal] | None = None) -> tuple[_Deal, Round[HeartsState]]:
-        """The round from ``state`` (at a decision) with its deal, whose :meth:`_Deal.seat_view` a
-        play-out's bots read between decisions instead of a packed state (``deal``: a subclass of
-        the game's deal, as a play-out's that stops at the hand's end)."""
-        live = (deal or _Deal)(self, state, None)
-        return live, trick_round(live)
-
     def view(self, state: HeartsState, seat: int | None) -> HeartsView:
         self.check_state(state)
         self.check_view_seat(seat)
@@ -771,7 +752,7 @@ class _Deal(TrickDeal[HeartsState]):
             self.leader = self.seat
             if note is not None:
                 note.append((PassesExchanged(None, gave, direction), self.pack(self.seat)))
-            return
+            return None
 
     def seat_view(self, seat: int) -> HeartsSeatView:
         """What the bot of ``seat`` reads now (as :meth:`Hearts.core_view` of the state packed now)."""

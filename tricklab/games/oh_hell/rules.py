@@ -55,23 +55,20 @@ from ..capabilities import (
     trump_of,
 )
 from ..core import (
-    CoreRules,
     Decisions,
     Fact,
     Facts,
-    Round,
     TrickDeal,
+    TrickGame,
     deal_hands,
     decide,
     follow_mask,
     hidden_hands,
     mask_census,
     mask_of,
-    round_step,
     shuffle_ids,
     shuffled_ids,
     totals_of,
-    trick_round,
 )
 from .facts import (
     IDS,
@@ -340,7 +337,7 @@ def points(bid: int, tricks: int, penalty: bool) -> int:
     return -abs(tricks - bid) if penalty else tricks
 
 
-class OhHell(CoreRules[OhHellState]):
+class OhHell(TrickGame[OhHellState, "_Deal"]):
     name: ClassVar[str] = NAME
     title: ClassVar[str] = TITLE
     aliases: ClassVar[tuple[str, ...]] = ("oh", "oh_hell", "oh hell", "ohhell")
@@ -507,21 +504,12 @@ class OhHell(CoreRules[OhHellState]):
             return None
         return hook_bid(state.bids, state.size)
 
-    def core_legal(self, state: OhHellState) -> tuple[int, ...]:
-        if state.phase is OVER:
-            return ()
-        decision = next(self.core_round(state, None))
-        return decision[1]  # type: ignore[return-value]  # a round's first yield is a decision
-
-    def core_step(self, state: OhHellState, action: int, facts: Facts | None = None) -> OhHellState:
-        return round_step(self.core_round(state, facts), action)
-
-    def core_round(self, state: OhHellState, facts: Facts | None) -> Round[OhHellState]:
-        """The rules of play, from ``state`` to the match's end, as a :data:`~..core.Round`: the
+    def new_deal(self, state: OhHellState, facts: Facts | None) -> _Deal:
+        """The deal in play from ``state``, whose round is the rules of play to the match's end: the
         engine's trick round (``oh.follow``, ``oh.trick``: the best card takes it and its taker
         leads the next, ``oh.lead.next``) on an Oh Hell deal (:class:`_Deal`: the bids, the
         trump, the score and the next deal)."""
-        return trick_round(_Deal(self, state, facts))
+        return _Deal(self, state, facts)
 
     # --- refusals, and the decision in words -----------------------------------------------------------
 
@@ -648,13 +636,6 @@ class OhHell(CoreRules[OhHellState]):
             state.leader, state.dealer, state.bids, state.tricks_won, state.taken,
         )  # fmt: skip
 
-    def live_deal(self, state: OhHellState, deal: type[_Deal] | None = None) -> tuple[_Deal, Round[OhHellState]]:
-        """The round from ``state`` (at a decision) with its deal, whose :meth:`_Deal.seat_view` a
-        play-out's bots read between decisions instead of a packed state (``deal``: a subclass of
-        the game's deal, as a play-out's that stops at the deal's end)."""
-        live = (deal or _Deal)(self, state, None)
-        return live, trick_round(live)
-
     def view(self, state: OhHellState, seat: int | None) -> OhHellView:
         self.check_state(state)
         self.check_view_seat(seat)
@@ -751,6 +732,7 @@ class _Deal(TrickDeal[OhHellState]):
                 self.seat = self.leader = next_seat[dealer]
             if note is not None:
                 note.append((BidMade(seat, bid, forbidden), self.pack(self.seat)))
+        return None
 
     def seat_view(self, seat: int) -> OhHellSeatView:
         """What the bot of ``seat`` reads now (as :meth:`OhHell.core_view` of the state packed now)."""

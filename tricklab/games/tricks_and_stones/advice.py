@@ -37,7 +37,7 @@ from ...playouts import (
     share,
 )
 from ..base import GameState, Rules
-from ..core import bits, mask_of
+from ..core import PACK, Round, bits, mask_of
 from . import rules as ts
 from .bots import HeuristicBot as TsBot
 from .bots import gems_id as ts_gems_id
@@ -143,18 +143,32 @@ def _advise_ts(
 # its tricks won so far and the cards left in its hand.
 _TrickNote = tuple[int, int, int]
 
+# A play-out under way: its deal, its round, the seat to play and the ids listed.
+_Live = tuple["_RoundOnly", "Round[ts.TricksAndStonesState]", int, "Sequence[int]"]
+
+
+class _RoundOnly(ts._Deal):
+    """A play-out's deal: played to the round's last gem action and no further (the next round
+    is of no use to it)."""
+
+    def _end_round(self) -> ts.TricksAndStonesState | None:
+        self.phase = ts.OVER
+        return self.pack(None)
+
 
 class _TsPlayouts:
-    """Tricks & Stones play-outs of one seat's six predictions, on the core.
+    """Tricks & Stones play-outs of one seat's six predictions, on the round driven directly.
 
-    Every step is the core's (``core_legal``/``core_step``) and every decision the heuristic
-    bots' (``choose_id`` on the seat's ``core_view``). The six predictions share a play-out of
-    the cards for as long as the seat's bot plays the same card under each of them and the same
-    player leads (the predictions are made through the core, so its first-lead rule decides);
-    where the seat's bot would play differently, the play-out forks. Gem actions do not change
-    how anyone plays a card, so at the table every gem action is skipped and the seat's own are
-    taken apart, for each prediction, after every trick of its play-out: the core's gem table
-    for the seat's place lists them, the seat's bot picks one, the table gives the gems after it.
+    Every step is the round's (``live_deal``: the bots read the running deal's seat views between
+    decisions, and no state is packed) and every decision the heuristic bots' (``choose_id``).
+    The six predictions share a play-out of the cards for as long as the seat's bot plays the
+    same card under each of them and the same player leads (the predictions are made through the
+    round, so its first-lead rule decides); where the seat's bot would play differently, the
+    play-out forks: the state there is packed and a second round goes on from it. Gem actions
+    do not change how anyone plays a card, so at the table every gem action is skipped and the
+    seat's own are taken apart, for each prediction, after every trick of its play-out: the
+    core's gem table for the seat's place lists them, the seat's bot picks one, the table gives
+    the gems after it.
     """
 
     def __init__(self, rules: ts.TricksAndStones, view: ts.TricksAndStonesView, seat: int) -> None:
@@ -176,79 +190,82 @@ class _TsPlayouts:
         """``(prediction, tricks won, score, cards)`` of the seat for each of ``predictions`` on
         one deal, ``cards`` the mask of the seat's cards that won a trick."""
         rules, seat, bots = self.rules, self.seat, self.bots
-        legal, step, core_view = rules.core_legal, rules.core_step, rules.core_view
         start = rules.with_hands(self.opening, hands, aside)
         others: dict[int, int] = {}  # the other seats' predictions: their bots', the same each time
-        leading: dict[int, tuple[ts.TricksAndStonesState, list[int]]] = {}  # first leader -> play
+        leading: dict[int, tuple[_Live, list[int]]] = {}  # first leader -> play
         for p in predictions:
-            state = start
-            while state.phase is ts.PREDICT:
-                mover = state.to_play
-                assert mover is not None
+            deal, round_ = rules.live_deal(start, _RoundOnly)
+            assert isinstance(deal, _RoundOnly)
+            mover, listed = next(round_)  # type: ignore[misc]  # a round's yields are decisions unless sent PACK
+            while deal.phase is ts.PREDICT:
                 if mover == seat:
                     action = ts.PREDICT_ID + p
                 elif mover in others:
                     action = others[mover]
                 else:
-                    action = others[mover] = bots[mover].choose_id(core_view(state, mover), legal(state))
-                state = step(state, action)
-            leading.setdefault(state.leader, (state, []))[1].append(p)
+                    action = others[mover] = bots[mover].choose_id(deal.seat_view(mover), listed)
+                mover, listed = round_.send(action)  # type: ignore[misc]
+            leading.setdefault(deal.leader, ((deal, round_, mover, listed), []))[1].append(p)
         out: list[tuple[int, int, int, int]] = []
-        for state, group in leading.values():
-            self._play(state, group, [], [], out)
+        for live, group in leading.values():
+            self._play(live, group, [], [], out)
         return out
 
     def _play(
         self,
-        state: ts.TricksAndStonesState,
+        live: _Live,
         group: list[int],
         notes: list[_TrickNote],
         cards: list[int],
         out: list[tuple[int, int, int, int]],
     ) -> None:
-        rules, seat, round_index = self.rules, self.seat, self.round
-        legal, step, core_view = rules.core_legal, rules.core_step, rules.core_view
+        seat = self.seat
+        deal, round_, mover, ids = live
+        send, seat_view = round_.send, deal.seat_view
         gems, skip = ts.GEMS, ts.SKIP_ID
-        while state.round == round_index and state.to_play is not None:
-            if state.phase is gems:
-                state = step(state, skip)
-                continue
-            mover = state.to_play
-            assert mover is not None
-            ids = legal(state)
-            view = core_view(state, mover)
-            if mover != seat:
-                card = ts_play_id(view, ids)  # the bot's card (HeuristicBot.choose_id in the play phase)
-            else:
-                choices: dict[int, list[int]] = {}
-                for p in group:  # the state holds one of the group's predictions: the others' views differ in it
-                    own = view if view.prediction == p else view._replace(prediction=p)
-                    choices.setdefault(ts_play_id(own, ids), []).append(p)
-                (card, group), *rest = choices.items()
-                for other, part in rest:  # the seat's bot parts ways here: play the other part apart
-                    apart, taken = notes[:], cards[:]
-                    self._play(self._note(state, other, apart, taken), part, apart, taken, out)
-            state = self._note(state, card, notes, cards)
+        try:
+            while True:
+                if deal.phase is gems:
+                    mover, ids = send(skip)  # type: ignore[misc]
+                    continue
+                view = seat_view(mover)
+                if mover != seat:
+                    card = ts_play_id(view, ids)  # the bot's card (HeuristicBot.choose_id in the play phase)
+                else:
+                    choices: dict[int, list[int]] = {}
+                    for p in group:  # the deal holds one of the group's predictions: the others' views differ in it
+                        own = view if view.prediction == p else view._replace(prediction=p)
+                        choices.setdefault(ts_play_id(own, ids), []).append(p)
+                    (card, group), *rest = choices.items()
+                    for other, part in rest:  # the seat's bot parts ways here: play the other part apart
+                        apart, taken = notes[:], cards[:]
+                        fork, forked = self.rules.live_deal(send(PACK), _RoundOnly)  # type: ignore[arg-type]
+                        assert isinstance(fork, _RoundOnly)
+                        _, listed = next(forked)  # type: ignore[misc]
+                        self._note(fork, mover, other, apart, taken)
+                        after, listed = forked.send(other)  # type: ignore[misc]
+                        self._play((fork, forked, after, listed), part, apart, taken, out)
+                self._note(deal, mover, card, notes, cards)
+                mover, ids = send(card)  # type: ignore[misc]
+        except StopIteration:
+            pass
         winners = mask_of(cards)
         for p in group:
             out.append((p, *self._score(p, notes), winners))
 
-    def _note(
-        self, state: ts.TricksAndStonesState, card: int, notes: list[_TrickNote], cards: list[int]
-    ) -> ts.TricksAndStonesState:
-        """Play ``card``; if it completes the trick, note the seat's place in it (the core's ranking)
-        and, if the seat won it, the seat's card in ``cards``."""
+    def _note(self, deal: ts._Deal, mover: int, card: int, notes: list[_TrickNote], cards: list[int]) -> None:
+        """Before ``mover`` plays ``card``: if it completes the trick, note the seat's place in it
+        (the core's ranking) and, if the seat won it, the seat's card in ``cards``."""
         n, seat = self.n, self.seat
-        if len(state.played) == n - 1:
-            trick = (*state.played, card)
+        if len(deal.played) == n - 1:
+            trick = (*deal.played, card)
             order = ts._ranking(trick, self.trump)
-            places = [(state.leader + i) % n for i in order]
+            places = [(deal.leader + i) % n for i in order]
             if places[0] == seat:
                 cards.append(trick[order[0]])
-            won = state.tricks_won[seat] + (places[0] == seat)
-            left = state.held[seat].bit_count() - (state.to_play == seat)
+            won = deal.won[seat] + (places[0] == seat)
+            left = deal.held[seat].bit_count() - (mover == seat)
             notes.append((places.index(seat), won, left))
-        return self.rules.core_step(state, card)
 
     def _gem_turn(
         self, board: tuple[int, ...], supply: int, prediction: int, note: _TrickNote

@@ -10,17 +10,18 @@ Rulings where the source text allows two readings are options (see ``RULEBOOK``)
 
 The rules run on the one core (:mod:`tricklab.games.core`): a compact state of card ids and
 bit-mask hands (:class:`TricksAndStonesState`), numbered actions (:data:`ACTIONS`: a card's id
-plays it, then predictions, Skip, placings and moves), and ``core_legal``/``core_step`` as the
-only implementation of each rule, with ``explain_illegal`` saying which rule refuses an action
-from the same functions (:func:`_playable`, the gem tables). ``core_step`` records small facts
-(:class:`CardPlayed`, :class:`TrickTaken`, ...) only when asked; ``narrate`` turns them into
-the events learners read, apart from the rules.
+plays it, then predictions, Skip, placings and moves), and the round (``core_round``: the
+engine's trick round on a Tricks & Stones deal, :class:`_Deal`) as the only implementation of
+each rule; ``core_legal``/``core_step`` start it from a state, and ``explain_illegal`` says which
+rule refuses an action from the same functions (:func:`_playable`, :func:`_leads`, the gem
+tables). The round records small facts (:class:`CardPlayed`, :class:`TrickTaken`, ...) only
+when asked; ``narrate`` turns them into the events learners read, apart from the rules.
 """
 
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 from itertools import combinations, permutations
@@ -66,11 +67,11 @@ from ..capabilities import (
 from ..core import (
     CardIds,
     Chose,
-    CoreRules,
+    Decisions,
     Fact,
     Facts,
-    bits,
-    choose_secretly,
+    TrickDeal,
+    TrickGame,
     deal_hands,
     decide,
     event,
@@ -78,8 +79,8 @@ from ..core import (
     hidden_hands,
     lowest,
     mask_census,
-    mask_of,
     secrets_seen_by,
+    shuffle_ids,
     shuffled_ids,
 )
 
@@ -822,12 +823,14 @@ def _playable(hand: int, trick: tuple[int, ...], trump: int, broken: bool) -> tu
     if trick:
         mask = follow_mask(hand, trick[0] >> 3, IDS)
         return mask, ("ts.follow" if mask != hand else None)
-    if broken:
-        return hand, None
-    other = hand & ~_TRUMP_MASK[trump]
-    if other and other != hand:
-        return other, "ts.trump.lead"
-    return hand, None
+    mask = _leads(hand, trump, broken)
+    return mask, ("ts.trump.lead" if mask != hand else None)
+
+
+def _leads(hand: int, trump: int, broken: bool) -> int:
+    """The cards of ``hand`` (a mask) that may lead a trick: a trump only once trumps are broken
+    or from a hand of nothing but trumps (``ts.trump.lead``)."""
+    return hand if broken else hand & ~_TRUMP_MASK[trump] or hand
 
 
 def _points(prediction: int, tricks: int, own: tuple[int, ...]) -> tuple[int, int]:
@@ -838,7 +841,7 @@ def _points(prediction: int, tricks: int, own: tuple[int, ...]) -> tuple[int, in
     return own[tricks], EXPEDITION_BONUS if prediction == tricks else 0
 
 
-class TricksAndStones(CoreRules[TricksAndStonesState]):
+class TricksAndStones(TrickGame[TricksAndStonesState, "_Deal"]):
     name: ClassVar[str] = NAME
     title: ClassVar[str] = TITLE
     aliases: ClassVar[tuple[str, ...]] = ("ts", "tricks_and_stones", "tricks & stones")
@@ -987,33 +990,18 @@ class TricksAndStones(CoreRules[TricksAndStonesState]):
     ) -> TricksAndStonesState:
         if match_options:
             raise InvalidOption(f"{TITLE} has no match option {quote_names(match_options)}; use first_dealer")
-        n = self.players
         dealer = self.first_dealer(seed, first_dealer)
-        empty = (0,) * n
-        state = TricksAndStonesState(
-            seed,
-            PREDICT,
-            None,
-            0,
-            dealer,
-            TRUMPS[0],
-            (),
-            0,
-            (),
-            0,
-            (),
-            0,
-            False,
-            empty,
-            (),
-            (),
-            empty,
-            (),
-            (),
-            (),
+        return self._deal(self._undealt(seed, dealer), 0, dealer, facts)
+
+    def _undealt(self, seed: int, dealer: int) -> TricksAndStonesState:
+        """The match before its first deal."""
+        empty = (0,) * self.players
+        # fmt: off
+        return TricksAndStonesState(
+            seed, PREDICT, None, 0, dealer, TRUMPS[0], (), 0, (), 0, (), 0, False, empty, (), (), empty, (), (), (),
             empty,
         )
-        return self._deal(state, 0, dealer, facts)
+        # fmt: on
 
     def _deal(
         self, state: TricksAndStonesState, round_index: int, dealer: int, facts: Facts | None
@@ -1027,7 +1015,24 @@ class TricksAndStones(CoreRules[TricksAndStonesState]):
             order = shuffled_ids(self, state.seed, round_index, range(len(IDS)))
             dealt = deal_hands(order, n, CARDS_EACH)
             self._dealt = key, dealt
-        hands, aside = dealt
+        return self._deal_out(state, round_index, dealer, *dealt, facts)
+
+    def core_deal(self, getrandbits: Callable[[int], int], first_dealer: int = 0) -> TricksAndStonesState:
+        order = shuffle_ids(range(len(IDS)), getrandbits, first=self.players * CARDS_EACH)  # the hands
+        hands, aside = deal_hands(order, self.players, CARDS_EACH)
+        return self._deal_out(self._undealt(0, first_dealer), 0, first_dealer, hands, aside, None)
+
+    def _deal_out(
+        self,
+        state: TricksAndStonesState,
+        round_index: int,
+        dealer: int,
+        hands: tuple[int, ...],
+        aside: int,
+        facts: Facts | None,
+    ) -> TricksAndStonesState:
+        """Round ``round_index`` dealt as ``hands`` and ``aside``: fresh tokens, gems and tricks."""
+        n = self.players
         empty = (0,) * n
         first = (dealer + 1) % n
         state = TricksAndStonesState(
@@ -1073,20 +1078,14 @@ class TricksAndStones(CoreRules[TricksAndStonesState]):
         advisor). Unchecked: the masks must be disjoint and hold the round's cards."""
         return state._replace(held=hands, set_aside=aside)
 
-    # --- the core: what may be done now -------------------------------------------------------------
+    def new_deal(self, state: TricksAndStonesState, facts: Facts | None) -> _Deal:
+        """The deal in play from ``state``, whose round is the rules of play to the match's end: the
+        engine's trick round (``ts.follow``, ``ts.trick``: the best card takes it) on a
+        Tricks & Stones deal (:class:`_Deal`: predictions, trumps broken, gem actions, the
+        score and the next round)."""
+        return _Deal(self, state, facts)
 
-    def core_legal(self, state: TricksAndStonesState) -> tuple[int, ...]:
-        phase = state.phase
-        if phase is PLAY:
-            seat = state.to_play
-            assert seat is not None
-            mask, _ = _playable(state.held[seat], state.played, SUIT_INDEX[state.trump], state.trump_broken)
-            return bits(mask)
-        if phase is GEMS:
-            return self._gem_table(state)[0]
-        if phase is PREDICT:
-            return _PREDICT_IDS
-        return ()
+    # --- the core: the gem table of a state (refusals and spellings read it) ---------------------------
 
     def _gem_table(self, state: TricksAndStonesState) -> tuple[tuple[int, ...], dict[int, tuple[int, ...]]]:
         """The gem table of the player first in the queue (kept for the state last asked about:
@@ -1102,48 +1101,6 @@ class TricksAndStones(CoreRules[TricksAndStonesState]):
         self._kept = (state, table)
         return table
 
-    # --- the core: one step ----------------------------------------------------------------------------
-
-    def core_step(self, state: TricksAndStonesState, action: int, facts: Facts | None = None) -> TricksAndStonesState:
-        phase = state.phase
-        if phase is PLAY:
-            return self._play(state, action, facts)
-        if phase is GEMS:
-            return self._gems(state, action, facts)
-        return self._predict(state, action - PREDICT_ID, facts)
-
-    def _predict(self, state: TricksAndStonesState, n: int, facts: Facts | None) -> TricksAndStonesState:
-        """A secret prediction (TS-3); after the last one the tokens are shown and the first
-        leader found (``ts.lead.first``)."""
-        # fmt: off
-        (seed, phase, seat, round_, dealer, trump, held, aside, predictions, leader, played, number, broken,
-         won, taken, board, supply, queue, last, round_scores, exact) = state
-        # fmt: on
-        assert seat is not None
-        predictions = choose_secretly(predictions, seat, n)
-        nxt = self._next[seat]
-        if nxt != self._next[dealer]:
-            # fmt: off
-            new = _new(TricksAndStonesState, (
-                seed, phase, nxt, round_, dealer, trump, held, aside, predictions, leader, played, number, broken,
-                won, taken, board, supply, queue, last, round_scores, exact))
-            # fmt: on
-            if facts is not None:
-                facts.append((Predicted(seat, n), new))
-            return new
-        made = cast(tuple[int, ...], predictions)
-        leader, tied = self._first_leader(made, dealer)
-        # fmt: off
-        new = _new(TricksAndStonesState, (
-            seed, PLAY, leader, round_, dealer, trump, held, aside, predictions, leader, played, number, broken,
-            won, taken, board, supply, queue, last, round_scores, exact))
-        # fmt: on
-        if facts is not None:
-            facts.append((Predicted(seat, n), new._replace(phase=PREDICT, to_play=None)))
-            dealer_first = self.options.first_lead_tie != "left-of-dealer"
-            facts.append((Revealed(None, made, leader, tied, dealer_first), new))
-        return new
-
     def _first_leader(self, predictions: tuple[int, ...], dealer: int) -> tuple[int, tuple[int, ...]]:
         """The first leader (TS-3): the lowest prediction; on a tie the first tied seat going
         clockwise from the dealer's left (or from the dealer, by the option). Also the tied seats."""
@@ -1152,139 +1109,6 @@ class TricksAndStones(CoreRules[TricksAndStonesState]):
         low = min(predictions)
         tied = tuple(s for s in ((start + i) % n for i in range(n)) if predictions[s] == low)
         return tied[0], tied
-
-    def _play(self, state: TricksAndStonesState, card: int, facts: Facts | None) -> TricksAndStonesState:
-        """A card to the trick; trumps break when one is played to a trick led in another suit
-        (``ts.trump.break``); a full trick is ranked, won and its gem actions queued."""
-        # every field by name, and the next state as one tuple literal: the fastest way to step
-        # fmt: off
-        (seed, phase, seat, round_, dealer, trump, held, aside, predictions, leader, played, number, was_broken,
-         won, taken, board, supply, queue, last, round_scores, exact) = state
-        # fmt: on
-        assert seat is not None
-        suit = SUIT_INDEX[trump]
-        held = held[:seat] + (held[seat] & ~(1 << card),) + held[seat + 1 :]
-        trick = played + (card,)
-        broken = was_broken or (card >> 3 == suit and len(trick) > 1 and trick[0] >> 3 != suit)
-        if len(trick) < self.players:
-            # fmt: off
-            new = _new(TricksAndStonesState, (
-                seed, phase, self._next[seat], round_, dealer, trump, held, aside, predictions, leader, trick,
-                number, broken, won, taken, board, supply, queue, last, round_scores, exact))
-            # fmt: on
-            if facts is not None:
-                facts.append((CardPlayed(seat, card, trick, was_broken, broken and not was_broken), new))
-            return new
-        ranking = _ranking(trick, suit)
-        places, queue = self._podiums[leader, ranking]
-        winner = places[0]
-        number += 1
-        won = won[:winner] + (won[winner] + 1,) + won[winner + 1 :]
-        taken = taken[:winner] + (taken[winner] | mask_of(trick),) + taken[winner + 1 :]
-        # fmt: off
-        new = _new(TricksAndStonesState, (
-            seed, GEMS, winner, round_, dealer, trump, held, aside, predictions, leader, (), number, broken,
-            won, taken, board, supply, queue, (leader, winner, *trick), round_scores, exact))
-        # fmt: on
-        if facts is not None:
-            # the card on the table as the trick's last one: not yet won (every card in one place)
-            shown = state._replace(to_play=None, held=held, played=trick, trump_broken=broken)
-            facts.append((CardPlayed(seat, card, trick, was_broken, broken and not was_broken), shown))
-            facts.append((TrickTaken(winner, number, leader, trick, ranking, places), new))
-        return self._advance_gems(new, facts)
-
-    def _no_choice(
-        self, queue: tuple[tuple[int, int], ...], board: tuple[tuple[int, ...], ...], supply: tuple[int, ...]
-    ) -> int:
-        """How many gem actions at the head of ``queue`` offer no choice (TS-6). A choice exists
-        exactly when the gem table lists more than Skip: placing needs a gem in the supply (five
-        chambers are always open), moving a gem on the board (every chamber has a neighbour)."""
-        allowances = self._allowances
-        k = 0
-        for seat, place in queue:
-            p, m = allowances[place]
-            if (p and supply[seat]) or (m and any(board[seat])):
-                return k
-            k += 1
-        return k
-
-    def _advance_gems(self, state: TricksAndStonesState, facts: Facts | None) -> TricksAndStonesState:
-        """Skip the gem actions that offer no choice; then end the trick: the winner leads the
-        next one (``ts.lead.next``), or the round is scored."""
-        queue = state.gem_queue
-        skipped = self._no_choice(queue, state.board, state.supply)
-        if skipped == 0 and queue:
-            return state
-        if facts is not None:
-            for k in range(skipped):
-                seat, place = queue[k]
-                rest = queue[k + 1 :]
-                interim = state._replace(gem_queue=rest, to_play=rest[0][0] if rest else None)
-                facts.append((GemsTaken(seat, place, None), interim))
-        return self._after_gems(state, state.board, state.supply, queue[skipped:], facts)
-
-    def _after_gems(
-        self,
-        state: TricksAndStonesState,
-        board: tuple[tuple[int, ...], ...],
-        supply: tuple[int, ...],
-        queue: tuple[tuple[int, int], ...],
-        facts: Facts | None,
-    ) -> TricksAndStonesState:
-        """``state`` with the gems ``board`` and ``supply`` and the gem actions ``queue`` still to
-        come (its head has a choice): that player's turn, or, with none left, the winner leads
-        the next trick (``ts.lead.next``) or the round is scored."""
-        # fmt: off
-        (seed, phase, _, round_, dealer, trump, held, aside, predictions, leader, played, number, broken,
-         won, taken, _, _, _, last, round_scores, exact) = state
-        if queue:
-            return _new(TricksAndStonesState, (
-                seed, phase, queue[0][0], round_, dealer, trump, held, aside, predictions, leader, played, number,
-                broken, won, taken, board, supply, queue, last, round_scores, exact))
-        if number < CARDS_EACH:
-            winner = last[1]
-            return _new(TricksAndStonesState, (
-                seed, PLAY, winner, round_, dealer, trump, held, aside, predictions, winner, played, number,
-                broken, won, taken, board, supply, (), last, round_scores, exact))
-        return self._end_round(_new(TricksAndStonesState, (
-            seed, phase, None, round_, dealer, trump, held, aside, predictions, leader, played, number,
-            broken, won, taken, board, supply, (), last, round_scores, exact)), facts)
-        # fmt: on
-
-    def _gems(self, state: TricksAndStonesState, action: int, facts: Facts | None) -> TricksAndStonesState:
-        """A listed gem action: the board and supply after it, then the next place."""
-        queue = state.gem_queue
-        seat, place = queue[0]
-        board = state.board
-        supply = state.supply
-        if action != SKIP_ID:  # a skip leaves the board and the supply as they are (TS-6)
-            own = self._gem_table(state)[1][action]
-            board = board[:seat] + (own,) + board[seat + 1 :]
-            supply = supply[:seat] + (supply[seat] - _PLACED[action],) + supply[seat + 1 :]
-        queue = queue[1:]
-        if facts is not None:
-            new = state._replace(board=board, supply=supply, gem_queue=queue, to_play=queue[0][0] if queue else None)
-            facts.append((GemsTaken(seat, place, action), new))
-            return self._advance_gems(new, facts)
-        # _advance_gems without the states in between
-        return self._after_gems(state, board, supply, queue[self._no_choice(queue, board, supply) :], None)
-
-    def _end_round(self, state: TricksAndStonesState, facts: Facts | None) -> TricksAndStonesState:
-        """Score the round (TS-8), then deal the next one or end the match (TS-9)."""
-        n = self.players
-        predictions = cast(tuple[int, ...], state.predictions)
-        won = state.tricks_won
-        scores = tuple(sum(_points(predictions[s], won[s], state.board[s])) for s in range(n))
-        exact = tuple(e + (predictions[s] == won[s]) for s, e in enumerate(state.exact))
-        new = state._replace(round_scores=(*state.round_scores, scores), exact=exact, to_play=None)
-        if facts is not None:
-            facts.append((RoundScored(None, predictions, won, state.board, scores), new))
-        if state.round + 1 < ROUNDS:
-            return self._deal(new, state.round + 1, (state.dealer + 1) % n, facts)
-        over = new._replace(phase=OVER, to_play=None)
-        if facts is not None:
-            facts.append((MatchEnded(None), over))
-        return over
 
     # --- refusals: which rule forbids an unlisted action ------------------------------------------------
 
@@ -1775,6 +1599,194 @@ class TricksAndStones(CoreRules[TricksAndStonesState]):
             text = f"{name} uses no gem points."
             reasons = (finished, Reason("ts.gems.fewer", RULEBOOK["ts.gems.fewer"].text))
         return event(EventKind.GEMS, seat, text, reasons, place=place, action=str(action))
+
+
+# --- the round: Tricks & Stones on the engine's trick round -------------------------------------
+
+
+def _breaks(trick: Sequence[int], suit: int) -> bool:
+    """Whether ``trick`` broke trumps: a trump played to a trick led in another suit (``ts.trump.break``)."""
+    return len(trick) > 1 and trick[0] >> 3 != suit and any(c >> 3 == suit for c in trick)
+
+
+class _Deal(TrickDeal[TricksAndStonesState]):
+    """Tricks & Stones' own rules on the engine's trick round (:func:`~..core.trick_round`): the
+    secret predictions before the first trick and the first leader (TS-3), trumps led only once
+    broken (``ts.trump.lead``), after each trick its ranking and each place's gem action, from
+    first place to last (TS-6, TS-7), then the round scored (TS-8) and the next dealt or the
+    match ended (TS-9). The state lives here between decisions; it is packed into a
+    :class:`TricksAndStonesState` when the driver sends ``PACK`` and for each fact."""
+
+    ids = IDS
+
+    def __init__(self, rules: TricksAndStones, state: TricksAndStonesState, facts: Facts | None) -> None:
+        self.rules, self.facts, self.next_seat = rules, facts, rules._next
+        self.allowances, self.ring, self.podiums = rules._allowances, rules._ring, rules._podiums
+        self.dealer_first = rules.options.first_lead_tie != "left-of-dealer"
+        self.lead = self._lead
+        self.load(state)
+
+    def load(self, state: TricksAndStonesState) -> None:
+        """Play on from ``state`` (at a decision, or just dealt)."""
+        (self.seed, self.phase, seat, self.rnd, self.dealer, self.trump, held, self.aside, predictions,
+         self.leader, played, self.number, self.broken, won, taken, board, supply, self.queue, self.last,
+         self.scores, self.exact) = state  # fmt: skip
+        assert seat is not None, "a round starts at a decision"
+        self.seat = seat
+        self.held, self.predictions, self.played, self.won, self.taken = (
+            list(held),
+            list(predictions),
+            list(played),
+            list(won),
+            list(taken),
+        )
+        self.board, self.supply = list(board), list(supply)
+        self.suit = suit = SUIT_INDEX[self.trump]
+        self.values = _VALUE[suit]
+
+    def pack(self, to_play: int | None) -> TricksAndStonesState:
+        played = self.played
+        broken = self.broken or _breaks(played, self.suit)
+        return TricksAndStonesState(
+            self.seed, self.phase, to_play, self.rnd, self.dealer, self.trump, tuple(self.held), self.aside,
+            tuple(self.predictions), self.leader, tuple(played), self.number, broken, tuple(self.won),
+            tuple(self.taken), tuple(self.board), tuple(self.supply), self.queue, self.last, self.scores, self.exact,
+        )  # fmt: skip
+
+    def _lead(self, hand: int) -> int:
+        """The cards ``hand`` may lead now (:func:`_leads`: trumps broken or not)."""
+        return _leads(hand, self.suit, self.broken)
+
+    def before_tricks(self) -> Decisions[TricksAndStonesState] | None:
+        if self.phase is PREDICT:
+            return self._predictions()
+        if self.phase is GEMS:  # a round started at a gem action
+            return self._gems_then_predictions()
+        return None
+
+    def _predictions(self) -> Decisions[TricksAndStonesState]:
+        """Each seat's secret prediction from the dealer's left (TS-3); after the dealer's, the
+        tokens are shown and the lowest leads (``ts.lead.first``)."""
+        predictions, dealer, next_seat, note = self.predictions, self.dealer, self.next_seat, self.facts
+        last = dealer  # the dealer predicts last
+        while True:
+            seat = self.seat
+            a = yield seat, _PREDICT_IDS
+            while a < 0:  # PACK (as in decision(), written in)
+                a = yield self.pack(seat)
+            n = a - PREDICT_ID
+            predictions[seat] = n
+            if seat != last:
+                self.seat = next_seat[seat]
+                if note is not None:
+                    note.append((Predicted(seat, n), self.pack(self.seat)))
+                continue
+            made = cast(tuple[int, ...], tuple(predictions))  # every seat's prediction is in
+            leader, tied = self.rules._first_leader(made, dealer)
+            self.seat = self.leader = leader
+            if note is not None:
+                note.append((Predicted(seat, n), self.pack(None)))  # shown with the reveal, next
+            self.phase = PLAY
+            if note is not None:
+                note.append((Revealed(None, made, leader, tied, self.dealer_first), self.pack(leader)))
+            return None
+
+    def _gems_then_predictions(self) -> Decisions[TricksAndStonesState]:
+        over = yield from self._gems()
+        if over is None and self.phase is PREDICT:  # the round's last gem action: the next round dealt
+            yield from self._predictions()
+        return over
+
+    def card_fact(self, player: int, card: int, trick: tuple[int, ...]) -> Fact:
+        suit = self.suit
+        was = self.broken or _breaks(trick[:-1], suit)
+        now = was or _breaks(trick, suit)
+        return CardPlayed(player, card, trick, was, now and not was)
+
+    def trick_taken(self, winner: int, cards: int, trick: tuple[int, ...]) -> TricksAndStonesState | None:
+        """The trick ranked (TS-5) and each place's gem action queued, first place first."""
+        ranking = _ranking(trick, self.suit)
+        places, self.queue = self.podiums[self.leader, ranking]
+        self.number += 1
+        self.won[winner] += 1
+        if not self.broken:
+            self.broken = _breaks(trick, self.suit)
+        self.last = (self.leader, winner, *trick)
+        self.phase = GEMS
+        self.seat = winner
+        if self.facts is not None:
+            self.facts.append((TrickTaken(winner, self.number, self.leader, trick, ranking, places), self.pack(winner)))
+        self.after_trick = self._gems()
+        return None
+
+    def _gems(self) -> Decisions[TricksAndStonesState]:
+        """The gem actions queued, first place first (TS-6): a place with nothing to choose
+        (no gem to place, none to move) passes; then the trick's winner leads the next trick
+        (``ts.lead.next``), or the round is scored."""
+        note, allowances, board, supply, predictions = (
+            self.facts,
+            self.allowances,
+            self.board,
+            self.supply,
+            self.predictions,
+        )
+        queue = self.queue
+        while True:
+            while queue:  # a choice exists exactly when the gem table lists more than Skip
+                seat, place = queue[0]
+                p, m = allowances[place]
+                if (p and supply[seat]) or (m and any(board[seat])):
+                    break
+                queue = self.queue = queue[1:]
+                if note is not None:
+                    note.append((GemsTaken(seat, place, None), self.pack(queue[0][0] if queue else None)))
+            if not queue:
+                break
+            seat, place = queue[0]
+            p, m = allowances[place]
+            prediction = predictions[seat]
+            assert prediction is not None
+            listed, after = _gem_table(board[seat], prediction, min(p, supply[seat]), m, self.ring)
+            a = yield seat, listed
+            while a < 0:  # PACK
+                a = yield self.pack(seat)
+            if a != SKIP_ID:  # a skip leaves the board and the supply as they are
+                board[seat] = after[a]
+                supply[seat] -= _PLACED[a]
+            queue = self.queue = queue[1:]
+            if note is not None:
+                note.append((GemsTaken(seat, place, a), self.pack(queue[0][0] if queue else None)))
+        if self.number < CARDS_EACH:
+            self.phase = PLAY
+            self.seat = self.leader = self.last[1]
+            return None
+        return self._end_round()
+
+    def _end_round(self) -> TricksAndStonesState | None:
+        """Score the round (TS-8), then deal the next one (loaded here) or end the match (TS-9)."""
+        note, board, won = self.facts, self.board, self.won
+        predictions = cast(list[int], self.predictions)
+        scores = tuple([sum(_points(predictions[s], won[s], board[s])) for s in range(len(won))])
+        self.exact = tuple([e + (predictions[s] == won[s]) for s, e in enumerate(self.exact)])
+        self.scores = (*self.scores, scores)
+        done = self.pack(None)
+        if note is not None:
+            note.append((RoundScored(None, tuple(predictions), tuple(won), tuple(board), scores), done))
+        if self.rnd + 1 < ROUNDS:
+            self.load(self.rules._deal(done, self.rnd + 1, self.next_seat[self.dealer], note))
+            return None
+        self.phase = OVER
+        over = self.pack(None)
+        if note is not None:
+            note.append((MatchEnded(None), over))
+        return over
+
+    def seat_view(self, seat: int) -> TricksAndStonesSeatView:
+        """What the bot of ``seat`` reads now (as :meth:`TricksAndStones.core_view` of the state packed now)."""
+        return TricksAndStonesSeatView(
+            seat, len(self.held), self.phase, self.suit, self.held[seat], tuple(self.played),
+            self.predictions[seat], self.won[seat], self.board[seat],
+        )  # fmt: skip
 
 
 # --- pure rule functions ------------------------------------------------------------------------
