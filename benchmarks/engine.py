@@ -179,7 +179,7 @@ def round_hand(rules: Any, decisions_of: Callable[[Any], int]) -> HandFn:
 
 #: the games whose rules are a round and whose hand is one deal of a longer match: the deal's field
 #: that changes when the next deal starts (read on the running deal, ``rules.live_deal``)
-ROUND_UNTIL: dict[str, str] = {"tricks-and-stones": "rnd"}
+ROUND_UNTIL: dict[str, str] = {"tricks-and-stones": "rnd", "band-of-tricks": "deal"}
 
 
 def round_hand_until(rules: Any, field: str) -> HandFn:

@@ -1149,13 +1149,15 @@ def test_a_match_on_a_round_packs_its_states_only_when_asked_and_they_are_the_st
 
 
 @pytest.mark.parametrize(
-    ("game", "options"), [("oh-hell", {"cards": 3}), ("hearts", {"target": 1}), ("tricks-and-stones", {})]
+    ("game", "options"),
+    [("oh-hell", {"cards": 3}), ("hearts", {"target": 1}), ("tricks-and-stones", {}), ("band-of-tricks", {})],
 )
 def test_a_live_deals_seat_view_is_the_core_view_of_the_state_packed_then(game: str, options: dict[str, Any]) -> None:
     """A play-out's bots read the running deal (``live_deal``, ``seat_view``) instead of a packed
     state: at every decision of random matches (Oh Hell's deals going down, each dealt in turn;
-    Tricks & Stones' four rounds, gem actions between the tricks), each seat's view of the deal
-    is the core view of the state the round packs there."""
+    Tricks & Stones' four rounds, gem actions between the tricks; Band of Tricks' deals, a Metal
+    win's suit chosen between tricks), each seat's view of the deal is the core view of the
+    state the round packs there."""
     from tricklab.games.core import PACK
 
     rules: Any = tricklab.get_rules(game, players=4, **options)

@@ -528,7 +528,10 @@ class TrickDeal(Generic[S]):
       lists the round changes in place;
     * ``seat`` (to play; the trick's next card) and ``leader`` (who led it);
     * ``values[led suit][card]``: the card of the highest value takes the trick (ties: the
-      first played), e.g. trumps above the led suit above the rest;
+      first played), e.g. trumps above the led suit above the rest; ``None`` for a game whose
+      trick is not won that way nor followed by the led suit (Band of Tricks: the first card
+      not Metal sets the suit, and the suits in the trick decide its ranking), which writes
+      :meth:`allowed` and :meth:`placed` instead;
     * ``lead`` and ``discard``: the cards a hand may lead, and play when it cannot follow
       (``None``: any), as :data:`CardRule` (read once a deal: a rule that changes within a
       deal, as trumps broken, reads the deal itself);
@@ -550,7 +553,7 @@ class TrickDeal(Generic[S]):
     leader: int
     next_seat: Sequence[int]
     ids: CardIds
-    values: Sequence[Sequence[int]]
+    values: Sequence[Sequence[int]] | None
     lead: CardRule | None = None
     discard: CardRule | None = None
     facts: Facts | None = None
@@ -567,6 +570,16 @@ class TrickDeal(Generic[S]):
         decisions here too: what is due before the next trick (and, when they end the deal, the
         next deal's decisions after them)."""
         return None
+
+    def allowed(self, hand: int) -> Sequence[int]:
+        """For a deal without ``values``: the ids of the cards of ``hand`` (a mask) that may be
+        played to the trick so far (``played``)."""
+        raise NotImplementedError
+
+    def placed(self, card: int) -> int:
+        """For a deal without ``values``: the seat winning the trick so far, ``card`` (the last in
+        ``played``) just placed in it."""
+        raise NotImplementedError
 
     def card_fact(self, player: int, card: int, trick: tuple[int, ...]) -> Fact:
         """The fact of ``player``'s ``card`` (``trick``: the trick so far, that card last)."""
@@ -598,6 +611,7 @@ def trick_round(deal: TrickDeal[S]) -> Round[S]:
     cards_of = ids.reader()
     tables, shifts = by_suit if by_suit is not None else ((), ())
     facts = deal.facts
+    listed: Sequence[int]
     while True:  # a deal: its decisions before the tricks, then its tricks
         before = deal.before_tricks()
         if before is not None:
@@ -607,9 +621,12 @@ def trick_round(deal: TrickDeal[S]) -> Round[S]:
         held, played, taken, next_seat = deal.held, deal.played, deal.taken, deal.next_seat
         values, lead, discard = deal.values, deal.lead, deal.discard
         n = len(held)
+        own = -2  # ``led`` of a trick played by the deal's own rules (no ``values``)
         while held is deal.held:  # a trick (a new deal is a new list of hands)
             seat = deal.seat
-            if played:  # a round started mid-trick
+            if values is None:
+                led, cards = own, mask_of(played)
+            elif played:  # a round started mid-trick
                 led = suit_of[played[0]]
                 value, led_mask = values[led], suit_mask[led]
                 best_at = 0
@@ -623,9 +640,7 @@ def trick_round(deal: TrickDeal[S]) -> Round[S]:
                 led = -1
             for k in range(len(played), n):
                 hand = held[seat]
-                if led < 0:
-                    listed = cards_of(hand if lead is None else lead(hand))
-                else:
+                if led >= 0:
                     allowed = hand & led_mask  # follow suit if you can (follow_mask, written in)
                     if not allowed:
                         listed = cards_of(hand if discard is None else discard(hand))
@@ -633,13 +648,22 @@ def trick_round(deal: TrickDeal[S]) -> Round[S]:
                         listed = follow[allowed >> shift]
                     else:
                         listed = cards_of(allowed)
+                elif led == -1:
+                    listed = cards_of(hand if lead is None else lead(hand))
+                else:
+                    listed = deal.allowed(hand)
                 a = yield seat, listed
                 while a < 0:  # PACK (as in decision(), written in: the trick's hot loop)
                     a = yield deal.pack(seat)
                 card = 1 << a
                 held[seat] = hand ^ card
                 played.append(a)
-                if led < 0:
+                if led >= 0:
+                    cards |= card
+                    if value[a] > best:
+                        best, winner = value[a], seat
+                elif led == -1:
+                    assert values is not None
                     led = suit_of[a]
                     value, led_mask = values[led], suit_mask[led]
                     follow = tables[led] if tables else ()
@@ -647,8 +671,7 @@ def trick_round(deal: TrickDeal[S]) -> Round[S]:
                     best, winner, cards = value[a], seat, card
                 else:
                     cards |= card
-                    if value[a] > best:
-                        best, winner = value[a], seat
+                    winner = deal.placed(a)
                 if k < n - 1:
                     player, seat = seat, next_seat[seat]
                     if facts is not None:

@@ -38,9 +38,10 @@ from ...playouts import (
 )
 from .. import band_of_tricks as bt
 from ..base import GameState, Rules
-from ..core import Facts, bits
+from ..core import PACK, Round, bits
 from .bots import HeuristicBot as BandBot
 from .bots import metal_suit
+from .game import _Deal
 from .rules import _check_bid_input, _points_of
 
 
@@ -118,19 +119,48 @@ class _BtLeaf:
     winners: int
 
 
+class _DealOnly(_Deal):
+    """A play-out's deal: played to its score and no further (the next deal is of no use to it),
+    noting, for the ``watched`` seat, the suit of each trick it wins (``wins``), its own cards
+    that won one (``winners``, of its hand ``own``) and its wins as scored (``ended``)."""
+
+    watched, own, winners = 0, 0, 0
+    wins: list[int]
+    ended: tuple[int, int, int, int] | None = None
+
+    def trick_taken(self, winner: int, cards: int, trick: tuple[int, ...]) -> bt.BandOfTricksState | None:
+        if winner == self.watched:
+            card = trick[self.best]
+            self.wins.append(bt.SUIT[card])
+            if self.own >> card & 1:
+                self.winners |= 1 << card
+        return super().trick_taken(winner, cards, trick)
+
+    def _end_deal(self) -> bt.BandOfTricksState | None:
+        self.ended = self.won[self.watched]
+        self.phase = bt.OVER
+        return self.pack(None)
+
+
+# A play-out under way: its deal, its round, the seat to play and the ids listed.
+_Live = tuple[_DealOnly, "Round[bt.BandOfTricksState]", int, "Sequence[int]"]
+
+
 class _BtPlayouts:
-    """Band of Tricks play-outs of one seat's bids, on the core: every step the core's, every
-    decision the heuristic bots' (``choose_id`` on ``core_view``); public bids as they were made,
-    players still to bid bidding as their bot would on their sampled hand.
+    """Band of Tricks play-outs of one seat's bids, on the rules' round driven directly
+    (``live_deal``: the bots read the running deal's seat views, and no state is packed), every
+    decision the heuristic bots' (``choose_id``); public bids as they were made, players still
+    to bid bidding as their bot would on their sampled hand.
 
     Several bids are played out together: they share the play for as long as the seat's bot,
     aiming for each of them, plays the same card (and counts a Metal win for the same suit);
-    where it would decide differently the play-out forks. The other players' bots read their
-    own bid and hand, not the seat's bid, so only the seat's decisions can part the bids.
-    Zero Success is played apart from the start (the core counts its Metal wins at once).
-    The state carries the first bid of its group; the other bids of the group reach the
-    seat's bot through its view (``bid_ids``), and each bid is scored from the wins
-    (``_points_of``, the game's deal points)."""
+    where it would decide differently the play-out forks (the state there packed, with the
+    part's bid, and a second round goes on from it). The other players' bots read their own
+    bid and hand, not the seat's bid, so only the seat's decisions can part the bids. Zero
+    Success is played apart from the start (the rules count its Metal wins at once). The deal
+    carries the first bid of its group; the other bids of the group reach the seat's bot
+    through its view (``bid_ids``), and each bid is scored from the wins (``_points_of``, the
+    game's deal points)."""
 
     def __init__(self, rules: bt.BandOfTricks, view: bt.BandOfTricksView, seat: int) -> None:
         self.rules = rules
@@ -140,7 +170,6 @@ class _BtPlayouts:
         self.opening = rules.core_initial(0, None, start_player=view.start_player)
         self.public = {s: bt.BID0 + bt.ALL_BIDS.index(b) for s, b in enumerate(view.bids) if b is not None}
         self.hand = bt.IDS.mask(view.hand)
-        self.last = rules.cards_each - 1  # tricks played before the last trick
 
     def run(self, hands: tuple[int, ...], bids: Sequence[int]) -> list[_BtLeaf]:
         """One leaf per bid of ``bids`` (indices into ``ALL_BIDS``, no repeats) on one deal."""
@@ -149,94 +178,84 @@ class _BtPlayouts:
         out: list[_BtLeaf] = []
         for group in (zero, other):
             if group:
-                self._play(self._bid(hands, group[0]), group, [], 0, out)
+                self._play(self._bid(hands, group[0]), group, out)
         return out
 
-    def _bid(self, hands: tuple[int, ...], own: int) -> bt.BandOfTricksState:
+    def _live(
+        self, state: bt.BandOfTricksState, wins: list[int], winners: int
+    ) -> tuple[_DealOnly, Round[bt.BandOfTricksState]]:
+        deal, round_ = self.rules.live_deal(state, _DealOnly)
+        assert isinstance(deal, _DealOnly)
+        deal.watched, deal.own, deal.wins, deal.winners = self.seat, self.hand, wins, winners
+        return deal, round_
+
+    def _bid(self, hands: tuple[int, ...], own: int) -> _Live:
         """The deal after the bids: public bids as made, the seat's ``own``, the others' bots'."""
-        rules, seat, bots, public = self.rules, self.seat, self.bots, self.public
-        state = rules.with_hands(self.opening, hands)
-        while state.phase is bt.BID:
-            mover = state.to_play
-            assert mover is not None
+        seat, bots, public = self.seat, self.bots, self.public
+        deal, round_ = self._live(self.rules.with_hands(self.opening, hands), [], 0)
+        mover, listed = next(round_)  # type: ignore[misc]  # a round's yields are decisions unless sent PACK
+        while deal.phase is bt.BID:
             if mover == seat:
                 action = bt.BID0 + own
             elif mover in public:
                 action = public[mover]
             else:
-                action = bots[mover].choose_id(rules.core_view(state, mover), rules.core_legal(state))
-            state = rules.core_step(state, action)
-        return state
+                action = bots[mover].choose_id(deal.seat_view(mover), listed)
+            mover, listed = round_.send(action)  # type: ignore[misc]
+        return deal, round_, mover, listed
 
-    def _play(
-        self, state: bt.BandOfTricksState, group: list[int], wins: list[int], winners: int, out: list[_BtLeaf]
-    ) -> None:
-        rules, seat, bots = self.rules, self.seat, self.bots
-        legal, core_view = rules.core_legal, rules.core_view
+    def _play(self, live: _Live, group: list[int], out: list[_BtLeaf]) -> None:
+        seat, bots = self.seat, self.bots
+        deal, round_, mover, ids = live
+        send, seat_view = round_.send, deal.seat_view
         own_bot = bots[seat]
-        while True:
-            mover = state.to_play
-            assert mover is not None, "a deal ends with its last step (the next deal, or the match's end)"
-            ids = legal(state)
-            view = core_view(state, mover)
-            if mover != seat:
-                action = bots[mover].choose_id(view, ids)
-            elif len(group) == 1:
-                action = own_bot.choose_id(view, ids)
-            else:
-                choices: dict[int, list[int]] = {}
-                held = state.bid_ids
-                won = state.won[seat]
-                chosen: dict[object, int] = {}  # a card per aim: bids with the same aim play alike
-                playing = state.phase is bt.PLAY
-                for b in group:  # the state holds the group's first bid; the others reach the bot by its view
-                    aim = own_bot.play_aim(b, won) if playing else b
-                    action = chosen.get(aim, -1)
-                    if action < 0:
-                        own = view if held[seat] == b else view._replace(bid_ids=held[:seat] + (b,) + held[seat + 1 :])
-                        action = chosen[aim] = own_bot.choose_id(own, ids)
-                    choices.setdefault(action, []).append(b)
-                (action, group), *rest = choices.items()
-                for other, part in rest:  # the seat's bot parts ways here: play the other part apart
-                    apart = wins[:]
-                    at = state._replace(bid_ids=held[:seat] + (part[0],) + held[seat + 1 :])
-                    moved, won_by, ended = self._step(at, other, apart, winners)
-                    if ended is None:
-                        self._play(moved, part, apart, won_by, out)
-                    else:
-                        out.extend(_BtLeaf(b, tuple(apart), ended, won_by) for b in part)
-            state, winners, ended = self._step(state, action, wins, winners)
-            if ended is not None:
-                out.extend(_BtLeaf(b, tuple(wins), ended, winners) for b in group)
-                return
+        try:
+            while True:
+                view = seat_view(mover)
+                if mover != seat:
+                    action = bots[mover].choose_id(view, ids)
+                elif len(group) == 1:
+                    action = own_bot.choose_id(view, ids)
+                else:
+                    choices: dict[int, list[int]] = {}
+                    held = view.bid_ids
+                    won = deal.won[seat]
+                    chosen: dict[object, int] = {}  # a card per aim: bids with the same aim play alike
+                    playing = deal.phase is bt.PLAY
+                    for b in group:  # the deal holds the group's first bid; the others reach the bot by its view
+                        aim = own_bot.play_aim(b, won) if playing else b
+                        action = chosen.get(aim, -1)
+                        if action < 0:
+                            own = (
+                                view
+                                if held[seat] == b
+                                else view._replace(bid_ids=held[:seat] + (b,) + held[seat + 1 :])
+                            )
+                            action = chosen[aim] = own_bot.choose_id(own, ids)
+                        choices.setdefault(action, []).append(b)
+                    (action, group), *rest = choices.items()
+                    for other, part in rest:  # the seat's bot parts ways here: play the other part apart
+                        at = send(PACK)
+                        assert isinstance(at, bt.BandOfTricksState)
+                        at = at._replace(bid_ids=held[:seat] + (part[0],) + held[seat + 1 :])
+                        fork, forked = self._live(at, deal.wins[:], deal.winners)
+                        next(forked)
+                        try:
+                            after, listed = forked.send(other)  # type: ignore[misc]
+                        except StopIteration:
+                            out.extend(self._leaves(fork, part))
+                        else:
+                            self._play((fork, forked, after, listed), part, out)
+                mover, ids = send(action)  # type: ignore[misc]
+        except StopIteration:
+            out.extend(self._leaves(deal, group))
 
-    def _step(
-        self, state: bt.BandOfTricksState, action: int, wins: list[int], winners: int
-    ) -> tuple[bt.BandOfTricksState, int, tuple[int, int, int, int] | None]:
-        """Play ``action``: the state after it, the mask of the seat's cards that won a trick, and
-        the seat's wins if the step ended the deal (``None`` while it goes on). A trick the seat
-        wins adds its winning card's suit to ``wins`` (read from the core's last trick)."""
-        rules, seat = self.rules, self.seat
-        completes = state.phase is bt.PLAY and len(state.trick_ids) == self.n - 1
-        ended = None
-        if state.tricks_played < self.last:
-            new = after = rules.core_step(state, action)
-        else:  # the last trick: the step that ends the deal tells its wins as the core scored them
-            facts: Facts = []
-            new = after = rules.core_step(state, action, facts)
-            scored = [st for fact, st in facts if isinstance(fact, bt.DealScored)]
-            if scored:
-                after = scored[0]
-                ended = after.won[seat]
-        if completes:
-            last = after.last
-            assert last is not None
-            if (last.leader + last.winning) % self.n == seat:
-                card = last.ids[last.winning]
-                wins.append(bt.SUIT[card])
-                if self.hand >> card & 1:
-                    winners |= 1 << card
-        return new, winners, ended
+    @staticmethod
+    def _leaves(deal: _DealOnly, group: list[int]) -> list[_BtLeaf]:
+        """One leaf per bid of ``group`` from a play-out ended with its deal's score."""
+        assert deal.ended is not None, "a play-out ends with its deal's score"
+        wins = tuple(deal.wins)
+        return [_BtLeaf(b, wins, deal.ended, deal.winners) for b in group]
 
 
 def _bt_key(wins: tuple[int, ...]) -> tuple[tuple[int, int, int], ...]:

@@ -37,16 +37,19 @@ from ..capabilities import (
     trick_suits,
 )
 from ..core import (
-    CoreRules,
+    Decisions,
     Fact,
     Facts,
-    bits,
+    TrickDeal,
+    TrickGame,
     deal_hands,
     decide,
     hidden_hands,
     lowest,
     mask_census,
+    shuffle_ids,
     shuffled_ids,
+    totals_of,
 )
 from .narrate import _explain_trick, describe_action, explain_choice, follow_to_you, narrate
 from .rulebook import RULEBOOK
@@ -206,7 +209,7 @@ _new_view = _frozen_maker(BandOfTricksView)
 _DEALS_KEPT = 256  # deals each rules object remembers
 
 
-class BandOfTricks(CoreRules[BandOfTricksState]):
+class BandOfTricks(TrickGame[BandOfTricksState, "_Deal"]):
     name: ClassVar[str] = NAME
     title: ClassVar[str] = TITLE
     aliases: ClassVar[tuple[str, ...]] = ("bt", "band_of_tricks")
@@ -223,6 +226,7 @@ class BandOfTricks(CoreRules[BandOfTricksState]):
         super().__init__(players, options)
         self.set_actions(ACTIONS)
         self._each = CARDS_EACH[players]
+        self._next = tuple((s + 1) % players for s in range(players))
         # the hands and the card aside of each (seed, deal) dealt lately: a deal depends on
         # nothing else, and play-outs from one position deal the same next deal again and again
         self._dealt: dict[tuple[int, int], tuple[tuple[int, ...], int]] = {}
@@ -377,7 +381,24 @@ class BandOfTricks(CoreRules[BandOfTricksState]):
             if len(self._dealt) >= _DEALS_KEPT:
                 self._dealt.clear()
             self._dealt[seed, deal] = dealt
-        held, aside = dealt
+        return self._deal_out(seed, deal, start, deal_scores, *dealt, facts)
+
+    def core_deal(self, getrandbits: Callable[[int], int], first_dealer: int = 0) -> BandOfTricksState:
+        order = shuffle_ids(DECK_IDS, getrandbits, first=self.players * self._each)  # the hands
+        return self._deal_out(0, 0, first_dealer, (), *deal_hands(order, self.players, self._each), None)
+
+    def _deal_out(
+        self,
+        seed: int,
+        deal: int,
+        start: int,
+        deal_scores: tuple[tuple[int, ...], ...],
+        held: tuple[int, ...],
+        aside: int,
+        facts: Facts | None,
+    ) -> BandOfTricksState:
+        """Deal ``deal`` as the hands ``held`` and the card(s) ``aside``: bids next, from ``start``."""
+        n = self.players
         state = _new_state(
             BandOfTricksState,
             (
@@ -405,226 +426,12 @@ class BandOfTricks(CoreRules[BandOfTricksState]):
             facts.append((Dealt(start, deal), state))
         return state
 
-    def core_legal(self, state: BandOfTricksState) -> Sequence[int]:
-        phase = state.phase
-        if phase is PLAY:
-            seat = state.to_play
-            if seat is None:
-                return ()
-            return bits(_playable(state.held[seat], state.follow))
-        if phase is BID:
-            return BID_IDS
-        if phase is ASSIGN:
-            return ASSIGN_IDS
-        return ()
-
-    def core_step(self, state: BandOfTricksState, action: int, facts: Facts | None = None) -> BandOfTricksState:
-        if action >= BID0:
-            if action < ASSIGN0:
-                return self._bid(state, action - BID0, facts)
-            return self._assign(state, action - ASSIGN0, facts)
-        # a card is played (the most frequent step of all, so it is written for speed)
-        card = action
-        (
-            seed,
-            phase,
-            seat,
-            deal,
-            start,
-            held,
-            aside,
-            bids,
-            leader,
-            before,
-            follow,
-            best,
-            suits,
-            played,
-            won,
-            masks,
-            last,
-            scores,
-        ) = state
-        assert seat is not None
-        n = self.players
-        held = held[:seat] + (held[seat] & ~(1 << card),) + held[seat + 1 :]
-        trick = (*before, card)
-        i = len(before)
-        best = _next_best(before, best, suits, card)  # the card winning so far (BT-5)
-        more_suits = suits | 1 << SUIT[card]
-        follow = FOLLOWS[follow + 1][card]
-        if i + 1 < n:
-            new = _new_state(
-                BandOfTricksState,
-                (
-                    seed,
-                    PLAY,
-                    (seat + 1) % n,
-                    deal,
-                    start,
-                    held,
-                    aside,
-                    bids,
-                    leader,
-                    trick,
-                    follow,
-                    best,
-                    more_suits,
-                    played,
-                    won,
-                    masks,
-                    last,
-                    scores,
-                ),
-            )
-            if facts is not None:
-                facts.append((Played(seat, card, trick, best, _holding(held[seat], before, card)), new))
-            return new
-        # the trick is complete: its winner takes it (BT-5) and it counts for a suit (BT-6)
-        winner = (leader + best) % n
-        top = SUIT[trick[best]]
-        if top != METAL_SUIT:
-            counts = top
-        elif bids[winner] == ZERO_BID:
-            counts = COUNTS_METAL
-        else:
-            counts = NOT_COUNTED
-        if counts != NOT_COUNTED:
-            won = won[:winner] + (_add_win(won[winner], counts),) + won[winner + 1 :]
-        taken = masks[winner]
-        for c in trick:
-            taken |= 1 << c
-        masks = masks[:winner] + (taken,) + masks[winner + 1 :]
-        played += 1
-        more = played < self._each
-        if counts == NOT_COUNTED:  # the winner first chooses the suit (BT-6), then leads
-            phase, lead, to_play = ASSIGN, leader, winner
-        elif more:
-            phase, lead, to_play = PLAY, winner, winner
-        else:
-            phase, lead, to_play = PLAY, leader, None
-        done = _new_trick_ids(TrickIds, (leader, trick, best, counts))
-        new = _new_state(
-            BandOfTricksState,
-            (
-                seed,
-                phase,
-                to_play,
-                deal,
-                start,
-                held,
-                aside,
-                bids,
-                lead,
-                (),
-                -1,
-                -1,
-                0,
-                played,
-                won,
-                masks,
-                done,
-                scores,
-            ),
-        )
-        if facts is not None:
-            full = state._replace(
-                held=held, trick_ids=trick, follow=follow, best=best, suits_in=more_suits, to_play=None
-            )
-            facts.append((Played(seat, card, trick, best, _holding(held[seat], before, card)), full))
-            facts.append((TrickWon(winner, done, played), new))
-        if counts == NOT_COUNTED or more:
-            return new
-        return self._end_deal(new, facts)
-
-    def _bid(self, state: BandOfTricksState, bid: int, facts: Facts | None) -> BandOfTricksState:
-        seed, phase, seat, deal, start, held, aside, bids, leader, *rest = state
-        assert seat is not None
-        bids = bids[:seat] + (bid,) + bids[seat + 1 :]  # public at once (BT-3): nothing to keep secret
-        nxt = (seat + 1) % self.players
-        if nxt == start:  # every bid is in: the start player leads (BT-3)
-            phase, leader = PLAY, start
-        new = _new_state(BandOfTricksState, (seed, phase, nxt, deal, start, held, aside, bids, leader, *rest))
-        if facts is not None:
-            facts.append((BidMade(seat, bid, nxt == start, start), new))
-        return new
-
-    def _assign(self, state: BandOfTricksState, suit: int, facts: Facts | None) -> BandOfTricksState:
-        (
-            seed,
-            _phase,
-            seat,
-            deal,
-            start,
-            held,
-            aside,
-            bids,
-            leader,
-            trick,
-            follow,
-            best,
-            suits,
-            played,
-            won,
-            masks,
-            last,
-            scores,
-        ) = state
-        assert seat is not None and last is not None
-        won = won[:seat] + (_add_win(won[seat], suit),) + won[seat + 1 :]
-        more = played < self._each
-        counted = _new_trick_ids(TrickIds, (last.leader, last.ids, last.winning, suit))
-        new = _new_state(
-            BandOfTricksState,
-            (
-                seed,
-                PLAY,
-                seat if more else None,
-                deal,
-                start,
-                held,
-                aside,
-                bids,
-                seat if more else leader,
-                trick,
-                follow,
-                best,
-                suits,
-                played,
-                won,
-                masks,
-                counted,
-                scores,
-            ),
-        )
-        if facts is not None:
-            facts.append((Counted(seat, suit, last.ids[last.winning]), new))
-        return new if more else self._end_deal(new, facts)
-
-    def _end_deal(self, state: BandOfTricksState, facts: Facts | None) -> BandOfTricksState:
-        n = self.players
-        bids, won = state.bid_ids, state.won
-        scores = tuple(_points_of(bids[s], won[s], n) for s in range(n))
-        deal_scores = (*state.deal_scores, scores)
-        played = len(deal_scores)
-        nxt = (state.start_player + 1) % n
-        if played < n and facts is None:  # the next deal at once (the scored state is not told)
-            return self._deal(state.seed, played, nxt, deal_scores, facts)
-        new = state._replace(deal_scores=deal_scores, to_play=None)
-        if facts is not None:
-            facts.append((DealScored(None, state.deal, scores), new))
-        if played < n:
-            return self._deal(state.seed, played, nxt, deal_scores, facts)
-        totals = new.totals
-        top = decide(totals, ()).tied
-        if len(top) > 1 and played - n < self.options.max_extra_deals:  # BT-8: deal again
-            if facts is not None:
-                facts.append((TiedForLead(None, top, totals[top[0]]), new))
-            return self._deal(state.seed, played, nxt, deal_scores, facts)
-        over = new._replace(phase=OVER, to_play=None)
-        if facts is not None:
-            facts.append((Ended(None, totals, played), over))
-        return over
+    def new_deal(self, state: BandOfTricksState, facts: Facts | None) -> _Deal:
+        """The deal in play from ``state``, whose round is the rules of play to the match's end: the
+        engine's trick round on a Band of Tricks deal (:class:`_Deal`: the bids, the suit to
+        follow and the ranking of a trick, the suit a Metal win counts for, the score, the next
+        deal and the deals after a tie)."""
+        return _Deal(self, state, facts)
 
     def legal_actions(self, state: BandOfTricksState) -> list[Action]:
         # CoreRules.legal_actions, with the 343 bids copied as one slice of the action table
@@ -858,3 +665,185 @@ class BandOfTricks(CoreRules[BandOfTricksState]):
         """The event for ``fact`` (see :mod:`.narrate`); ``state`` is the state right after it
         (the narrator reads only its public fields: a view of it narrates the same)."""
         return narrate(self, fact, state)
+
+
+_read = IDS.reader()  # a mask's card ids
+
+
+class _Deal(TrickDeal[BandOfTricksState]):
+    """Band of Tricks' own rules on the engine's trick round (:func:`~..core.trick_round`): the
+    bids, public at once, from the start player (BT-3); the suit to follow, set by the first
+    card that is not Metal, followed or answered with Metal (BT-4); the ranking of a trick by
+    the suits in it (BT-5, no value table: :meth:`placed`); the suit each trick counts for, a
+    Metal win's chosen by its winner (BT-6); the deal's score (BT-7), the next deal and the
+    deals after a tie for the lead (BT-8). The state lives here between decisions; it is packed
+    into a :class:`BandOfTricksState` when the driver sends ``PACK`` and for each fact."""
+
+    ids = IDS
+    values = None
+
+    def __init__(self, rules: BandOfTricks, state: BandOfTricksState, facts: Facts | None) -> None:
+        self.rules, self.facts, self.next_seat = rules, facts, rules._next
+        self.each, self.extra = rules._each, rules.options.max_extra_deals
+        self.load(state)
+
+    def load(self, state: BandOfTricksState) -> None:
+        """Play on from ``state`` (at a decision, or just dealt)."""
+        (self.seed, self.phase, seat, self.deal, self.start, held, self.aside, bids, self.leader, played,
+         self.follow, self.best, self.suits, self.number, won, taken, self.last, self.scores) = state  # fmt: skip
+        assert seat is not None, "a round starts at a decision"
+        self.seat = seat
+        self.held, self.bids, self.played, self.won, self.taken = (
+            list(held),
+            list(bids),
+            list(played),
+            list(won),
+            list(taken),
+        )
+
+    def pack(self, to_play: int | None) -> BandOfTricksState:
+        return _new_state(
+            BandOfTricksState,
+            (
+                self.seed, self.phase, to_play, self.deal, self.start, tuple(self.held), self.aside, tuple(self.bids),
+                self.leader, tuple(self.played), self.follow, self.best, self.suits, self.number, tuple(self.won),
+                tuple(self.taken), self.last, self.scores,
+            ),
+        )  # fmt: skip
+
+    def before_tricks(self) -> Decisions[BandOfTricksState] | None:
+        if self.phase is BID:
+            return self._bids()
+        if self.phase is ASSIGN:  # a round started at a Metal win's choice
+            return self._assign_then_bids()
+        return None
+
+    def _bids(self) -> Decisions[BandOfTricksState]:
+        """Each seat's bid, public at once, from the start player round the table; then the
+        start player leads (BT-3)."""
+        bids, next_seat, start, note = self.bids, self.next_seat, self.start, self.facts
+        while True:
+            seat = self.seat
+            a = yield seat, BID_IDS
+            while a < 0:  # PACK (as in decision(), written in)
+                a = yield self.pack(seat)
+            bid = a - BID0
+            bids[seat] = bid
+            self.seat = nxt = next_seat[seat]
+            done = nxt == start
+            if done:
+                self.phase, self.leader = PLAY, start
+            if note is not None:
+                note.append((BidMade(seat, bid, done, start), self.pack(nxt)))
+            if done:
+                return None
+
+    def _assign_then_bids(self) -> Decisions[BandOfTricksState]:
+        over = yield from self._assign()
+        if over is None and self.phase is BID:  # the deal's last trick: the next deal's bids
+            yield from self._bids()
+        return over
+
+    def seat_view(self, seat: int) -> BandOfTricksCoreView:
+        """What the bot of ``seat`` reads now (as :meth:`BandOfTricks.core_view` of the state packed now)."""
+        n = len(self.held)
+        # the round keeps the seat to play of a trick to itself: the next card's is the leader's + cards played
+        to_play = (self.leader + len(self.played)) % n if self.phase is PLAY else self.seat
+        return _new_core_view(
+            BandOfTricksCoreView,
+            (
+                seat, self.phase, to_play, self.deal, self.start, hidden_hands(tuple(self.held), seat),
+                tuple(self.bids), self.leader, tuple(self.played), self.follow, self.best, self.suits, self.number,
+                tuple(self.won),
+            ),
+        )  # fmt: skip
+
+    def allowed(self, hand: int) -> Sequence[int]:
+        return _read(_playable(hand, self.follow))
+
+    def placed(self, card: int) -> int:
+        played = self.played
+        self.best = best = _next_best(tuple(played[:-1]), self.best, self.suits, card)  # BT-5
+        self.suits |= 1 << SUIT[card]
+        self.follow = FOLLOWS[self.follow + 1][card]  # BT-4
+        return (self.leader + best) % len(self.held)
+
+    def card_fact(self, player: int, card: int, trick: tuple[int, ...]) -> Fact:
+        return Played(player, card, trick, self.best, _holding(self.held[player], trick[:-1], card))
+
+    def trick_taken(self, winner: int, cards: int, trick: tuple[int, ...]) -> BandOfTricksState | None:
+        """The trick counts for the suit of its winning card; a Metal win for Zero Success counts
+        as such, any other waits for its winner's choice of suit (BT-6)."""
+        best = self.best
+        top = SUIT[trick[best]]
+        if top != METAL_SUIT:
+            counts = top
+        elif self.bids[winner] == ZERO_BID:
+            counts = COUNTS_METAL
+        else:
+            counts = NOT_COUNTED
+        if counts != NOT_COUNTED:
+            self.won[winner] = _add_win(self.won[winner], counts)
+        self.number += 1
+        more = self.number < self.each
+        self.last = done = _new_trick_ids(TrickIds, (self.leader, trick, best, counts))
+        self.follow, self.best, self.suits = -1, -1, 0
+        if counts == NOT_COUNTED:  # the winner first chooses the suit (BT-6), then leads
+            self.phase, to_play = ASSIGN, winner
+        elif more:
+            self.leader = to_play = winner
+        else:
+            to_play = None
+        self.seat = winner
+        if self.facts is not None:
+            self.facts.append((TrickWon(winner, done, self.number), self.pack(to_play)))
+        if counts == NOT_COUNTED:
+            self.after_trick = self._assign()
+            return None
+        return None if more else self._end_deal()
+
+    def _assign(self) -> Decisions[BandOfTricksState]:
+        """The suit a Metal win counts for, chosen by its winner (BT-6), who then leads."""
+        seat = self.seat
+        a = yield seat, ASSIGN_IDS
+        while a < 0:  # PACK
+            a = yield self.pack(seat)
+        suit = a - ASSIGN0
+        self.won[seat] = _add_win(self.won[seat], suit)
+        more = self.number < self.each
+        last = self.last
+        assert last is not None
+        self.last = _new_trick_ids(TrickIds, (last.leader, last.ids, last.winning, suit))
+        self.phase = PLAY
+        if more:
+            self.leader = seat
+        if self.facts is not None:
+            self.facts.append((Counted(seat, suit, last.ids[last.winning]), self.pack(seat if more else None)))
+        return None if more else self._end_deal()
+
+    def _end_deal(self) -> BandOfTricksState | None:
+        """Score the deal (BT-7), then deal the next one (loaded here), deal again after a tie
+        for the lead (BT-8) or end the match."""
+        n, note, bids, won = len(self.held), self.facts, self.bids, self.won
+        scores = tuple([_points_of(bids[s], won[s], n) for s in range(n)])
+        self.scores = deal_scores = (*self.scores, scores)
+        played = len(deal_scores)
+        nxt = self.next_seat[self.start]
+        new = self.pack(None) if note is not None else None
+        if note is not None:
+            note.append((DealScored(None, self.deal, scores), new))
+        if played < n:
+            self.load(self.rules._deal(self.seed, played, nxt, deal_scores, note))
+            return None
+        totals = totals_of(deal_scores, n)
+        top = decide(totals, ()).tied
+        if len(top) > 1 and played - n < self.extra:  # BT-8: deal again
+            if note is not None:
+                note.append((TiedForLead(None, top, totals[top[0]]), new))
+            self.load(self.rules._deal(self.seed, played, nxt, deal_scores, note))
+            return None
+        self.phase = OVER
+        over = self.pack(None)
+        if note is not None:
+            note.append((Ended(None, totals, played), over))
+        return over
