@@ -33,11 +33,15 @@ Each tricklab game runs through three APIs, and a fourth line for information:
 * ``core``: the core's own step, ``rules.core_initial(seed)``, ``rules.core_legal(state)`` (the
   ids of the listed actions) and ``rules.core_step(state, action_id)``: the one implementation of
   the rules, which everything else runs on (a game not yet on the core has no such line). For a
-  game written as a round (``rules.core_round``: Oh Hell, Hearts) ``core`` is that round driven
+  game written as a round (``rules.core_round``: Tricks & Stones, Band of Tricks, Oh Hell, Hearts)
+  ``core`` is that round driven
   directly, ``(seat, listed ids)`` yielded and the id sent back, from a deal shuffled by the
   measurement's own random source (``rules.core_deal``: a simulation needs no record's deal), as
   the advisor's play-outs run; ``core step`` is then the step-at-a-time API above, each call
-  starting the round afresh from the state it is given (for information, no target).
+  starting the round afresh from the state it is given (for information, no target). A hand of
+  Tricks & Stones or Band of Tricks (one round or deal of a longer match) is played on the round
+  until the running deal's next round or deal starts; its ``Match`` plays the whole match and
+  counts the hands dealt, so that no state is packed only to see where a hand ends.
 * ``state``: the checked state step, ``rules.initial_state(seed)``, ``rules.legal_actions(state)``
   and ``rules.apply(state, action)`` (``apply`` checks the action against the rules).
 * ``Match``: the checked public API, ``rules.new_match(seed)``, ``match.legal_actions()`` and
@@ -649,7 +653,7 @@ def report(lines: list[Line], peers: dict[str, Line], args: argparse.Namespace, 
         "pure-Python step pays (no rule applied; for scale, no target)"
     )
     print(
-        "core = the rules' one implementation, action ids: for a game written as a round (Oh Hell, Hearts) "
+        "core = the rules' one implementation, action ids: for a game written as a round (all but Jewel Vault) "
         "the round (rules.core_round) driven directly from a deal shuffled by the running random source "
         "(rules.core_deal), as a simulation plays; for the others rules.core_initial / core_legal / core_step"
     )

@@ -123,6 +123,10 @@ def voila_arguments(options: ServeOptions | None = None) -> list[str]:
         "--VoilaConfiguration.allow_template_override=NO",
         # 6. the port asked for or none: never a quiet move to the next one (the address printed holds)
         "--Voila.port_retries=0",
+        # 7. kernels reached over Unix sockets beside their connection files, not loopback TCP ports:
+        # a TCP port is picked free and bound by the kernel later, and any other process's connection
+        # can take it in between (the kernel dies with "Address already in use")
+        "--KernelManager.transport=ipc",
     ]
 
 
