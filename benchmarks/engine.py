@@ -33,13 +33,13 @@ Each tricklab game runs through three APIs, and a fourth line for information:
 * ``core``: the core's own step, ``rules.core_initial(seed)``, ``rules.core_legal(state)`` (the
   ids of the listed actions) and ``rules.core_step(state, action_id)``: the one implementation of
   the rules, which everything else runs on (a game not yet on the core has no such line). For a
-  game written as a round (``rules.core_round``: Tricks & Stones, Band of Tricks, Oh Hell, Hearts)
+  game written as a round (``rules.core_round``: every trick game)
   ``core`` is that round driven
   directly, ``(seat, listed ids)`` yielded and the id sent back, from a deal shuffled by the
   measurement's own random source (``rules.core_deal``: a simulation needs no record's deal), as
   the advisor's play-outs run; ``core step`` is then the step-at-a-time API above, each call
   starting the round afresh from the state it is given (for information, no target). A hand of
-  Tricks & Stones or Band of Tricks (one round or deal of a longer match) is played on the round
+  Tricks & Stones, Band of Tricks or Jewel Vault (one round or deal of a longer match) is played on the round
   until the running deal's next round or deal starts; its ``Match`` plays the whole match and
   counts the hands dealt, so that no state is packed only to see where a hand ends.
 * ``state``: the checked state step, ``rules.initial_state(seed)``, ``rules.legal_actions(state)``
@@ -183,13 +183,14 @@ def round_hand(rules: Any, decisions_of: Callable[[Any], int]) -> HandFn:
 
 #: the games whose rules are a round and whose hand is one deal of a longer match: the deal's field
 #: that changes when the next deal starts (read on the running deal, ``rules.live_deal``)
-ROUND_UNTIL: dict[str, str] = {"tricks-and-stones": "rnd", "band-of-tricks": "deal"}
+ROUND_UNTIL: dict[str, str] = {"tricks-and-stones": "rnd", "band-of-tricks": "deal", "jewel-vault": "rnd"}
 
 
 def round_hand_until(rules: Any, field: str) -> HandFn:
     """One hand through the round as :func:`round_hand`, for a game whose hand has no fixed number
     of decisions (Tricks & Stones' gem actions): played until the running deal's ``field`` changes
-    (the next deal started), read after each decision."""
+    (the next deal started), read after each decision. The hand's last decision runs on into the
+    next deal (the record's seeded deal), so its time holds two deals: against the game, not for it."""
     deal_of, live = rules.core_deal, rules.live_deal
 
     def play(seed: int, random_: Callable[[], float]) -> int:
@@ -653,7 +654,7 @@ def report(lines: list[Line], peers: dict[str, Line], args: argparse.Namespace, 
         "pure-Python step pays (no rule applied; for scale, no target)"
     )
     print(
-        "core = the rules' one implementation, action ids: for a game written as a round (all but Jewel Vault) "
+        "core = the rules' one implementation, action ids: for a game written as a round (every trick game) "
         "the round (rules.core_round) driven directly from a deal shuffled by the running random source "
         "(rules.core_deal), as a simulation plays; for the others rules.core_initial / core_legal / core_step"
     )

@@ -538,7 +538,12 @@ class TrickDeal(Generic[S]):
     * ``facts``: the list the round notes its facts in, or ``None``;
     * ``after_trick``: set by :meth:`trick_taken` when decisions follow the trick before the next
       (the players' gem actions, say): the round makes them with ``yield from`` and clears it;
-      they end by setting ``seat`` and ``leader`` for the next trick, or with the deal's end.
+      they end by setting ``seat`` and ``leader`` for the next trick, or with the deal's end;
+    * ``after_card``: the same within a trick, set by :meth:`placed` (a deal without ``values``)
+      when a card calls for something before the next card (Jewel Vault's suit action of a
+      player who cannot follow), made after the card's fact;
+    * ``trick_size``: the cards of a trick where it is not one a player (Jewel Vault's two players
+      play two each); ``0``: one a player.
 
     and writes :meth:`pack` (the frozen state, its seat to play given), :meth:`before_tricks`
     (the decisions before a deal's first trick, bids or passes, if any are due), :meth:`card_fact`
@@ -558,6 +563,8 @@ class TrickDeal(Generic[S]):
     discard: CardRule | None = None
     facts: Facts | None = None
     after_trick: Decisions[S] | None = None
+    after_card: Decisions[S] | None = None
+    trick_size: int = 0
 
     def pack(self, to_play: int | None) -> S:
         """The state now, frozen, with ``to_play`` to play."""
@@ -579,6 +586,11 @@ class TrickDeal(Generic[S]):
     def placed(self, card: int) -> int:
         """For a deal without ``values``: the seat winning the trick so far, ``card`` (the last in
         ``played``) just placed in it."""
+        raise NotImplementedError
+
+    def winning(self) -> int:
+        """For a deal without ``values``: the seat winning the trick so far (a round started
+        mid-trick asks it before any card is placed)."""
         raise NotImplementedError
 
     def card_fact(self, player: int, card: int, trick: tuple[int, ...]) -> Fact:
@@ -621,11 +633,14 @@ def trick_round(deal: TrickDeal[S]) -> Round[S]:
         held, played, taken, next_seat = deal.held, deal.played, deal.taken, deal.next_seat
         values, lead, discard = deal.values, deal.lead, deal.discard
         n = len(held)
+        size = deal.trick_size or n
         own = -2  # ``led`` of a trick played by the deal's own rules (no ``values``)
         while held is deal.held:  # a trick (a new deal is a new list of hands)
             seat = deal.seat
             if values is None:
                 led, cards = own, mask_of(played)
+                if played:
+                    winner = deal.winning()
             elif played:  # a round started mid-trick
                 led = suit_of[played[0]]
                 value, led_mask = values[led], suit_mask[led]
@@ -638,7 +653,7 @@ def trick_round(deal: TrickDeal[S]) -> Round[S]:
                 shift = shifts[led] if tables else 0
             else:
                 led = -1
-            for k in range(len(played), n):
+            for k in range(len(played), size):
                 hand = held[seat]
                 if led >= 0:
                     allowed = hand & led_mask  # follow suit if you can (follow_mask, written in)
@@ -672,12 +687,19 @@ def trick_round(deal: TrickDeal[S]) -> Round[S]:
                 else:
                     cards |= card
                     winner = deal.placed(a)
-                if k < n - 1:
+                if k < size - 1:
                     player, seat = seat, next_seat[seat]
                     if facts is not None:
                         facts.append((deal.card_fact(player, a, tuple(played)), deal.pack(seat)))
                 elif facts is not None:
                     facts.append((deal.card_fact(seat, a, tuple(played)), deal.pack(None)))
+                if led == own:
+                    after = deal.after_card
+                    if after is not None:
+                        deal.after_card = None
+                        over = yield from after
+                        if over is not None:
+                            return over
             trick = tuple(played)
             taken[winner] |= cards
             played.clear()

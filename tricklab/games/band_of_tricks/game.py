@@ -768,6 +768,9 @@ class _Deal(TrickDeal[BandOfTricksState]):
         self.follow = FOLLOWS[self.follow + 1][card]  # BT-4
         return (self.leader + best) % len(self.held)
 
+    def winning(self) -> int:
+        return (self.leader + self.best) % len(self.held)
+
     def card_fact(self, player: int, card: int, trick: tuple[int, ...]) -> Fact:
         return Played(player, card, trick, self.best, _holding(self.held[player], trick[:-1], card))
 

@@ -41,7 +41,7 @@ from ...playouts import (
 )
 from .. import jewel_vault as jv
 from ..base import GameState, Rules
-from ..core import Facts, bits, mask_of
+from ..core import Facts, bits, mask_of, stepper
 from .bots import HeuristicBot as JvBot
 
 ALL_PASSES = 10
@@ -121,7 +121,8 @@ class _JvOutcome:
 
 
 class _JvPlayouts:
-    """Jewel Vault play-outs of one seat's passes, on the core: from the start of the passes,
+    """Jewel Vault play-outs of one seat's passes, on the rules' round (one live round followed
+    step by step, ``stepper``): from the start of the passes,
     the pass under test at the seat's turn, the heuristic bots' ``choose_id`` everywhere else,
     to the end of the round (its end-of-round actions included)."""
 
@@ -135,11 +136,12 @@ class _JvPlayouts:
         self.giver = next(s for s in range(rules.players) if rules.receiver(s) == seat)
         self.before = rules.points_of(self.opening.jewels)[self.side]
         self.trick_size = rules.trick_size
+        self.stepper = stepper(rules)  # one live round, followed step by step
 
     def run(self, hands: tuple[int, ...], action: int, passed: int) -> _JvOutcome:
         """The seat passing ``action`` (a pass id; ``passed`` its cards' mask) on one deal."""
         rules, seat, bots, receiver = self.rules, self.seat, self.bots, self.receiver
-        legal, step, core_view = rules.core_legal, rules.core_step, rules.core_view
+        (legal, step), core_view = self.stepper, rules.core_view
         state = rules.with_hands(self.opening, hands)
         round_index = state.round
         last = self.trick_size - 1
@@ -168,7 +170,7 @@ class _JvPlayouts:
                 state = step(state, choice, facts)
                 winner = next((f.seat for f, _ in facts if isinstance(f, jv.TrickWon) and f.seat is not None), -1)
             else:
-                state = step(state, choice)
+                state = step(state, choice, None)
                 if waiting and state.tricks_won != before:  # the trick is taken (after any action it owed)
                     winner = next(s for s in seats if state.tricks_won[s] != before[s])
             if winner >= 0:

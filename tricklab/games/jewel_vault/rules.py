@@ -1,12 +1,13 @@
-"""Jewel Vault's rules, written once as a core: a compact state, ``core_legal`` and ``core_step``.
+"""Jewel Vault's rules, written once as a core: a compact state and the round (``core_round``).
 
 The state (:class:`JewelVaultState`) is a named tuple of ints and small tuples: card ids
 (:data:`~.facts.CARD_IDS`), bit-mask hands, the jewels per side, owed suit actions as ints.
-``core_legal`` lists action ids and ``core_step`` makes one, every automatic step after it
-included (the owed suit actions, trick completion, the end of a round, the next deal). The
-checked API, the bots and the advisor all run on that pair; a refusal is explained by
-:meth:`JewelVault.explain_illegal` with the same functions (:meth:`JewelVault.playable`,
-:meth:`JewelVault.steal_sides`), never a second copy of a rule.
+The rules of play are the engine's trick round on a Jewel Vault deal (:class:`_Deal`), which
+lists action ids at each decision and makes every automatic step after one (the owed suit
+actions, trick completion, the end of a round, the next deal); ``core_legal``/``core_step``
+start it from a state. The checked API, the bots and the advisor all run on it; a refusal is
+explained by :meth:`JewelVault.explain_illegal` with the same functions
+(:meth:`JewelVault.playable`, :meth:`JewelVault.steal_sides`), never a second copy of a rule.
 
 Action ids: ``0..51`` play a card (the card's id), ``52..54`` announce 1-3, ``55..60`` a ♣
 target (``steal 0`` .. ``steal 5``), and from ``61`` every pass of 1, 2 or 3 cards.
@@ -19,7 +20,7 @@ into a state, :meth:`JewelVault.core_view` is a seat's cheap view, and the heuri
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Iterable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from functools import cache, lru_cache
 from itertools import combinations
@@ -58,12 +59,13 @@ from ..capabilities import (
     led_suit,
 )
 from ..core import (
-    CoreRules,
     Decided,
+    Decisions,
     Fact,
     Facts,
+    TrickDeal,
+    TrickGame,
     bits,
-    choose_secretly,
     deal_hands,
     decide,
     follow_mask,
@@ -72,6 +74,7 @@ from ..core import (
     mask_census,
     mask_of,
     secrets_seen_by,
+    shuffle_ids,
     shuffled_ids,
 )
 from .facts import (
@@ -538,7 +541,7 @@ class JewelVaultCoreView(NamedTuple):
     sides: tuple[int, ...]
 
 
-class JewelVault(CoreRules[JewelVaultState]):
+class JewelVault(TrickGame[JewelVaultState, "_Deal"]):
     name: ClassVar[str] = NAME
     title: ClassVar[str] = TITLE
     aliases: ClassVar[tuple[str, ...]] = ("jv", "jewel_vault", "jewelvault")
@@ -583,7 +586,6 @@ class JewelVault(CoreRules[JewelVaultState]):
             tuple(tuple(s for s in order if self._sides[s] == side) for side in range(self._n_sides))
             for order in self._turn_from
         )
-        self._play_ids: dict[int, tuple[int, ...]] = {}  # mask of playable cards -> their ids
         self._steal_ids: dict[tuple[int, ...], tuple[int, ...]] = {}  # sides to rob -> the action ids
 
     def _check_options(self) -> None:
@@ -710,7 +712,7 @@ class JewelVault(CoreRules[JewelVaultState]):
     # --- the rules, as functions of ids and masks (core and explanations both use these) --------
 
     @staticmethod
-    def playable(hand: int, trick: tuple[int, ...]) -> int:
+    def playable(hand: int, trick: Sequence[int]) -> int:
         """The cards of ``hand`` that may be played to ``trick`` (JV-5, JV-7): the led suit if
         held, otherwise any card."""
         if not trick:
@@ -954,9 +956,32 @@ class JewelVault(CoreRules[JewelVaultState]):
         vaults: tuple[int, ...],
         facts: Facts | None,
     ) -> JewelVaultState:
-        n = self.players
         order = shuffled_ids(self, seed, round_index, self._deck_ids)  # the deal's permutation since 0.1.0
-        hands, aside = deal_hands(order, n, self._cards_each)
+        hands, aside = deal_hands(order, self.players, self._cards_each)
+        return self._deal_out(seed, round_index, dealer, supply, showrooms, vaults, hands, aside, facts)
+
+    def core_deal(self, getrandbits: Callable[[int], int], first_dealer: int = 0) -> JewelVaultState:
+        order = shuffle_ids(self._deck_ids, getrandbits, first=self.players * self._cards_each)  # the hands
+        hands, aside = deal_hands(order, self.players, self._cards_each)
+        showrooms = tuple(START_SHOWROOM * len(m) for m in self._members)
+        vaults = (0,) * len(showrooms)
+        supply = self.options.supply - sum(showrooms)
+        return self._deal_out(0, 0, first_dealer, supply, showrooms, vaults, hands, aside, None)
+
+    def _deal_out(
+        self,
+        seed: int,
+        round_index: int,
+        dealer: int,
+        supply: int,
+        showrooms: tuple[int, ...],
+        vaults: tuple[int, ...],
+        hands: tuple[int, ...],
+        aside: int,
+        facts: Facts | None,
+    ) -> JewelVaultState:
+        """Round ``round_index`` dealt as ``hands`` and ``aside``: the dealer announces next."""
+        n = self.players
         zeros = (0,) * n
         state = _new(
             JewelVaultState,
@@ -991,275 +1016,19 @@ class JewelVault(CoreRules[JewelVaultState]):
 
     # --- the core: what may be done, and doing it ----------------------------------------------------
 
-    def core_legal(self, state: JewelVaultState) -> Sequence[int]:
-        phase = state.phase
-        seat = state.to_play
-        if phase is PLAY:
-            assert seat is not None
-            trick = state.trick_ids
-            hand = state.hand_masks[seat]
-            allowed = follow_mask(hand, SUIT_OF[trick[0]], CARD_IDS) if trick else hand
-            ids = self._play_ids.get(allowed)
-            if ids is None:
-                if len(self._play_ids) > 20_000:
-                    self._play_ids.clear()
-                ids = self._play_ids[allowed] = bits(allowed)
-            return ids
-        if phase is PASS:
-            assert seat is not None and state.announced is not None
-            return PassIds(state.hand_masks[seat], state.announced)
-        if phase is STEAL:
-            assert seat is not None
-            sides = self.steal_sides(state.showrooms, self._sides[seat])
-            steals = self._steal_ids.get(sides)
-            if steals is None:
-                steals = self._steal_ids[sides] = tuple(STEAL_BASE + side for side in sides)
-            return steals
-        if phase is ANNOUNCE:
-            return _ANNOUNCE_IDS
-        return ()
+    def new_deal(self, state: JewelVaultState, facts: Facts | None) -> _Deal:
+        """The deal in play from ``state``, whose round is the rules of play to the match's end: the
+        engine's trick round on a Jewel Vault deal (:class:`_Deal`: the announced count and the
+        passes, the suit actions a card, a trick or the round's end owes, a ♣ action's choice of
+        whom to rob, the next round)."""
+        return _Deal(self, state, facts)
 
-    def core_step(self, state: JewelVaultState, action: int, facts: Facts | None = None) -> JewelVaultState:
-        phase = state.phase
-        if phase is PLAY:
-            return self._play(state, action, facts)
-        if phase is PASS:
-            return self._pass(state, self._pass_masks[action - PASS_BASE], facts)
-        if phase is STEAL:
-            return self._advance(state, facts, action - STEAL_BASE)
-        return self._announce(state, action - ANNOUNCE_BASE + 1, facts)
-
-    def _announce(self, state: JewelVaultState, k: int, facts: Facts | None) -> JewelVaultState:
-        new = _with(state, announced=k, phase=PASS, to_play=(state.dealer + 1) % self.players)
-        if facts is not None:
-            facts.append((Announced(state.to_play, k), new))
-        return new
-
-    def _pass(self, state: JewelVaultState, chosen: int, facts: Facts | None) -> JewelVaultState:
-        seat = state.to_play
-        assert seat is not None and state.announced is not None
-        n = self.players
-        hands = state.hand_masks[:seat] + (state.hand_masks[seat] & ~chosen,) + state.hand_masks[seat + 1 :]
-        passes = choose_secretly(state.pass_masks, seat, chosen)
-        first = (state.dealer + 1) % n
-        nxt = (seat + 1) % n
-        fact = None if facts is None else Passed(seat, state.announced, chosen)
-        if nxt != first:
-            new = _with(state, hand_masks=hands, pass_masks=passes, to_play=nxt)
-            if facts is not None and fact is not None:
-                facts.append((fact, new))
-            return new
-        received = list(hands)
-        for giver, to in enumerate(self._receivers):
-            given = passes[giver]
-            assert given is not None
-            received[to] |= given
-        new = _with(
-            state,
-            hand_masks=tuple(received),
-            pass_masks=passes,
-            exchanged=True,
-            phase=PLAY,
-            leader=first,
-            to_play=first,
-        )
-        if facts is not None and fact is not None:
-            facts.append((fact, _with(state, hand_masks=hands, pass_masks=passes, to_play=None)))
-            facts.append((Exchanged(None, self._receivers, first), new))
-        return new
-
-    def _play(self, state: JewelVaultState, card: int, facts: Facts | None) -> JewelVaultState:
-        (
-            seed,
-            phase,
-            seat,
-            rnd,
-            dealer,
-            hands,
-            aside,
-            announced,
-            passes,
-            exchanged,
-            leader,
-            trick,
-            played,
-            tricks_won,
-            won,
-            supply,
-            rooms,
-            vaults,
-            owed,
-            _stage,
-            last_leader,
-            last_ids,
-        ) = state
-        assert seat is not None
-        hands = hands[:seat] + (hands[seat] & ~(1 << card),) + hands[seat + 1 :]
-        void = bool(trick) and SUIT_OF[card] != SUIT_OF[trick[0]]
-        trick = (*trick, card)
-        if void:
-            owed = (owe(seat, SUIT_OF[card], _VOID),)
-            to_play: int | None = None
-        elif len(trick) < self._trick_size:  # the common case: nothing owed, the next player plays
-            to_play = (leader + len(trick)) % self.players
-        else:
-            to_play = None
-        new = _new(
-            JewelVaultState,
-            (
-                seed,
-                phase,
-                to_play,
-                rnd,
-                dealer,
-                hands,
-                aside,
-                announced,
-                passes,
-                exchanged,
-                leader,
-                trick,
-                played,
-                tricks_won,
-                won,
-                supply,
-                rooms,
-                vaults,
-                owed,
-                IN_TRICK,
-                last_leader,
-                last_ids,
-            ),
-        )
-        if facts is not None:
-            facts.append((Played(seat, card, trick, void), new))
-        if to_play is None:
-            return self._advance(new, facts)
-        return new
-
-    # --- the flow between decisions -------------------------------------------------------------------
-
-    def _advance(self, state: JewelVaultState, facts: Facts | None, chosen: int | None = None) -> JewelVaultState:
-        """Take the owed actions (stopping for a real ♣ choice), then move play on.
-
-        ``chosen`` is the side a player just chose to rob, for the first owed ♣ action. The
-        jewels and the owed actions are carried along as local values, and one new state is
-        built where play stops.
-        """
-        sides = self._sides
-        supply, rooms, vaults, owed = state.supply, state.showrooms, state.vaults, state.owed
-        while True:
-            while owed:
-                due = owed[0]
-                seat, suit = due >> 4, due >> 2 & 3
-                side = sides[seat]
-                target: int | None = None
-                if suit == _CLUB:
-                    if chosen is not None:
-                        target, chosen = chosen, None
-                    else:
-                        candidates = self.steal_sides(rooms, side)
-                        if len(candidates) > 1:
-                            # the seat chooses: phase, to_play, the jewels and owed change (1, 2, 15-18)
-                            return _new(
-                                JewelVaultState,
-                                (state[0], STEAL, seat, *state[3:15], supply, rooms, vaults, owed, *state[19:]),
-                            )
-                        target = candidates[0] if candidates else None
-                supply, rooms, vaults, blocked = move(supply, rooms, vaults, side, suit, target)
-                owed = owed[1:]
-                if facts is not None:
-                    facts.append(self._acted(state, due, target, blocked, supply, rooms, vaults, owed))
-            stage = state.stage
-            if stage is IN_TRICK:
-                trick = state.trick_ids
-                if len(trick) < self._trick_size:
-                    to_play = (state.leader + len(trick)) % self.players
-                    # the next player plays: phase, to_play, the jewels and owed change (fields 1, 2, 15-18)
-                    return _new(
-                        JewelVaultState, (state[0], PLAY, to_play, *state[3:15], supply, rooms, vaults, (), *state[19:])
-                    )
-                state = self._finish_trick(state, supply, rooms, vaults, facts)
-            elif stage is AFTER_TRICK:
-                if state.tricks_played < self._tricks_per_round:
-                    winner = (state.last_leader + winning_index(state.last_ids)) % self.players
-                    # the winner leads: phase, to_play, leader, the jewels and owed change (1, 2, 10, 15-18)
-                    values = (state[0], PLAY, winner, *state[3:10], winner, *state[11:15], supply, rooms, vaults, ())
-                    return _new(JewelVaultState, (*values, *state[19:]))
-                state = self._start_round_end(state, supply, rooms, vaults, facts)
-            elif state.round + 1 < self._rounds:
-                dealer = (state.dealer + 1) % self.players
-                return self._deal(state.seed, state.round + 1, dealer, supply, rooms, vaults, facts)
-            else:
-                over = _with(state, phase=OVER, to_play=None, supply=supply, showrooms=rooms, vaults=vaults, owed=())
-                if facts is not None:
-                    facts.append((Ended(None, over.jewels), over))
-                return over
-            supply, rooms, vaults, owed = state.supply, state.showrooms, state.vaults, state.owed
-
-    def _acted(
-        self,
-        state: JewelVaultState,
-        due: int,
-        target: int | None,
-        blocked: Blocked | None,
-        supply: int,
-        rooms: tuple[int, ...],
-        vaults: tuple[int, ...],
-        owed: tuple[int, ...],
-    ) -> tuple[Fact, JewelVaultState]:
-        """The fact of one suit action taken, with the state right after it."""
-        seat, suit, cause = due >> 4, due >> 2 & 3, due & 3
-        phase = PLAY if state.phase is STEAL else state.phase
-        shown = _with(state, supply=supply, showrooms=rooms, vaults=vaults, owed=owed, phase=phase, to_play=None)
-        card = state.trick_ids[-1] if cause == _VOID and state.trick_ids else None
-        count = None
-        if cause == _MOST:
-            won = state.won_masks
-            count = sum((won[s] & SUIT_MASKS[suit]).bit_count() for s in self._members[self._sides[seat]])
-        fact = Acted(seat, suit, CAUSES[cause], target, blocked, Jewels(supply, rooms, vaults), card, count)
-        return fact, shown
-
-    def _finish_trick(
-        self,
-        state: JewelVaultState,
-        supply: int,
-        rooms: tuple[int, ...],
-        vaults: tuple[int, ...],
-        facts: Facts | None,
-    ) -> JewelVaultState:
-        trick = state.trick_ids
-        leader = state.leader
-        winner = (leader + winning_index(trick)) % self.players
-        tricks_won = state.tricks_won[:winner] + (state.tricks_won[winner] + 1,) + state.tricks_won[winner + 1 :]
-        taken = state.won_masks[winner] | mask_of(trick)
-        won = state.won_masks[:winner] + (taken,) + state.won_masks[winner + 1 :]
-        number = state.tricks_played + 1
-        owed = (owe(winner, SUIT_OF[trick[0]], _TRICK),)
-        # fields 0 and 3-10 stay: seed, round, dealer, hands, aside, announced, passes, exchanged, leader
-        values = (state[0], PLAY, None, *state[3:11], (), number, tricks_won, won, supply, rooms, vaults, owed)
-        new = _new(JewelVaultState, (*values, AFTER_TRICK, leader, trick))
-        if facts is not None:
-            facts.append((TrickWon(winner, number, leader, trick, number < self._tricks_per_round), new))
-        return new
-
-    def _start_round_end(
-        self,
-        state: JewelVaultState,
-        supply: int,
-        rooms: tuple[int, ...],
-        vaults: tuple[int, ...],
-        facts: Facts | None,
-    ) -> JewelVaultState:
-        counts = self.counts(state.won_masks)
-        owed = self.round_end_owed(counts, state.tricks_won, state.dealer)
-        new = _with(
-            state, phase=PLAY, to_play=None, supply=supply, showrooms=rooms, vaults=vaults, owed=owed, stage=ROUND_END
-        )
-        if facts is not None:
-            fact = RoundEnded(None, state.round, state.dealer, counts, state.tricks_won, owed)
-            facts.append((fact, new))
-        return new
+    def _steal_listed(self, sides: tuple[int, ...]) -> tuple[int, ...]:
+        """The action ids of robbing each of ``sides`` (remembered)."""
+        steals = self._steal_ids.get(sides)
+        if steals is None:
+            steals = self._steal_ids[sides] = tuple(STEAL_BASE + side for side in sides)
+        return steals
 
     # --- refusals: why an action is not listed now ------------------------------------------------------
 
@@ -1598,3 +1367,236 @@ def _parse_suit(suit: object) -> str:
             if text.upper() == s or text == SUIT_SYMBOL[s] or text.lower() == SUIT_NAME[s].lower():
                 return s
     raise InvalidOption(f"a suit is one of S, H, D, C (or ♠ ♥ ♦ ♣), not {describe(suit)}")
+
+
+# --- the round: Jewel Vault on the engine's trick round ---------------------------------------------
+
+_read = CARD_IDS.reader()  # a mask's card ids
+
+
+class _Deal(TrickDeal[JewelVaultState]):
+    """Jewel Vault's own rules on the engine's trick round (:func:`~..core.trick_round`): the
+    dealer's announced count and the secret passes, exchanged together (JV-3, JV-9); follow
+    suit, the highest card of the led suit taking the trick (JV-4, JV-5); the suit actions owed
+    (JV-1, JV-6), by a player who cannot follow (before the next card), by a trick's winner and
+    at the round's end, each ♣ action's target chosen when there is a choice (a decision of its
+    own); then the next round or the match's end. The state lives here between decisions; it is
+    packed into a :class:`JewelVaultState` when the driver sends ``PACK`` and for each fact."""
+
+    ids = CARD_IDS
+    values = None
+
+    def __init__(self, rules: JewelVault, state: JewelVaultState, facts: Facts | None) -> None:
+        n = rules.players
+        self.rules, self.facts = rules, facts
+        self.next_seat = tuple((s + 1) % n for s in range(n))
+        self.trick_size, self.seats_from, self.sides = rules._trick_size, rules._seats_from, rules._sides
+        self.load(state)
+
+    def load(self, state: JewelVaultState) -> None:
+        """Play on from ``state`` (at a decision, or just dealt)."""
+        (self.seed, self.phase, seat, self.rnd, self.dealer, held, self.aside, self.announced, passes,
+         self.exchanged, self.leader, played, self.number, won, taken, self.supply, self.rooms, self.vaults,
+         self.owed, self.stage, self.last_leader, self.last_ids) = state  # fmt: skip
+        assert seat is not None, "a round starts at a decision"
+        self.seat = seat
+        self.held, self.passes, self.played, self.won, self.taken = (
+            list(held),
+            list(passes),
+            list(played),
+            list(won),
+            list(taken),
+        )
+        self.best_at = winning_index(played) if played else 0
+
+    def pack(self, to_play: int | None) -> JewelVaultState:
+        if self.owed and self.phase is PLAY:  # actions owed: no one plays until they are taken
+            to_play = None
+        return _new(
+            JewelVaultState,
+            (
+                self.seed, self.phase, to_play, self.rnd, self.dealer, tuple(self.held), self.aside, self.announced,
+                tuple(self.passes), self.exchanged, self.leader, tuple(self.played), self.number, tuple(self.won),
+                tuple(self.taken), self.supply, self.rooms, self.vaults, self.owed, self.stage, self.last_leader,
+                self.last_ids,
+            ),
+        )  # fmt: skip
+
+    # --- before the tricks: the announced count and the passes (JV-3, JV-9) ---------------------
+
+    def before_tricks(self) -> Decisions[JewelVaultState] | None:
+        phase = self.phase
+        if phase is ANNOUNCE:
+            return self._announce_and_pass()
+        if phase is PASS:
+            return self._passes()
+        if phase is STEAL:  # a round started at a ♣ action's choice
+            return self._resume()
+        return None
+
+    def _announce_and_pass(self) -> Decisions[JewelVaultState]:
+        seat = self.seat
+        a = yield seat, _ANNOUNCE_IDS
+        while a < 0:  # PACK
+            a = yield self.pack(seat)
+        self.announced = k = a - ANNOUNCE_BASE + 1
+        self.phase, self.seat = PASS, self.next_seat[self.dealer]
+        if self.facts is not None:
+            self.facts.append((Announced(seat, k), self.pack(self.seat)))
+        return (yield from self._passes())
+
+    def _passes(self) -> Decisions[JewelVaultState]:
+        """Each seat's secret pass from the dealer's left; the cards leave the hand at once and
+        reach the receivers together (JV-9)."""
+        held, passes, note, masks = self.held, self.passes, self.facts, self.rules._pass_masks
+        announced = self.announced
+        assert announced is not None
+        first = self.next_seat[self.dealer]
+        while True:
+            seat = self.seat
+            a = yield seat, PassIds(held[seat], announced)
+            while a < 0:  # PACK
+                a = yield self.pack(seat)
+            chosen = masks[a - PASS_BASE]
+            held[seat] &= ~chosen
+            passes[seat] = chosen
+            nxt = self.next_seat[seat]
+            if nxt != first:
+                self.seat = nxt
+                if note is not None:
+                    note.append((Passed(seat, announced, chosen), self.pack(nxt)))
+                continue
+            if note is not None:
+                note.append((Passed(seat, announced, chosen), self.pack(None)))
+            for giver, to in enumerate(self.rules._receivers):
+                given = passes[giver]
+                assert given is not None
+                held[to] |= given
+            self.exchanged, self.phase = True, PLAY
+            self.leader = self.seat = first
+            if note is not None:
+                note.append((Exchanged(None, self.rules._receivers, first), self.pack(first)))
+            return None
+
+    # --- the trick (JV-4, JV-5) -------------------------------------------------------------------
+
+    def allowed(self, hand: int) -> Sequence[int]:
+        return _read(JewelVault.playable(hand, self.played))
+
+    def placed(self, card: int) -> int:
+        played = self.played
+        k = len(played) - 1
+        self.stage = IN_TRICK
+        if not k:
+            self.best_at = 0
+        elif SUIT_OF[card] != SUIT_OF[played[0]]:  # cannot follow: the card's suit action, at once (JV-4)
+            self.owed = (owe(self.seats_from[self.leader][k], SUIT_OF[card], _VOID),)
+            self.after_card = self._settle()
+        elif RANK_OF[card] > RANK_OF[played[self.best_at]]:
+            self.best_at = k
+        return self.seats_from[self.leader][self.best_at]
+
+    def winning(self) -> int:
+        self.best_at = winning_index(self.played)
+        return self.seats_from[self.leader][self.best_at]
+
+    def card_fact(self, player: int, card: int, trick: tuple[int, ...]) -> Fact:
+        return Played(player, card, trick, len(trick) > 1 and SUIT_OF[card] != SUIT_OF[trick[0]])
+
+    def trick_taken(self, winner: int, cards: int, trick: tuple[int, ...]) -> JewelVaultState | None:
+        """The winner's suit action for the led suit is owed (JV-5)."""
+        self.won[winner] += 1
+        self.number += 1
+        self.owed = (owe(winner, SUIT_OF[trick[0]], _TRICK),)
+        self.stage, self.last_leader, self.last_ids = AFTER_TRICK, self.leader, trick
+        if self.facts is not None:
+            more = self.number < self.rules._tricks_per_round
+            self.facts.append((TrickWon(winner, self.number, self.leader, trick, more), self.pack(None)))
+        self.after_trick = self._after_trick(winner)
+        return None
+
+    def _after_trick(self, winner: int) -> Decisions[JewelVaultState]:
+        yield from self._settle()
+        if self.number < self.rules._tricks_per_round:  # the winner leads the next trick
+            self.seat = self.leader = winner
+            return None
+        return (yield from self._round_end())
+
+    def _round_end(self) -> Decisions[JewelVaultState]:
+        """The end-of-round actions (JV-6), then the next round or the match's end."""
+        rules = self.rules
+        counts = rules.counts(tuple(self.taken))
+        won = tuple(self.won)
+        self.owed = rules.round_end_owed(counts, won, self.dealer)
+        self.stage = ROUND_END
+        if self.facts is not None:
+            self.facts.append((RoundEnded(None, self.rnd, self.dealer, counts, won, self.owed), self.pack(None)))
+        yield from self._settle()
+        return self._next_round()
+
+    def _next_round(self) -> JewelVaultState | None:
+        rules = self.rules
+        if self.rnd + 1 < rules._rounds:
+            dealer = self.next_seat[self.dealer]
+            self.load(rules._deal(self.seed, self.rnd + 1, dealer, self.supply, self.rooms, self.vaults, self.facts))
+            return None
+        self.phase, self.owed = OVER, ()
+        over = self.pack(None)
+        if self.facts is not None:
+            self.facts.append((Ended(None, Jewels(self.supply, self.rooms, self.vaults)), over))
+        return over
+
+    def _resume(self) -> Decisions[JewelVaultState]:
+        """A round started at a ♣ action's choice: the actions owed, then play goes on where it stood."""
+        stage = self.stage
+        yield from self._settle()
+        if stage is IN_TRICK:  # the trick goes on (or, complete, is taken)
+            self.seat = self.seats_from[self.leader][len(self.played) % self.trick_size]
+            return None
+        if stage is AFTER_TRICK:
+            if self.number < self.rules._tricks_per_round:
+                self.seat = self.leader = self.seats_from[self.last_leader][winning_index(self.last_ids)]
+                return None
+            over = yield from self._round_end()
+        else:
+            over = self._next_round()
+        if over is None and self.phase is ANNOUNCE:  # the next round dealt
+            yield from self._announce_and_pass()
+        return over
+
+    # --- the suit actions owed (JV-1) ------------------------------------------------------------
+
+    def _settle(self) -> Decisions[JewelVaultState]:
+        """Take the actions owed, in order: a ♣ action with more than one side to rob waits for
+        its player's choice."""
+        rules, sides, note = self.rules, self.sides, self.facts
+        while self.owed:
+            owed = self.owed
+            due = owed[0]
+            seat, suit = due >> 4, due >> 2 & 3
+            side = sides[seat]
+            target: int | None = None
+            if suit == _CLUB:
+                candidates = rules.steal_sides(self.rooms, side)
+                if len(candidates) > 1:
+                    self.phase = STEAL
+                    a = yield seat, rules._steal_listed(candidates)
+                    while a < 0:  # PACK
+                        a = yield self.pack(seat)
+                    self.phase = PLAY
+                    target = a - STEAL_BASE
+                else:
+                    target = candidates[0] if candidates else None
+            self.supply, self.rooms, self.vaults, blocked = move(
+                self.supply, self.rooms, self.vaults, side, suit, target
+            )
+            self.owed = owed[1:]
+            if note is not None:
+                cause = due & 3
+                card = self.played[-1] if cause == _VOID and self.played else None
+                count = None
+                if cause == _MOST:
+                    count = sum((self.taken[s] & SUIT_MASKS[suit]).bit_count() for s in rules._members[side])
+                jewels = Jewels(self.supply, self.rooms, self.vaults)
+                note.append((Acted(seat, suit, CAUSES[cause], target, blocked, jewels, card, count), self.pack(None)))
+        return None
