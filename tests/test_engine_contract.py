@@ -1173,3 +1173,28 @@ def test_a_live_deals_seat_view_is_the_core_view_of_the_state_packed_then(game: 
                 _, listed = round_.send(listed[int(source.random() * len(listed))])
         except StopIteration:
             pass
+
+
+@pytest.mark.parametrize(
+    ("game", "players"),
+    [("tricks-and-stones", 3), ("band-of-tricks", 5), ("jewel-vault", 2), ("jewel-vault", 6), ("oh-hell", 4)],
+)
+def test_a_simulation_deal_deals_every_card_once_and_plays_to_the_end(game: str, players: int) -> None:
+    """A simulation deals from its own random source (``core_deal``): the state is a decision of the
+    first deal with every piece of a record's deal (the same census), seats dealt alike, and a
+    random match from it runs to its end, each step as ``rules.apply`` makes it."""
+    rules: Any = tricklab.get_rules(game, players=players)
+    source = random.Random(3)
+    record = rules.initial_state(1, first_dealer=1) if "first_dealer" in rules.match_option_names else None
+    for _ in range(3):
+        state = rules.core_deal(source.getrandbits, first_dealer=1)
+        assert state.to_play is not None
+        assert rules.pieces(state) == rules.pieces(rules.initial_state(1))
+        if record is not None:
+            assert [len(h) for h in state.hands] == [len(h) for h in record.hands]
+        steps = 0
+        while state.to_play is not None:
+            listed = rules.legal_actions(state)
+            state = rules.apply(state, listed[int(source.random() * len(listed))])
+            steps += 1
+        assert steps >= rules.players and rules.result(state) is not None

@@ -942,9 +942,12 @@ class JewelVault(TrickGame[JewelVaultState, "_Deal"]):
         if match_options:
             raise InvalidOption(f"{TITLE} has no match option {quote_names(match_options)}; use first_dealer")
         dealer = self.first_dealer(seed, first_dealer)
+        return self._deal(seed, 0, dealer, *self._start_jewels(), facts)
+
+    def _start_jewels(self) -> tuple[int, tuple[int, ...], tuple[int, ...]]:
+        """The jewels before the first round: the supply, each side's showroom and empty vault (JV-2)."""
         showrooms = tuple(START_SHOWROOM * len(m) for m in self._members)
-        vaults = tuple(0 for _ in showrooms)
-        return self._deal(seed, 0, dealer, self.options.supply - sum(showrooms), showrooms, vaults, facts)
+        return self.options.supply - sum(showrooms), showrooms, (0,) * len(showrooms)
 
     def _deal(
         self,
@@ -963,10 +966,7 @@ class JewelVault(TrickGame[JewelVaultState, "_Deal"]):
     def core_deal(self, getrandbits: Callable[[int], int], first_dealer: int = 0) -> JewelVaultState:
         order = shuffle_ids(self._deck_ids, getrandbits, first=self.players * self._cards_each)  # the hands
         hands, aside = deal_hands(order, self.players, self._cards_each)
-        showrooms = tuple(START_SHOWROOM * len(m) for m in self._members)
-        vaults = (0,) * len(showrooms)
-        supply = self.options.supply - sum(showrooms)
-        return self._deal_out(0, 0, first_dealer, supply, showrooms, vaults, hands, aside, None)
+        return self._deal_out(0, 0, first_dealer, *self._start_jewels(), hands, aside, None)
 
     def _deal_out(
         self,
