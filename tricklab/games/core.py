@@ -616,7 +616,11 @@ def trick_round(deal: TrickDeal[S]) -> Round[S]:
     The card goes from ``held[seat]`` to ``played``, its fact noted with the state then (no one
     to play at the trick's last card: it is not taken yet). The card of the highest
     ``values[led suit][card]`` takes the trick: its cards go into ``taken[winner]``, ``played``
-    is emptied, and ``deal.trick_taken`` goes on from there."""
+    is emptied, and ``deal.trick_taken`` goes on from there, then the decisions it left due
+    (``deal.after_trick``). A deal without ``values`` plays its tricks by its own rules: the
+    cards allowed are ``deal.allowed(hand)``, the seat winning is ``deal.placed(card)`` after
+    each card, and the decisions a card leaves due (``deal.after_card``) are made after its
+    fact, before the next card."""
     ids = deal.ids
     suit_of, suit_mask = ids.suit, ids.suit_mask
     by_suit = ids.by_suit()  # the ids a hand may follow with, in one look-up where suits run in order
